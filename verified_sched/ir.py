@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Callable, Iterator, Optional, Union
 
 from .errors import InternalError, Loc
@@ -345,6 +346,27 @@ class Claim(Node):
 
 
 @dataclass(frozen=True)
+class InputRange(Node):
+    """`inputs a, b int in [-8, 8]` / `inputs a in [-1, 1] grid 1/16`: the values the named
+    tensors may hold (multiples of 2^-grid_exp in [lo, hi]); used by exactness obligations."""
+
+    tensors: tuple
+    lo: Fraction
+    hi: Fraction
+    grid_exp: int = 0
+    text: str = field(default="", compare=False)
+    loc: Optional[Loc] = _loc_field()
+
+    def __post_init__(self):
+        _tuple(self, "tensors")
+        _check(self.lo <= self.hi, "InputRange lo > hi")
+
+    @property
+    def magnitude(self) -> Fraction:
+        return max(abs(self.lo), abs(self.hi))
+
+
+@dataclass(frozen=True)
 class Program(Node):
     """A whole .vs file."""
 
@@ -355,10 +377,11 @@ class Program(Node):
     kernels: tuple = ()
     schedules: tuple = ()
     claims: tuple = ()
+    inputs: tuple = ()  # of InputRange
     loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
-        for name in ("params", "constraints", "tensors", "kernels", "schedules", "claims"):
+        for name in ("params", "constraints", "tensors", "kernels", "schedules", "claims", "inputs"):
             _tuple(self, name)
         _check(self.profile is None or self.profile in PROFILES, f"profile {self.profile!r}")
 

@@ -1,0 +1,442 @@
+"""The C backend: one C function per kernel, a match statement over IR nodes.
+
+Signature of `vs_<kernel>`: int64_t for every size parameter (program order), then a restrict
+pointer for every global/constant tensor (program order) over its flat row-major storage
+(dims + trailing pad). Typing rules (shared with the interpreter so both agree bitwise):
+
+- Index expressions are int64; floor division and modulo go through `vs_floordiv`/`vs_mod`
+  (mathematical semantics, C truncates); a dynamic index reads the tensor and widens it.
+- An assignment computes in the compute type of its target (f64 double; f32/f16/bf16 float;
+  i32 int32); loads, iterators and constants are converted to it leaf by leaf. FloorDiv/Mod
+  subtrees are evaluated as integers first. `Cast(p, e)` evaluates e in p's compute type,
+  rounds to p's storage, then converts to the surrounding type.
+- A comparison whose operands are both integer-valued is done in int64; otherwise in the
+  surrounding compute type (at statement level: double if an f64 load or cast is involved,
+  else float if any float load, cast or literal is, else int32).
+- min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b, relu(x) = max(x, 0),
+  abs(x) = x < 0 ? -x : x (conditionals, so NaN and -0 behave the same in the interpreter);
+  i32 `/` truncates (x/0 = 0 here; the interpreter reports it); i32 overflow wraps (-fwrapv).
+  floor/mod of a non-integer operand: floor(x / c) and x - c * floor(x / c) in the compute type.
+- f16 is stored as IEEE binary16 bits (uint16_t) and converted through _Float16 (GCC >= 12,
+  clang); bf16 is the upper half of the f32 pattern with round-to-nearest-even on store.
+- Shared/local tensors are function-local arrays (stack if small and constant-sized, else
+  malloc) filled with all-ones bits at entry (NaN for floats, -1 for i32).
+- Hardware loops are serial loops; barrier is a comment; a tensor-core block runs its scalar
+  fallback once, under `if (lane == 0)` when the lane loop encloses it.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from verified_sched import ir
+from verified_sched.errors import InternalError, UsageError
+
+from .dtypes import C_COMPUTE, C_STORAGE, NP_DTYPE, eval_int, global_tensors, param_names
+
+ATOM, UNARY, MUL, ADD, REL, EQ, AND, OR, COND = 100, 90, 80, 70, 60, 55, 40, 30, 20
+_BIN_LEVEL = {"+": ADD, "-": ADD, "*": MUL, "/": MUL}
+_CMP_LEVEL = {"<": REL, "<=": REL, ">": REL, ">=": REL, "==": EQ, "!=": EQ}
+_SUFFIX = {"float": "f32", "double": "f64", "int32_t": "i32"}
+STACK_LIMIT = 64 * 1024  # bytes; larger or size-dependent local tensors are malloc'ed
+
+C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum extern
+float for goto if inline int long register restrict return short signed sizeof static struct
+switch typedef union unsigned void volatile while _Bool _Complex _Imaginary _Alignas _Alignof
+_Atomic _Generic _Noreturn _Static_assert _Thread_local _Float16 bool true false main
+int32_t int64_t uint16_t uint32_t size_t memset memcpy malloc free NAN INFINITY""".split())
+
+PRELUDE = r"""#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+static inline int64_t vs_floordiv(int64_t a, int64_t c) { int64_t q = a / c; return q - (a % c < 0); }
+static inline int64_t vs_mod(int64_t a, int64_t c) { int64_t r = a % c; return r < 0 ? r + c : r; }
+static inline int64_t vs_min_i64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t vs_max_i64(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline int64_t vs_abs_i64(int64_t a) { return a < 0 ? -a : a; }
+static inline int32_t vs_min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t vs_max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
+static inline int32_t vs_abs_i32(int32_t a) { return a < 0 ? -a : a; }
+static inline int32_t vs_div_i32(int32_t a, int32_t b) { return b == 0 ? 0 : (b == -1 ? -a : a / b); }
+/* float min/max/abs as plain conditionals (the interpreter mirrors them, NaN and -0 included) */
+static inline float vs_min_f32(float a, float b) { return a < b ? a : b; }
+static inline float vs_max_f32(float a, float b) { return a > b ? a : b; }
+static inline float vs_abs_f32(float a) { return a < 0.0f ? -a : a; }
+static inline double vs_min_f64(double a, double b) { return a < b ? a : b; }
+static inline double vs_max_f64(double a, double b) { return a > b ? a : b; }
+static inline double vs_abs_f64(double a) { return a < 0.0 ? -a : a; }
+static inline float vs_bf2f(uint16_t b) { uint32_t u = (uint32_t)b << 16; float f; memcpy(&f, &u, 4); return f; }
+static inline uint16_t vs_f2bf(float f) {
+  uint32_t u; memcpy(&u, &f, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
+  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+"""
+
+F16_PRELUDE = r"""#ifndef __FLT16_MANT_DIG__
+#error "verified_sched: f16 tensors need a C compiler with _Float16 (GCC >= 12 or clang)"
+#endif
+static inline float vs_h2f(uint16_t h) { _Float16 x; memcpy(&x, &h, 2); return (float)x; }
+static inline uint16_t vs_f2h(float f) { _Float16 x = (_Float16)f; uint16_t h; memcpy(&h, &x, 2); return h; }
+"""
+
+
+def cname(name: str) -> str:
+    """A user identifier as a C identifier: C keywords and our own `vs_` prefix are mangled."""
+    if name in C_KEYWORDS or name.startswith("vs_"):
+        return "vs_u_" + name
+    return name
+
+
+def _par(tp, need: int) -> str:
+    text, level = tp
+    return text if level >= need else f"({text})"
+
+
+def _neg(tp: tuple) -> tuple:
+    inner = _par(tp, UNARY)
+    return (f"-({inner})" if inner.startswith("-") else f"-{inner}", UNARY)
+
+
+def _int_lit(v: int) -> tuple:
+    text = str(v) if -(2**31) < v < 2**31 else f"INT64_C({v})"
+    return (text, UNARY if v < 0 else ATOM)
+
+
+def float_literal(v: float, ctype: str) -> tuple:
+    """An exact C literal of the value v rounded to ctype (float literals via the double)."""
+    if math.isnan(v):
+        return ("NAN", ATOM) if ctype == "float" else ("(double)NAN", UNARY)
+    if math.isinf(v):
+        text = "INFINITY" if ctype == "float" else "(double)INFINITY"
+        return ("-" + text, UNARY) if v < 0 else (text, ATOM if ctype == "float" else UNARY)
+    text = repr(v)
+    if ctype == "double":
+        return (text, UNARY if v < 0 or text.startswith("-") else ATOM)
+    with np.errstate(over="ignore"):
+        exact = float(np.float32(v)) == v
+    if exact:  # exactly representable: the decimal rounds straight to it
+        text = text if ("." in text or "e" in text) else text + ".0"
+        return (text + "f", UNARY if text.startswith("-") else ATOM)
+    return (f"(float){v.hex()}", UNARY)
+
+
+def is_int_expr(e, program: ir.Program) -> bool:
+    """Integer-valued expressions (index arithmetic, i32 loads) compare exactly in int64."""
+    match e:
+        case ir.Int() | ir.Var():
+            return True
+        case ir.FloorDiv(a=a) | ir.Mod(a=a):
+            return is_int_expr(a, program)
+        case ir.Float():
+            return False
+        case ir.BinOp(op=op, a=a, b=b):
+            return op != "/" and is_int_expr(a, program) and is_int_expr(b, program)
+        case ir.Call(fn=("min" | "max"), args=(a, b)):
+            return is_int_expr(a, program) and is_int_expr(b, program)
+        case ir.Call():  # neg/abs included, as in the interpreter
+            return False
+        case ir.Load(tensor=t):
+            return program.tensor(t).prec == "i32"
+        case ir.Cast(prec=p):
+            return p == "i32"
+        case ir.Where(a=a, b=b):
+            return is_int_expr(a, program) and is_int_expr(b, program)
+    raise InternalError(f"not an expression: {e!r}")
+
+
+def _widest(program: ir.Program, node) -> str:
+    """The compute type of a statement-level data-dependent comparison."""
+    precs = {program.tensor(n.tensor).prec for n in ir.walk(node) if isinstance(n, ir.Load)}
+    precs |= {n.prec for n in ir.walk(node) if isinstance(n, ir.Cast)}
+    if "f64" in precs:
+        return "double"
+    if precs & {"f32", "f16", "bf16"} or any(isinstance(n, ir.Float) for n in ir.walk(node)):
+        return "float"
+    return "int32_t"
+
+
+class _KernelEmitter:
+    def __init__(self, program: ir.Program):
+        self.program = program
+        self.lines: list[str] = []
+        self.scope: list[str] = []
+        self.counter = 0
+
+    def out(self, depth: int, text: str) -> None:
+        self.lines.append("  " * depth + text)
+
+    # ------------------------------------------------------------ expressions
+    def offset(self, tensor: str, index) -> str:
+        """Horner form of the flat row-major offset over the storage dims."""
+        t = self.program.tensor(tensor)
+        if not index:
+            return "0"
+        dims = t.storage_dims()
+        acc = self.index(index[0])
+        for d, i in zip(dims[1:], index[1:]):
+            acc = (f"{_par(acc, MUL)} * {_par(self.index(d), MUL)} + {_par(self.index(i), ADD)}", ADD)
+        return acc[0]
+
+    def raw_load(self, e: ir.Load) -> tuple:
+        return (f"{cname(e.tensor)}[{self.offset(e.tensor, e.index)}]", ATOM)
+
+    def index(self, e) -> tuple:
+        """An int64 C expression."""
+        match e:
+            case ir.Int(value=v):
+                return _int_lit(v)
+            case ir.Var(name=n):
+                return (cname(n), ATOM)
+            case ir.BinOp(op=("+" | "-" | "*") as op, a=a, b=b):
+                lv = _BIN_LEVEL[op]  # integer + and * associate: no parentheses on the right
+                return (f"{_par(self.index(a), lv)} {op} {_par(self.index(b), lv + (op == '-'))}", lv)
+            case ir.FloorDiv(a=a, divisor=c):
+                return (f"vs_floordiv({self.index(a)[0]}, {c})", ATOM)
+            case ir.Mod(a=a, divisor=c):
+                return (f"vs_mod({self.index(a)[0]}, {c})", ATOM)
+            case ir.Call(fn=("min" | "max") as fn, args=(a, b)):
+                return (f"vs_{fn}_i64({self.index(a)[0]}, {self.index(b)[0]})", ATOM)
+            case ir.Call(fn="neg", args=(a,)):
+                return _neg(self.index(a))
+            case ir.Call(fn="abs", args=(a,)):
+                return (f"vs_abs_i64({self.index(a)[0]})", ATOM)
+            case ir.Load():
+                return (f"(int64_t){_par(self.scalar(e, 'int32_t'), UNARY)}", UNARY)
+            case ir.Cast(prec="i32", a=a):
+                return (f"(int64_t){_par(self.scalar(a, 'int32_t'), UNARY)}", UNARY)
+            case ir.Where(cond=c, a=a, b=b):
+                return (f"{_par(self._cond(c, None), OR)} ? {self.index(a)[0]} : {_par(self.index(b), COND)}", COND)
+        raise InternalError(f"not an index expression: {e!r}")
+
+    def convert(self, tp: tuple, src: str, dst: str) -> tuple:
+        return tp if src == dst else (f"({dst}){_par(tp, UNARY)}", UNARY)
+
+    def scalar(self, e, ct: str) -> tuple:
+        """A C expression of type ct ('float', 'double' or 'int32_t')."""
+        sfx = _SUFFIX[ct]
+        match e:
+            case ir.Int(value=v):
+                if ct == "int32_t":
+                    return _int_lit(int(np.int64(v).astype(np.int32)))
+                return float_literal(float(v), ct) if abs(v) < 2**53 else self.convert(_int_lit(v), "int64_t", ct)
+            case ir.Float(value=v):
+                if ct != "int32_t":
+                    return float_literal(v, ct)
+                return _int_lit(int(np.int64(int(v)).astype(np.int32)) if math.isfinite(v) else 0)
+            case ir.Var(name=n):
+                return self.convert((cname(n), ATOM), "int64_t", ct)
+            case ir.BinOp(op="/", a=a, b=b) if ct == "int32_t":
+                return (f"vs_div_i32({self.scalar(a, ct)[0]}, {self.scalar(b, ct)[0]})", ATOM)
+            case ir.BinOp(op=op, a=a, b=b):
+                lv = _BIN_LEVEL[op]
+                return (f"{_par(self.scalar(a, ct), lv)} {op} {_par(self.scalar(b, ct), lv + 1)}", lv)
+            case ir.FloorDiv() | ir.Mod() if is_int_expr(e, self.program):
+                return self.convert(self.index(e), "int64_t", ct)
+            case ir.FloorDiv(a=a, divisor=c) | ir.Mod(a=a, divisor=c):
+                x, k = _par(self.scalar(a, ct), MUL), self.scalar(ir.Int(c), ct)[0]
+                q = {"float": f"floorf({x} / {k})", "double": f"floor({x} / {k})",
+                     "int32_t": f"vs_div_i32({x}, {k})"}[ct]
+                return (q, ATOM) if isinstance(e, ir.FloorDiv) else (f"{x} - {k} * {q}", ADD)
+            case ir.Call(fn=("min" | "max") as fn, args=(a, b)):
+                return (f"vs_{fn}_{sfx}({self.scalar(a, ct)[0]}, {self.scalar(b, ct)[0]})", ATOM)
+            case ir.Call(fn="relu", args=(a,)):
+                zero = self.scalar(ir.Int(0), ct)[0]
+                return (f"vs_max_{sfx}({self.scalar(a, ct)[0]}, {zero})", ATOM)
+            case ir.Call(fn="neg", args=(a,)):
+                return _neg(self.scalar(a, ct))
+            case ir.Call(fn="fma", args=(a, b, c)):
+                if ct == "int32_t":
+                    return (f"{_par(self.scalar(a, ct), MUL)} * {_par(self.scalar(b, ct), MUL + 1)} + "
+                            f"{_par(self.scalar(c, ct), ADD + 1)}", ADD)
+                fn = "fmaf" if ct == "float" else "fma"
+                return (f"{fn}({self.scalar(a, ct)[0]}, {self.scalar(b, ct)[0]}, {self.scalar(c, ct)[0]})", ATOM)
+            case ir.Call(fn="abs", args=(a,)):
+                return (f"vs_abs_{sfx}({self.scalar(a, ct)[0]})", ATOM)
+            case ir.Call(fn=("exp" | "log" | "sqrt") as fn, args=(a,)):
+                if ct == "int32_t":  # no integer transcendental: go through double
+                    inner = self.scalar(a, "double")[0]
+                    return (f"(int32_t){fn}({inner})", UNARY)
+                return (f"{fn}{'f' if ct == 'float' else ''}({self.scalar(a, ct)[0]})", ATOM)
+            case ir.Where(cond=c, a=a, b=b):
+                return (f"{_par(self._cond(c, ct), OR)} ? {self.scalar(a, ct)[0]} : "
+                        f"{_par(self.scalar(b, ct), COND)}", COND)
+            case ir.Cast(prec=p, a=a):
+                inner_ct = C_COMPUTE[p]
+                tp = self.scalar(a, inner_ct)
+                if p == "f16":
+                    tp = (f"vs_h2f(vs_f2h({tp[0]}))", ATOM)
+                elif p == "bf16":
+                    tp = (f"vs_bf2f(vs_f2bf({tp[0]}))", ATOM)
+                return self.convert(tp, inner_ct, ct)
+            case ir.Load(tensor=t):
+                prec = self.program.tensor(t).prec
+                raw = self.raw_load(e)
+                if prec == "f16":
+                    raw = (f"vs_h2f({raw[0]})", ATOM)
+                elif prec == "bf16":
+                    raw = (f"vs_bf2f({raw[0]})", ATOM)
+                return self.convert(raw, C_COMPUTE[prec], ct)
+        raise InternalError(f"not a scalar expression: {e!r}")
+
+    def cond(self, c, ct) -> str:
+        return self._cond(c, ct)[0]
+
+    def _cond(self, c, ct) -> tuple:
+        match c:
+            case ir.BoolConst(value=v):
+                return ("1" if v else "0", ATOM)
+            case ir.Not(a=a):
+                return (f"!{_par(self._cond(a, ct), UNARY)}", UNARY)
+            case ir.And(a=a, b=b):
+                return (f"{_par(self._cond(a, ct), AND)} && {_par(self._cond(b, ct), AND + 1)}", AND)
+            case ir.Or(a=a, b=b):
+                return (f"{_par(self._cond(a, ct), OR)} || {_par(self._cond(b, ct), OR + 1)}", OR)
+            case ir.Cmp(op=op, a=a, b=b):
+                lv = _CMP_LEVEL[op]
+                if is_int_expr(a, self.program) and is_int_expr(b, self.program):
+                    x, y = self.index(a), self.index(b)
+                else:
+                    t = ct if ct is not None else _widest(self.program, c)
+                    x, y = self.scalar(a, t), self.scalar(b, t)
+                return (f"{_par(x, lv)} {op} {_par(y, lv + 1)}", lv)
+        raise InternalError(f"not a condition: {c!r}")
+
+    # ------------------------------------------------------------ statements
+    def body(self, stmts, depth: int) -> None:
+        for s in stmts:
+            self.stmt(s, depth)
+
+    def bound(self, e, depth: int) -> str:
+        """Loop bounds are evaluated once; non-trivial ones get a const local."""
+        text = self.index(e)
+        if isinstance(e, (ir.Int, ir.Var)):
+            return text[0]
+        self.counter += 1
+        name = f"vs_b{self.counter}"
+        self.out(depth, f"const int64_t {name} = {text[0]};")
+        return name
+
+    def stmt(self, s, depth: int) -> None:
+        match s:
+            case ir.For(var=v, lo=lo, hi=hi, axis=axis, body=body):
+                lo_s, hi_s = self.bound(lo, depth), self.bound(hi, depth)
+                note = ""
+                if axis == "vectorized":
+                    self.out(depth, "#pragma omp simd")
+                elif axis == "unrolled":
+                    n = hi.value - lo.value if isinstance(lo, ir.Int) and isinstance(hi, ir.Int) else 16
+                    self.out(depth, f"#pragma GCC unroll {min(max(n, 1), 64)}")  # capped: compile time
+                elif ir.is_hardware(axis):
+                    note = f"  /* {axis} */"
+                c = cname(v)
+                self.out(depth, f"for (int64_t {c} = {lo_s}; {c} < {hi_s}; {c}++) {{{note}")
+                self.scope.append(v)
+                self.body(body, depth + 1)
+                self.scope.pop()
+                self.out(depth, "}")
+            case ir.Assign(tensor=t, index=idx, value=value):
+                self.assign(t, idx, value, depth)
+            case ir.Zero(tensor=t):
+                tensor = self.program.tensor(t)
+                self.out(depth, f"memset({cname(t)}, 0, sizeof({C_STORAGE[tensor.prec]}) * "
+                                f"(size_t)({self.count(tensor)}));")
+            case ir.If(cond=c, then=then, orelse=orelse):
+                self.out(depth, f"if ({self.cond(c, None)}) {{")
+                self.body(then, depth + 1)
+                if orelse:
+                    self.out(depth, "} else {")
+                    self.body(orelse, depth + 1)
+                self.out(depth, "}")
+            case ir.Barrier():
+                self.out(depth, "/* barrier */")
+            case ir.TensorCore(lane=lane, shape=shape, fallback=fallback):
+                dims = " x ".join(str(x) for x in shape)
+                head = f"if ({cname(lane)} == 0) {{" if lane in self.scope else "{"
+                self.out(depth, f"{head}  /* tensor core {dims}: scalar fallback, run once */")
+                self.body(fallback, depth + 1)
+                self.out(depth, "}")
+            case _:
+                raise InternalError(f"not a statement: {s!r}")
+
+    def assign(self, t: str, idx, value, depth: int) -> None:
+        prec = self.program.tensor(t).prec
+        ct = C_COMPUTE[prec]
+        target = self.store_target(t, idx)
+        if prec in ("f32", "f64", "i32"):
+            # t[I] = t[I] op e prints as t[I] op= e: the same arithmetic in the same type
+            match value:
+                case ir.BinOp(op=("+" | "-" | "*") as op, a=ir.Load(tensor=lt, index=li), b=e) \
+                        if lt == t and li == idx:
+                    rhs = self.scalar(e, ct)
+                    self.out(depth, f"{target} {op}= {rhs[0]};")
+                    return
+        rhs = self.scalar(value, ct)[0]
+        if prec == "f16":
+            rhs = f"vs_f2h({rhs})"
+        elif prec == "bf16":
+            rhs = f"vs_f2bf({rhs})"
+        self.out(depth, f"{target} = {rhs};")
+
+    def store_target(self, t: str, idx) -> str:
+        """The lvalue of an assignment (a hook: the emulator's race detector records the write)."""
+        return f"{cname(t)}[{self.offset(t, idx)}]"
+
+    def count(self, tensor: ir.Tensor) -> str:
+        dims = tensor.storage_dims()
+        if not dims:
+            return "1"
+        acc = self.index(dims[0])
+        for d in dims[1:]:
+            acc = (f"{_par(acc, MUL)} * {_par(self.index(d), MUL)}", MUL)
+        return acc[0]
+
+    # ------------------------------------------------------------ kernels
+    def kernel(self, k: ir.Kernel) -> str:
+        head = signature(self.program, k.name, restrict=True)
+        used = {n.tensor for n in ir.walk(k.body) if isinstance(n, (ir.Load, ir.Assign, ir.Zero))}
+        locals_ = [t for t in self.program.tensors if t.memory in ("shared", "local") and t.name in used]
+        self.lines = []
+        freed = []
+        for t in locals_:
+            ctype, name = C_STORAGE[t.prec], cname(t.name)
+            try:
+                n = math.prod(eval_int(d, {}) for d in t.storage_dims())
+            except UsageError:  # dims depend on parameters: heap allocation
+                n = None
+            if n is not None and n * NP_DTYPE[t.prec].itemsize <= STACK_LIMIT:
+                self.out(1, f"{ctype} {name}[{max(n, 1)}];  /* {t.memory} */")
+                self.out(1, f"memset({name}, 0xff, sizeof {name});")
+            else:
+                self.out(1, f"{ctype} *restrict {name} = ({ctype} *)malloc(sizeof({ctype}) * "
+                            f"(size_t)({self.count(t)}) + 1);  /* {t.memory} */")
+                self.out(1, f"if (!{name}) abort();")
+                self.out(1, f"memset({name}, 0xff, sizeof({ctype}) * (size_t)({self.count(t)}));")
+                freed.append(name)
+        self.body(k.body, 1)
+        for name in freed:
+            self.out(1, f"free({name});")
+        return f"/* kernel {k.name} */\n{head} {{\n" + "\n".join(self.lines) + "\n}\n"
+
+
+def signature(program: ir.Program, kernel_name: str, restrict: bool = False) -> str:
+    """`void vs_<kernel>(int64_t P..., T *restrict t...)` (without restrict for cffi's cdef)."""
+    args = [f"int64_t {cname(p)}" for p in param_names(program)]
+    r = " *restrict " if restrict else " *"
+    args += [f"{C_STORAGE[t.prec]}{r}{cname(t.name)}" for t in global_tensors(program)]
+    return f"void vs_{kernel_name}({', '.join(args) or 'void'})"
+
+
+def emit_c(program: ir.Program, kernels=None) -> str:
+    """C source for the named kernels (default: every kernel of the program)."""
+    names = [k.name for k in program.kernels] if kernels is None else list(kernels)
+    parts = [PRELUDE]
+    if any(t.prec == "f16" for t in program.tensors) or any(
+            isinstance(n, ir.Cast) and n.prec == "f16" for n in ir.walk(program.kernels)):
+        parts.append(F16_PRELUDE)
+    for name in names:
+        parts.append(_KernelEmitter(program).kernel(program.kernel(name)))
+    return "\n".join(parts)

@@ -1,0 +1,276 @@
+"""The comparison layer: run two kernels on the same random inputs and compare every cell.
+
+A runner is any callable(kernel_name, sizes, arrays) that mutates `arrays` in place: a
+`CModule.run`, the interpreter (`lambda k, s, a: run_kernel(program, k, s, a)`), a wrapper of a
+foreign shared library (`load_shared(...).run`) or any Python function. Outputs and all padding
+are poisoned identically before both runs (NaN with a recognisable payload; 0xDEADBEEF for
+i32), so a cell that one kernel forgets to write shows up; a written tensor whose first access
+is a read (an in/out tensor such as a stencil's) keeps its random values instead. Padding is don't-care and never
+compared. Comparison is bitwise (two NaNs count as equal whatever their payloads), or within
+`rtol` (and `atol`) where reassociation is licensed. A comparison in which every output cell
+is zero or still poison in both runs is reported as vacuous: the caller must fail on it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import numpy as np
+
+from verified_sched import ir
+from verified_sched.errors import UsageError
+
+from .dtypes import (NP_DTYPE, bf16_to_f32, check_sizes, eval_int, f32_to_bf16, global_tensors,
+                     logical_shape, storage_shape)
+
+Runner = Callable[[str, dict, dict], None]
+MODES = ("random", "small-int")
+_UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+POISON_BITS = {  # by numpy dtype; bf16 arrays are uint16
+    np.dtype(np.float32): 0x7FC0DEAD,
+    np.dtype(np.float64): 0x7FF8DEADBEEFDEAD,
+    np.dtype(np.float16): 0x7E5D,
+    np.dtype(np.uint16): 0x7FDA,
+    np.dtype(np.int32): 0xDEADBEEF,
+}
+
+
+def _kernels(program: ir.Program, names) -> list:
+    return list(program.kernels) if names is None else [program.kernel(n) for n in names]
+
+
+def index_extents(program: ir.Program, kernel_names=None) -> dict:
+    """i32 tensors read inside an index -> the smallest extent they index (values stay in bounds)."""
+    out: dict = {}
+    for k in _kernels(program, kernel_names):
+        for node in ir.walk(k.body):
+            if not isinstance(node, (ir.Load, ir.Assign)):
+                continue
+            dims = program.tensor(node.tensor).dims
+            for dim, e in zip(dims, node.index):
+                for inner in ir.walk(e):
+                    if isinstance(inner, ir.Load):
+                        out.setdefault(inner.tensor, []).append(dim)
+    return out
+
+
+def written(program: ir.Program, kernel_names=None) -> list:
+    """Global tensors that the kernels assign or zero (program order)."""
+    names = set()
+    for k in _kernels(program, kernel_names):
+        names |= {n.tensor for n in ir.walk(k.body) if isinstance(n, (ir.Assign, ir.Zero))}
+    return [t.name for t in global_tensors(program) if t.name in names]
+
+
+def read_before_written(program: ir.Program, kernel_names=None) -> set:
+    """Tensors whose first access in some kernel (execution order) is a read: in/out tensors.
+
+    Their values are inputs, so the oracle keeps them random instead of poisoning them.
+    """
+    found = set()
+    for k in _kernels(program, kernel_names):
+        decided = set()
+        for node in ir.walk(k.body):
+            if isinstance(node, ir.Assign):
+                for load in ir.reads(node.value) + ir.reads(node.index):
+                    if load.tensor not in decided:
+                        decided.add(load.tensor)
+                        found.add(load.tensor)
+                decided.add(node.tensor)
+            elif isinstance(node, ir.Zero):
+                decided.add(node.tensor)
+            elif isinstance(node, ir.Load) and node.tensor not in decided:
+                decided.add(node.tensor)
+                found.add(node.tensor)
+    return found
+
+
+def random_inputs(program: ir.Program, kernel_names, sizes: dict, seed: int = 0,
+                  mode: str = "random") -> dict:
+    """An array (storage shape and dtype) for every global tensor; never all zeros.
+
+    random: floats uniform in [-1, 1), i32 in [-100, 100]; small-int: integers in [-8, 8].
+    i32 tensors read inside an index draw from [0, extent) of the dimension they index.
+    """
+    if mode not in MODES:
+        raise UsageError(f"unknown input mode {mode!r} (use one of {', '.join(MODES)})")
+    env = check_sizes(program, sizes)
+    rng = np.random.default_rng(seed)
+    index_dims = index_extents(program, kernel_names)
+    arrays = {}
+    for t in global_tensors(program):
+        shape, dtype = storage_shape(t, env), NP_DTYPE[t.prec]
+        if t.name in index_dims:
+            hi = min(eval_int(d, env) for d in index_dims[t.name])
+            arrays[t.name] = rng.integers(0, max(hi, 1), size=shape).astype(np.int32)
+            continue
+        if mode == "small-int" or t.prec == "i32":
+            bound = 100 if (t.prec == "i32" and mode == "random") else 8
+            values = rng.integers(-bound, bound + 1, size=shape).astype(np.float64)
+        else:
+            values = rng.uniform(-1.0, 1.0, size=shape)
+        if values.size and not values.any():
+            values.flat[0] = 1.0
+        if t.prec == "bf16":
+            arrays[t.name] = f32_to_bf16(values.astype(np.float32))
+        else:
+            arrays[t.name] = values.astype(dtype)
+    return arrays
+
+
+def _bits(arr: np.ndarray) -> np.ndarray:
+    return arr.view(_UINT[arr.dtype.itemsize])
+
+
+def _poison_value(arr: np.ndarray):
+    return _UINT[arr.dtype.itemsize](POISON_BITS[arr.dtype])
+
+
+def poison(arrays: dict, names, program: Optional[ir.Program] = None) -> None:
+    """Fill the named arrays entirely, and (given the program) every padding cell, with poison."""
+    for name in names:
+        _bits(arrays[name])[...] = _poison_value(arrays[name])
+    if program is None:
+        return
+    for t in global_tensors(program):
+        arr = arrays.get(t.name)
+        if arr is None:
+            continue
+        for d, p in enumerate(t.pad):
+            if p:
+                sl = [slice(None)] * arr.ndim
+                sl[d] = slice(arr.shape[d] - p, None)
+                _bits(arr)[tuple(sl)] = _poison_value(arr)
+
+
+def _values(arr: np.ndarray, prec: str) -> np.ndarray:
+    if prec == "bf16":
+        return bf16_to_f32(arr).astype(np.float64)
+    return arr.astype(np.float64)
+
+
+@dataclass
+class FirstDiff:
+    tensor: str
+    index: tuple
+    ref: float
+    cand: float
+
+
+@dataclass
+class CompareReport:
+    ref: str
+    cand: str
+    sizes: dict
+    seed: int
+    rtol: Optional[float]
+    equal: bool = True
+    vacuous: bool = False
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    first_diff: Optional[FirstDiff] = None
+    n_compared: int = 0
+    n_diff: int = 0
+    tensors: list = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Equal on a comparison that was not vacuous: what a caller should require."""
+        return self.equal and not self.vacuous
+
+    def text(self) -> str:
+        how = "bitwise" if self.rtol is None else f"rtol={self.rtol}"
+        sizes = ",".join(f"{k}={v}" for k, v in self.sizes.items())
+        head = f"{self.ref} vs {self.cand} at {sizes} seed {self.seed} ({how}): "
+        if self.equal:
+            head += f"equal on {self.n_compared} cells of {', '.join(self.tensors)}"
+        else:
+            d = self.first_diff
+            head += (f"{self.n_diff} of {self.n_compared} cells differ; first {d.tensor}"
+                     f"[{', '.join(map(str, d.index))}]: {d.ref!r} vs {d.cand!r}")
+        lines = [head, f"  max abs error {self.max_abs:.6g}, max rel error {self.max_rel:.6g}"]
+        if self.vacuous:
+            lines.append("  VACUOUS: every output cell is zero or poison in both runs")
+        return "\n".join(lines)
+
+
+def compare_arrays(report: CompareReport, name: str, prec: str, ref: np.ndarray, cand: np.ndarray,
+                   atol: float) -> None:
+    """Fold one tensor's comparison (non-padding views) into the report."""
+    if ref.dtype.kind == "i":
+        same = ref == cand
+        rv, cv = ref.astype(np.float64), cand.astype(np.float64)
+        ok = same
+    else:
+        rv, cv = _values(ref, prec), _values(cand, prec)
+        same = (_bits(ref) == _bits(cand)) | (np.isnan(rv) & np.isnan(cv))
+        ok = same
+        if report.rtol is not None:
+            with np.errstate(all="ignore"):
+                close = np.abs(rv - cv) <= report.rtol * np.maximum(np.abs(rv), np.abs(cv)) + atol
+            ok = same | (np.isfinite(rv) & np.isfinite(cv) & close)
+    with np.errstate(all="ignore"):
+        absdiff = np.where(same, 0.0, np.abs(rv - cv))
+        absdiff = np.where(np.isnan(absdiff), np.inf, absdiff)
+        rel = np.where(absdiff == 0, 0.0, absdiff / np.abs(rv))
+    report.n_compared += ref.size
+    report.tensors.append(name)
+    if ref.size:
+        report.max_abs = max(report.max_abs, float(absdiff.max()))
+        report.max_rel = max(report.max_rel, float(np.nan_to_num(rel, nan=np.inf).max()))
+    bad = ~ok
+    n_bad = int(bad.sum())
+    report.n_diff += n_bad
+    if n_bad and report.first_diff is None:
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        r, c = rv[idx], cv[idx]
+        report.first_diff = FirstDiff(name, idx, int(r) if ref.dtype.kind == "i" else float(r),
+                                      int(c) if ref.dtype.kind == "i" else float(c))
+    report.equal = report.equal and n_bad == 0
+
+
+def _meaningless(arr: np.ndarray) -> bool:
+    """Every cell zero or poison."""
+    bits = _bits(arr)
+    zero = (arr == 0) if arr.dtype.kind == "f" else (bits & 0x7FFF) == 0 if arr.dtype == np.uint16 else bits == 0
+    return bool(np.all(zero | (bits == _poison_value(arr))))
+
+
+def compare_kernels(program: ir.Program, ref: str, cand: str, sizes: dict, seed: int = 0,
+                    inputs: str = "random", runner_ref: Optional[Runner] = None,
+                    runner_cand: Optional[Runner] = None, rtol: Optional[float] = None,
+                    atol: float = 0.0, program_cand: Optional[ir.Program] = None) -> CompareReport:
+    """Run `ref` and `cand` on copies of the same poisoned random inputs; compare every global tensor.
+
+    Default runners compile the program (and `program_cand`, when the candidate lives in a
+    scheduled copy of the program) to C. Global tensors must agree between the two programs.
+    """
+    program_cand = program_cand or program
+    if [(t.name, t.prec, t.dims, t.pad) for t in global_tensors(program)] != \
+            [(t.name, t.prec, t.dims, t.pad) for t in global_tensors(program_cand)]:
+        raise UsageError("the two programs declare different global tensors")
+    if runner_ref is None or runner_cand is None:
+        from .build import load_c  # the C toolchain only when a default runner is needed
+        runner_ref = runner_ref or load_c(program).run
+        runner_cand = runner_cand or load_c(program_cand).run
+    env = check_sizes(program, sizes)
+    ref_names = [ref] if any(k.name == ref for k in program.kernels) else None
+    arrays = random_inputs(program, ref_names, sizes, seed, inputs)
+    cand_names = [cand] if any(k.name == cand for k in program_cand.kernels) else None
+    outputs = sorted(set(written(program, ref_names)) | set(written(program_cand, cand_names)))
+    inout = read_before_written(program, ref_names) | read_before_written(program_cand, cand_names)
+    poison(arrays, [n for n in outputs if n not in inout], program)
+    ref_arrays = {k: v.copy() for k, v in arrays.items()}
+    cand_arrays = {k: v.copy() for k, v in arrays.items()}
+    runner_ref(ref, dict(sizes), ref_arrays)
+    runner_cand(cand, dict(sizes), cand_arrays)
+    report = CompareReport(ref, cand, dict(sizes), seed, rtol)
+    vacuous = True
+    for t in global_tensors(program):
+        region = tuple(slice(0, n) for n in logical_shape(t, env))
+        r, c = ref_arrays[t.name][region], cand_arrays[t.name][region]
+        compare_arrays(report, t.name, t.prec, r, c, atol)
+        if t.name in outputs and not (_meaningless(r) and _meaningless(c)):
+            vacuous = False
+    report.vacuous = vacuous
+    return report

@@ -1,0 +1,146 @@
+"""IR index expressions and conditions as isl text (affine, quasi-affine, piecewise min/max).
+
+Everything polyhedral goes through isl's parser with positional, collision-free names
+(`p0..` for size parameters, `i0..` for loop iterators by depth), so user names can never
+clash with isl keywords. One isl context (islpy's default) serves the whole process.
+
+Non-affine pieces (a tensor read used as an index, a product of two symbols, real division)
+raise `NonAffine`; callers over-approximate soundly (see `approx_cond`).
+"""
+from __future__ import annotations
+
+import islpy as isl
+
+from verified_sched.ir import (And, BinOp, BoolConst, Call, Cast, Cmp, Float, FloorDiv, Int, Load,
+                               Mod, Not, Or, Var, Where, walk)
+
+CTX = isl.DEFAULT_CONTEXT
+TRUE = "(1 = 1)"
+FALSE = "(1 = 0)"
+_CMP = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "=", "!=": "!="}
+
+
+class NonAffine(Exception):
+    """The expression or condition has no (quasi-)affine isl form."""
+
+
+def _has_symbol(e) -> bool:
+    return any(isinstance(n, (Var, Load)) for n in walk(e))
+
+
+def _const(e) -> int:
+    from .evaluate import Dynamic, ev
+    try:
+        return ev(e, {})
+    except (Dynamic, KeyError):
+        raise NonAffine("non-integer factor") from None
+
+
+def aff(e, names: dict) -> str:
+    """isl text of an index expression; `names` maps IR variable names to isl names."""
+    match e:
+        case Int(value=v):
+            return str(v) if v >= 0 else f"({v})"
+        case Var(name=n):
+            if n not in names:
+                raise NonAffine(f"unknown symbol {n}")
+            return names[n]
+        case BinOp(op="+" | "-" as op, a=a, b=b):
+            return f"({aff(a, names)} {op} {aff(b, names)})"
+        case BinOp(op="*", a=a, b=b):
+            if _has_symbol(a) and _has_symbol(b):
+                raise NonAffine("product of two symbols")
+            if _has_symbol(a):
+                a, b = b, a
+            c = _const(a)  # isl's parser wants a bare integer literal as the factor
+            return f"({c} * ({aff(b, names)}))"
+        case FloorDiv(a=a, divisor=d):
+            return f"floor(({aff(a, names)})/{d})"
+        case Mod(a=a, divisor=d):
+            return f"(({aff(a, names)}) mod {d})"
+        case Call(fn="min" | "max" as fn, args=(a, b)):
+            return f"{fn}({aff(a, names)}, {aff(b, names)})"
+        case Load():
+            raise NonAffine("dynamic index (a tensor read)")
+        case Float() | Cast() | Where() | Call() | BinOp():
+            raise NonAffine("not an integer affine expression")
+    raise NonAffine(f"unsupported index expression {type(e).__name__}")
+
+
+def is_affine(e, names: dict) -> bool:
+    try:
+        aff(e, names)
+        return True
+    except NonAffine:
+        return False
+
+
+def cond(c, names: dict) -> str:
+    """isl constraint text of an affine condition (raises NonAffine otherwise)."""
+    match c:
+        case Cmp(op=op, a=a, b=b):
+            return f"({aff(a, names)} {_CMP[op]} {aff(b, names)})"
+        case And(a=a, b=b):
+            return f"({cond(a, names)} and {cond(b, names)})"
+        case Or(a=a, b=b):
+            return f"({cond(a, names)} or {cond(b, names)})"
+        case Not(a=a):
+            return f"(not {cond(a, names)})"
+        case BoolConst(value=v):
+            return TRUE if v else FALSE
+    raise NonAffine(f"unsupported condition {type(c).__name__}")
+
+
+def approx_cond(c, names: dict, over: bool) -> str:
+    """Sound affine approximation of a condition with data-dependent atoms.
+
+    over=True: a superset of the points where `c` may hold (each data atom taken as true
+    where it appears positively, false under a negation); over=False: a subset where it
+    surely holds.
+    """
+    match c:
+        case And(a=a, b=b):
+            return f"({approx_cond(a, names, over)} and {approx_cond(b, names, over)})"
+        case Or(a=a, b=b):
+            return f"({approx_cond(a, names, over)} or {approx_cond(b, names, over)})"
+        case Not(a=a):
+            return f"(not {approx_cond(a, names, not over)})"
+    try:
+        return cond(c, names)
+    except NonAffine:
+        return TRUE if over else FALSE
+
+
+def conjuncts(c) -> list:
+    """Top-level conjuncts of a condition."""
+    match c:
+        case And(a=a, b=b):
+            return conjuncts(a) + conjuncts(b)
+    return [c]
+
+
+def negate(c):
+    """Not(c), pushing through a double negation."""
+    match c:
+        case Not(a=a):
+            return a
+    return Not(c)
+
+
+def is_data_cond(c, names: dict) -> bool:
+    try:
+        cond(c, names)
+        return False
+    except NonAffine:
+        return True
+
+
+def bounds_text(lo_hi_pairs) -> str:
+    """Conjunction text of `lo <= v < hi` for (v, lo_text, hi_text) triples."""
+    parts = [f"{lo} <= {v} < {hi}" for v, lo, hi in lo_hi_pairs]
+    return " and ".join(parts) if parts else TRUE
+
+
+def join_and(parts) -> str:
+    parts = [p for p in parts if p and p != TRUE]
+    return " and ".join(f"({p})" for p in parts) if parts else TRUE

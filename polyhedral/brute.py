@@ -1,0 +1,259 @@
+"""Brute-force enumeration at small concrete sizes: the cross-check of every isl answer.
+
+Instances are enumerated by evaluating loop bounds and guards in Python (data-dependent guards
+count as "may execute", as in the isl model); order, conflicts, coverage, dependences,
+independence and contraction terms are then decided by plain comparison of concrete values.
+Slow by design (pairs per cell), independent of isl.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from verified_sched.ir import BinOp, Float, Int, Load
+from .evaluate import Dynamic, ev, evc
+from .model import HW_AXES, ORDERED, KernelModel
+
+
+@dataclass
+class Inst:
+    stmt: object  # model Stmt
+    values: tuple
+    orig: tuple  # (orig tuple name, values)
+    accesses: list  # (tensor, qualified cell, write, accumulator, plain cell)
+
+
+def _may(c, env) -> bool:
+    try:
+        return evc(c, env)
+    except (Dynamic, KeyError):
+        return True
+
+
+def enumerate_instances(model: KernelModel, sizes: dict) -> list:
+    out = []
+    for st in model.stmts:
+        def rec(d, env, vals):
+            if d == st.depth:
+                if all(_may(g, env) for g in st.guards):
+                    out.append(_inst(model, st, env, tuple(vals)))
+                return
+            lp = st.loops[d]
+            for v in range(ev(lp.lo, env), ev(lp.hi, env)):
+                env[lp.var] = v
+                rec(d + 1, env, vals + [v])
+            env.pop(lp.var, None)
+        rec(0, dict(sizes), [])
+    return out
+
+
+def _inst(model, st, env, vals) -> Inst:
+    hw = st.hw()
+    acc = []
+    for a in st.accesses:
+        try:
+            cell = tuple(ev(e, env) for e in a.index)
+        except Dynamic:
+            cell = None
+        mem = model.program.tensor(a.tensor).memory
+        axes = ("block.x", "block.y", "block.z") if mem == "shared" else HW_AXES if mem == "local" else ()
+        pre = tuple(vals[hw[x]] if x in hw else 0 for x in axes)
+        acc.append((a.tensor, None if cell is None else pre + cell, a.write and not a.noop, a.accumulator, cell))
+    v = getattr(st.node, "value", None)
+    if isinstance(v, Load) and v.tensor == acc[0][0] and acc[0][4] is not None:
+        try:
+            if tuple(ev(e, env) for e in v.index) == acc[0][4]:
+                acc[0] = acc[0][:2] + (False,) + acc[0][3:]  # stores back what it read
+        except Dynamic:
+            pass
+    orig = (st.orig_tuple, tuple(ev(e, env) for e in st.orig_exprs))
+    return Inst(st, vals, orig, acc)
+
+
+def before(x: Inst, y: Inst) -> bool:
+    """Concrete `x runs before y` (DESIGN section 2), mirroring KernelModel.before_pair."""
+    s, t = x.stmt, y.stmt
+    j = 0
+    result = False
+    while True:
+        ps, pt = s.sched[2 * j], t.sched[2 * j]
+        if ps != pt:
+            result = ps < pt
+            break
+        if 2 * j + 1 >= len(s.sched) or 2 * j + 1 >= len(t.sched):
+            break
+        ls = s.sched[2 * j + 1]
+        if x.values[j] != y.values[j]:
+            result = ls.axis in ORDERED and x.values[j] < y.values[j]
+            break
+        j += 1
+    if not result or s.top != t.top:
+        return result
+    hs, ht = s.hw(), t.hw()
+    for axis in set(hs) | set(ht):
+        if axis not in hs or axis not in ht or x.values[hs[axis]] != y.values[ht[axis]]:
+            return False
+    return True
+
+
+def storage_ok(model, inst: Inst, sizes) -> bool:
+    for tensor, _, _, _, cell in (a for a in inst.accesses):
+        if cell is None:
+            continue
+        dims = [ev(d, sizes) for d in model.program.tensor(tensor).storage_dims()]
+        if any(not 0 <= c < d for c, d in zip(cell, dims)):
+            return False
+    return True
+
+
+def in_bounds(model, sizes) -> bool:
+    return all(storage_ok(model, i, sizes) for i in enumerate_instances(model, sizes))
+
+
+def _conflict_pairs(insts):
+    """{(x, y): 'dep'|'red'} for conflicting unordered index pairs x < y."""
+    by_cell = defaultdict(list)
+    for n, i in enumerate(insts):
+        for tensor, cell, write, accum, _ in i.accesses:
+            if cell is not None:
+                by_cell[(tensor, cell)].append((n, write, accum))
+    pairs = {}
+    for lst in by_cell.values():
+        for a in range(len(lst)):
+            for b in range(len(lst)):
+                (x, wx, ax), (y, wy, ay) = lst[a], lst[b]
+                if x >= y or not (wx or wy):
+                    continue
+                red = (ax and ay and insts[x].stmt.acc_op is not None and insts[x].stmt.sid == insts[y].stmt.sid)
+                if pairs.get((x, y)) != "dep":
+                    pairs[(x, y)] = "red" if red else "dep"
+    return pairs
+
+
+def independence(model, sizes, loop_key) -> bool:
+    """No two instances inside the loop, with different iterator values (and equal enclosing
+    iterations or hardware indices), conflict."""
+    insts = enumerate_instances(model, sizes)
+    for (x, y) in _conflict_pairs(insts):
+        a, b = insts[x], insts[y]
+        da = next((d for d, lp in enumerate(a.stmt.loops) if lp.key == loop_key), None)
+        db = next((d for d, lp in enumerate(b.stmt.loops) if lp.key == loop_key), None)
+        if da is None or db is None or a.values[da] == b.values[db]:
+            continue
+        axis = a.stmt.loops[da].axis
+        if all(a.values[j] == b.values[j] for j in range(da)
+               if axis == "vectorized" or a.stmt.loops[j].axis in HW_AXES):
+            return False
+    return True
+
+
+def race(model, sizes) -> bool:
+    """No conflicting pair of distinct hardware-bound instances is unordered."""
+    insts = enumerate_instances(model, sizes)
+    for (x, y) in _conflict_pairs(insts):
+        a, b = insts[x], insts[y]
+        if a.stmt.hw() and b.stmt.hw() and not before(a, b) and not before(b, a):
+            return False
+    return True
+
+
+def coverage(mb, ma, sizes, idempotent) -> bool:
+    ib, ia = enumerate_instances(mb, sizes), enumerate_instances(ma, sizes)
+    cb, ca = Counter(i.orig for i in ib), Counter(i.orig for i in ia)
+    if set(cb) - set(ca):
+        return False
+    ext = {n for n, i in enumerate(ia) if i.orig not in cb}
+    for n in ext:
+        e = ia[n]
+        for tensor, cell, write, _, plain in e.accesses:
+            if not write:
+                continue
+            t = ma.program.tensor(tensor)
+            dims = [ev(d, sizes) for d in t.dims]
+            kills = [m for m, o in enumerate(ia) if m not in ext and before(e, o)
+                     and any(a[2] and (a[0], a[1]) == (tensor, cell) for a in o.accesses)]
+            if t.memory == "global" and all(0 <= c < d for c, d in zip(plain, dims)) and not kills:
+                return False
+            for m, r in enumerate(ia):
+                if m in ext or before(r, e) or not any(not a[2] and (a[0], a[1]) == (tensor, cell) for a in r.accesses):
+                    continue
+                if not any(before(ia[k], r) for k in kills):
+                    return False
+    sid_of = {i.orig: i.stmt.sid for i in ia}
+    for o, n in ca.items():
+        if n > 1 and not idempotent(sid_of[o]):
+            return False
+    return True
+
+
+def _value_key(model, inst, sizes):
+    from .coverage import _skel
+    st = inst.stmt
+    env = dict(sizes)
+    env.update({lp.var: v for lp, v in zip(st.loops, inst.values)})
+    leaves = []
+    skel = ("zero",) if st.zero_like else _skel(st.node.value, st.names(model.pnames), leaves)
+    return skel, tuple(ev(e, env) for e in leaves)
+
+
+def dependence(mb, ma, sizes):
+    """(dependences kept?, reduction pairs reversed?)"""
+    from .coverage import idempotent_fn
+    ib, ia = enumerate_instances(mb, sizes), enumerate_instances(ma, sizes)
+    idem = idempotent_fn(mb)
+    copies = defaultdict(list)
+    for i in ia:
+        copies[i.orig].append(i)
+    ok, reversed_red = True, False
+    for (x, y), kind in _conflict_pairs(ib).items():
+        a, b = ib[x], ib[y]
+        if before(b, a):
+            a, b = b, a
+        elif not before(a, b):
+            continue  # unordered in before: not a dependence
+        if a.orig == b.orig:
+            continue
+        if (a.stmt.sid == b.stmt.sid and idem(a.stmt.sid)
+                and _value_key(mb, a, sizes) == _value_key(mb, b, sizes)):
+            continue  # equal stores of one idempotent statement: order is irrelevant
+        for c1 in copies[a.orig]:
+            for c2 in copies[b.orig]:
+                if before(c1, c2):
+                    continue
+                if kind == "red" and before(c2, c1):
+                    reversed_red = True
+                else:
+                    ok = False
+    return ok, reversed_red
+
+
+def _factors(e):
+    if isinstance(e, BinOp) and e.op == "*":
+        return _factors(e.a) + _factors(e.b)
+    return [e]
+
+
+def terms(model, sizes) -> Counter:
+    """Multiset of (target cell, coefficient, sorted factor cells) of + accumulations and
+    plain stores; zero stores count as ('zero', cell)."""
+    from verified_sched.ir import accumulation
+    out = Counter()
+    for i in enumerate_instances(model, sizes):
+        st = i.stmt
+        env = dict(sizes)
+        env.update({lp.var: v for lp, v in zip(st.loops, i.values)})
+        w = i.accesses[0]  # the store comes first
+        if st.zero_like:
+            out[("zero", w[0], w[4])] += 1
+            continue
+        e = accumulation(st.node)[1] if st.acc_op else st.node.value
+        coef, fs = 1.0, []
+        for f in _factors(e):
+            if isinstance(f, (Int, Float)):
+                coef *= f.value
+            elif isinstance(f, Load):
+                fs.append((f.tensor, tuple(ev(x, env) for x in f.index)))
+            else:
+                fs.append(("?", repr(f)))
+        out[(st.acc_op or "=", w[0], w[4], coef, tuple(sorted(fs)))] += 1
+    return out

@@ -1,0 +1,227 @@
+"""The generic obligations of translation validation, decided by isl (DESIGN section 4).
+
+Each function takes KernelModels (sharing one program's parameters) and returns a Finding.
+Formal statements are in each docstring; counterexamples come from `sample_point`.
+"""
+from __future__ import annotations
+
+import islpy as isl
+
+from verified_sched.ir import Load, walk
+from .affine import is_affine, join_and
+from .coverage import coverage, equal_stores, idempotent_fn, skeleton  # noqa: F401 (re-exported)
+from .describe import Finding, coords, instance, maps_of, param_values, shared_cells
+from .isltools import _box, _extent_text, _params_text, _sample  # noqa: F401
+from .model import HW_AXES, KernelModel
+
+
+# ---------------------------------------------------------------- in_bounds
+
+
+def in_bounds(model: KernelModel, label="after") -> Finding:
+    """Formal statement: for all params satisfying the constraints, every instance s[i] of the
+    (may-)domain and every access T[f(i)] of it: 0 <= f(i) < dims(T) + pad(T) per dimension."""
+    statement = "forall params, instances s: every access f_s(s) lies in [0, dims + pad) of its tensor"
+    unknown, pending = [], []
+    checked = 0
+    for st in model.stmts:
+        for acc in st.accesses:
+            checked += 1
+            if any(not is_affine(e, st.names(model.pnames)) and not any(isinstance(n, Load) for n in walk(e))
+                   for e in acc.index):
+                pending.append((st, acc))  # integer but not affine: z3 decides (verify.py)
+                continue
+            m = model.access_map(st, acc, storage_view=True)
+            bad = m.subtract_range(_box(model, acc.tensor, True))
+            pt = _sample(bad)
+            dynamic = model.index_text(st, acc)[2]
+            if pt is not None:
+                if st.name in model.approximate:
+                    unknown.append(f"{st.sid}: loop bounds are data-dependent")
+                    continue
+                p, tuples = coords(pt)
+                params = param_values(model, p)
+                inst = instance(model, st.name, tuples[0][1], params, label)
+                cell = tuples[1][1]
+                kind = "writes" if acc.write else "reads"
+                t = model.program.tensor(acc.tensor)
+                msg = (f"{st.sid} {kind} {acc.tensor}[{', '.join(map(str, cell))}] outside its storage "
+                       f"{_extent_text(t, params)} at {_params_text(params)}")
+                return Finding("refuted", msg, statement, {"params": params, "instances": [inst],
+                                                           "cells": [{"tensor": acc.tensor, "index": cell,
+                                                                      "access": kind[:-1]}]})
+            if dynamic:
+                unknown.append(f"{st.sid}: dynamic index into {acc.tensor} may leave storage")
+    if unknown:
+        return Finding("unknown", "; ".join(sorted(set(unknown))), statement)
+    return Finding("proved", f"{checked} accesses stay within storage", statement, pending=pending)
+
+
+# ---------------------------------------------------------------- dependences
+
+
+def dependence(before: KernelModel, after: KernelModel, profile: str):
+    """Formal statement: for every dependence (b1, b2) of `before` (conflicting, b1 runs
+    before b2) and after instances a1, a2 with P_a(a1) = P_b(b1), P_a(a2) = P_b(b2):
+    a1 runs before a2 in `after`. Reduction pairs (two instances of one accumulation on its
+    cell) may be reversed: that is `reassociation`. Returns (dependence, reassociation)."""
+    st_dep = ("forall params, dependences (b1 -> b2) of before: the after instances of b1 run "
+              "before the after instances of b2")
+    st_red = ("reduction pairs (two instances of one accumulation on the same cell) reversed by "
+              "the op are a reassociation; refused for + and * under the reproducible profile")
+    pb, pa = before.prov, after.prov
+    dep_b = before.dependences.subtract(equal_stores(before))
+    red_b = before.reductions.intersect(dep_b)
+    ident = pb.range().identity()
+    d_o = dep_b.apply_domain(pb).apply_range(pb).subtract(ident)
+    r_o = red_b.apply_domain(pb).apply_range(pb).subtract(ident)
+    inv = pa.reverse()
+    d_a = d_o.apply_domain(inv).apply_range(inv)
+    r_a = r_o.apply_domain(inv).apply_range(inv)
+    bef = after.before
+    viol = d_a.subtract(bef)
+    red_rev = viol.intersect(r_a).intersect(bef.reverse())
+    dep_viol = viol.subtract(red_rev)
+    sure, may = after.split_exact(dep_viol)
+    pt = _sample(sure)
+    if pt is not None:
+        dep = Finding("refuted", "", st_dep, _pair_cex(before, after, pt, bef))
+        dep.message = _dep_message(dep.counterexample)
+    elif not may.is_empty():
+        dep = Finding("unknown", "a dependence through a data-dependent guard or index may be violated "
+                      "(the conflict itself depends on data)", st_dep)
+    else:
+        dep = Finding("proved", "every dependence keeps its order", st_dep)
+    # reassociation
+    pt = _sample(red_rev)
+    if pt is None:
+        red = Finding("proved", "no reduction is reordered", st_red)
+    else:
+        cex = _pair_cex(before, after, pt, bef)
+        ops = sorted({after.stmt(n).acc_op for n in _names_in(red_rev)} - {None})
+        exact = all(o in ("max", "min") for o in ops)
+        sids = sorted({after.stmt(n).sid for n in _names_in(red_rev)})
+        if profile == "reproducible" and not exact:
+            cex["kind"] = "reduction"
+            red = Finding("refuted", f"the op reorders the {'/'.join(ops)} reduction of {', '.join(sids)}, "
+                          f"which changes rounding; the reproducible profile refuses it: " + _dep_message(cex, True),
+                          st_red, cex)
+        else:
+            why = "max/min are exact" if exact else f"allowed by the {profile} profile"
+            red = Finding("proved", f"reorders the {'/'.join(ops)} reduction of {', '.join(sids)} ({why})",
+                          st_red, None, reassociates=not exact)
+    return dep, red
+
+
+def _names_in(u: isl.UnionMap) -> set:
+    out = set()
+    for m in maps_of(u):
+        out.add(m.get_tuple_name(isl.dim_type.in_))
+        out.add(m.get_tuple_name(isl.dim_type.out))
+    return out
+
+
+def _pair_cex(before, after, pt, bef) -> dict:
+    p, tup = coords(pt)
+    params = param_values(after, p)
+    (n1, v1), (n2, v2) = tup
+    i1 = instance(after, n1, v1, params, "after")
+    i2 = instance(after, n2, v2, params, "after")
+    cells = shared_cells(after, v1, after, v2, n1, n2, params)
+    rev = isl.Set.from_point(pt).unwrap().reverse()
+    part = _map_part(bef, n2, n1)
+    if part is not None and not rev.intersect(part).is_empty():
+        order_after = "the second runs before the first"
+    else:
+        order_after = "they are unordered (may run in parallel or in any order)"
+    w1 = i1["writes"]["tensor"]
+    kinds = []
+    for c in cells:
+        first_w = c["tensor"] == w1 and i1["writes"]["index"] == c["index"]
+        second_w = i2["writes"]["tensor"] == c["tensor"] and i2["writes"]["index"] == c["index"]
+        kinds.append("WAW" if first_w and second_w else "RAW" if first_w else "WAR")
+    return {"params": params, "instances": [i1, i2], "cells": cells,
+            "order": {"before": "the first runs before the second", "after": order_after},
+            "kind": kinds[0] if kinds else None}
+
+
+def _map_part(u: isl.UnionMap, a: str, b: str) -> isl.Map:
+    for m in maps_of(u):
+        if m.get_tuple_name(isl.dim_type.in_) == a and m.get_tuple_name(isl.dim_type.out) == b:
+            return m
+    return None
+
+
+def _dep_message(cex: dict, reduction: bool = False) -> str:
+    i1, i2 = cex["instances"]
+    cells = ", ".join(f"{c['tensor']}[{', '.join(map(str, c['index']))}]" for c in cex["cells"])
+    kind = cex.get("kind")
+    v1, v2 = {"RAW": ("writes", "reads"), "WAR": ("reads", "writes")}.get(kind, ("writes", "writes"))
+    if reduction:
+        kind, v1, v2 = "reduction", "accumulates into", "accumulates into"
+
+    def who(i):
+        orig = ", ".join(f"{k}={v}" for k, v in i["original"].items())
+        at = ", ".join(f"{k}={v}" for k, v in i["at"].items())
+        return f"{i['stmt']}({orig})" + (f" at ({at})" if at != orig else "")
+    return (f"{kind + ' ' if kind else ''}dependence on {cells} at {_params_text(cex['params'])}: "
+            f"{who(i1)} {v1} it and {who(i2)} {v2} it; before the op the first runs before the second, "
+            f"after the op {cex['order']['after']}")
+
+
+# ---------------------------------------------------------------- independence
+
+
+def parallel_loops(model: KernelModel):
+    """(loop, statements inside it, its depth) for every vectorized or hardware loop."""
+    seen = {}
+    for st in model.stmts:
+        for d, lp in enumerate(st.loops):
+            if lp.synthetic or lp.axis not in ("vectorized",) + HW_AXES:
+                continue
+            seen.setdefault(lp.key, (lp, [], d))[1].append(st)
+    return list(seen.values())
+
+
+def independence(model: KernelModel, loop, inside, depth, label="after") -> Finding:
+    """Formal statement: no two instances inside the loop with different values of its
+    iterator conflict (one writes a cell the other accesses), where for a vectorized loop the
+    enclosing iterations are equal and for a hardware loop only the enclosing hardware indices
+    are (different hardware indices are unordered across enclosing serial loops)."""
+    statement = (f"forall params, instances x, y inside loop {loop.var} ({loop.axis}) with "
+                 f"x.{loop.var} != y.{loop.var}"
+                 + (" and equal enclosing iterations" if loop.axis == "vectorized" else
+                    " and equal enclosing hardware indices") + ": x and y do not conflict")
+    maps = []
+    for s in inside:
+        for t in inside:
+            cons = [f"a{depth} != b{depth}"]
+            for j in range(depth):
+                lp = s.loops[j]
+                if loop.axis == "vectorized" or lp.axis in HW_AXES:
+                    cons.append(f"a{j} = b{j}")
+            maps.append(isl.Map(model.space(f"{model.tup(s, 'a')} -> {model.tup(t, 'b')} : {join_and(cons)}")))
+    pairs = model._union(maps)
+    viol = model.conflicts.intersect(pairs)
+    sure, may = model.split_exact(viol)
+    pt = _sample(sure)
+    if pt is None and not may.is_empty():
+        return Finding("unknown", f"iterations of {loop.var} may conflict through a data-dependent guard or "
+                       "index", statement)
+    if pt is None:
+        return Finding("proved", f"iterations of {loop.var} ({loop.axis}) are independent", statement)
+    p, tup = coords(pt)
+    params = param_values(model, p)
+    (n1, v1), (n2, v2) = tup
+    if model.barriers and loop.axis.startswith("thread"):
+        return Finding("unknown", f"iterations of {loop.var} conflict outside barrier phases; the barrier-phase "
+                       "race analysis is not built yet", statement)
+    i1 = instance(model, n1, v1, params, label)
+    i2 = instance(model, n2, v2, params, label)
+    cells = shared_cells(model, v1, model, v2, n1, n2, params)
+    from .describe import fmt_instance
+    ctext = ", ".join(f"{c['tensor']}[{', '.join(map(str, c['index']))}]" for c in cells)
+    return Finding("refuted", f"iterations {loop.var}={v1[depth]} and {loop.var}={v2[depth]} of the {loop.axis} "
+                   f"loop both access {ctext} (at least one writes) at {_params_text(params)}: "
+                   f"{fmt_instance(i1)} and {fmt_instance(i2)}", statement,
+                   {"params": params, "instances": [i1, i2], "cells": cells})

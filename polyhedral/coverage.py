@@ -1,0 +1,352 @@
+"""Coverage: executed instances against original instances, through provenance.
+
+Also the value skeletons (what an instance computes) that coverage compares and that decide
+when two stores provably write equal values (idempotent recompute).
+"""
+from __future__ import annotations
+
+import islpy as isl
+
+from verified_sched.ir import Load, Var
+from .affine import NonAffine, aff, is_affine
+from .describe import Finding, coords, instance, param_values, sets_of
+from .isltools import _box, _kv, _params_text, _sample
+from .model import KernelModel
+
+# ---------------------------------------------------------------- skeletons
+
+
+def _skel(e, names, leaves):
+    """Structure of an expression with its maximal affine sub-expressions cut out as leaves."""
+    from verified_sched import ir
+    if not isinstance(e, ir.Node):
+        return e
+    if isinstance(e, (ir.Cmp, ir.And, ir.Or, ir.Not, ir.BoolConst)):
+        kids = tuple(_skel(getattr(e, f), names, leaves) for f in ("op", "a", "b", "value") if hasattr(e, f))
+        return (type(e).__name__,) + kids
+    if not isinstance(e, ir.Float) and is_affine(e, names):
+        leaves.append(e)
+        return ("leaf",)
+    match e:
+        case ir.Int(value=v) | ir.Float(value=v):
+            return ("const", float(v))
+        case Load(tensor=t, index=idx):
+            return ("load", t) + tuple(_skel(x, names, leaves) for x in idx)
+        case ir.BinOp(op=op, a=a, b=b):
+            return ("bin", op, _skel(a, names, leaves), _skel(b, names, leaves))
+        case ir.Call(fn=fn, args=args):
+            return ("call", fn) + tuple(_skel(x, names, leaves) for x in args)
+        case ir.Where(cond=c, a=a, b=b):
+            return ("where", _skel(c, names, leaves), _skel(a, names, leaves), _skel(b, names, leaves))
+        case ir.Cast(prec=p, a=a):
+            return ("cast", p, _skel(a, names, leaves))
+        case ir.FloorDiv(a=a, divisor=d):
+            return ("floordiv", d, _skel(a, names, leaves))
+        case ir.Mod(a=a, divisor=d):
+            return ("mod", d, _skel(a, names, leaves))
+        case Var(name=n):
+            return ("var", n)
+    return ("?", repr(e))
+
+
+def fold_where(model: KernelModel, st, e):
+    """`where(c, a, b)` with an affine c that the statement's domain decides, replaced by the
+    branch it takes (e.g. the load masks of a predicated tail, true wherever the store runs)."""
+    from verified_sched.ir import Where, rewrite
+    from .affine import cond
+    names = st.names(model.pnames)
+    dom = model.domains[st.name]
+
+    def fn(n):
+        if not isinstance(n, Where):
+            return None
+        try:
+            c = isl.Set(model.space(f"{model.tup(st)} : {cond(n.cond, names)}"))
+        except NonAffine:
+            return None
+        if dom.is_subset(c):
+            return n.a
+        if dom.intersect(c).is_empty():
+            return n.b
+        return None
+    return rewrite(e, fn)
+
+
+def skeleton(model: KernelModel, st):
+    """(structure, affine leaves) of what an instance computes: written tensor and index,
+    value and data-dependent guards."""
+    names = st.names(model.pnames)
+    leaves = []
+    node = st.node
+    if st.zero_like:
+        value = ("zero",)
+    else:
+        value = _skel(fold_where(model, st, node.value), names, leaves)
+    w = next(a for a in st.accesses if a.write)
+    idx = tuple(_skel(e, names, leaves) for e in w.index)
+    guards = tuple(_skel(g, names, leaves) for g in st.data_guards(model.pnames))
+    return ("stmt", w.tensor, idx, value, guards), leaves
+
+
+def _leaf_map(model, st, leaves, prefix="i"):
+    names = st.names(model.pnames, prefix)
+    outs = [aff(e, names) for e in leaves]
+    return isl.Map(model.space(f"{model.tup(st, prefix)} -> [{', '.join(outs)}]")).intersect_domain(
+        model.domains[st.name])
+
+
+def idempotent_fn(model: KernelModel):
+    """sid -> whether duplicate executions provably write equal values: a plain assignment
+    whose value and guards read no cell any instance of the kernel writes (decided by isl)."""
+    cache = {}
+    written = model.writes.range()
+
+    def fn(sid):
+        if sid not in cache:
+            sts = [s for s in model.stmts if s.sid == sid]
+            ok = bool(sts) and all(s.acc_op is None for s in sts)
+            if ok:
+                for s in sts:
+                    r = model._union(model.access_map(s, a) for a in s.accesses if not a.write)
+                    if not r.range().intersect(written).is_empty():
+                        ok = False
+                        break
+            cache[sid] = ok
+        return cache[sid]
+    return fn
+
+
+def value_map(model: KernelModel, st):
+    """(structure, isl map instance -> the affine leaves of its stored value): two instances
+    with the same structure and equal leaves store equal values (when idempotent)."""
+    names = st.names(model.pnames)
+    leaves = []
+    skel = ("zero",) if st.zero_like else _skel(st.node.value, names, leaves)
+    return skel, _leaf_map(model, st, leaves)
+
+
+def equal_stores(model: KernelModel, any_statement: bool = False) -> isl.UnionMap:
+    """Pairs of instances of one idempotent statement that store equal values: their mutual
+    order never matters (the only conflicts between them are on the cell they both store)."""
+    idem = idempotent_fn(model)
+    maps = []
+    for s in model.stmts:
+        if not any_statement and not idem(s.sid):
+            continue
+        ks, ms = value_map(model, s)
+        for t in model.stmts:
+            if t.sid == s.sid:
+                kt, mt = value_map(model, t)
+                if ks == kt:
+                    maps.append(ms.apply_range(mt.reverse()))
+    return model._union(maps)
+
+
+# ---------------------------------------------------------------- coverage
+
+
+def _group(model, sid):
+    return [s for s in model.stmts if s.sid == sid]
+
+
+def coverage(before: KernelModel, after: KernelModel, idempotent) -> Finding:
+    """Formal statement: with P_b, P_a the provenance maps (instance -> original instance):
+    P_a(Dom_a) = P_b(Dom_b) for every statement, P_a injective (or, for an idempotent
+    statement, duplicates allowed), instances outside the original set write only padding
+    nothing else reads, and every after instance computes what its original computes (same
+    cells, same expression: A(a) = A_b(P_b^-1(P_a(a))))."""
+    statement = ("forall params: P_a(Dom_a) = P_b(Dom_b), P_a injective unless idempotent, extra "
+                 "instances write only unread padding, accesses agree through provenance")
+    before.domains, after.domains  # noqa: B018 - building them records over-approximations
+    if before.approximate or after.approximate:
+        return Finding("unknown", "loop bounds depend on data: instance sets are over-approximated, so "
+                       "coverage cannot be decided", statement)
+    for t in before.program.tensors:
+        if t.memory == "global":
+            try:
+                same = after.program.tensor(t.name) == t
+            except KeyError:
+                same = False
+            if not same:
+                return Finding("unknown", f"the op changed the declaration of global tensor {t.name}", statement)
+    sids = list(dict.fromkeys([s.sid for s in before.stmts] + [s.sid for s in after.stmts]))
+    notes, unknown = [], []
+    for sid in sids:
+        sb, sa = _group(before, sid), _group(after, sid)
+        if not sa:
+            pb = before._union(before.prov_map(s) for s in sb)
+            pt = _sample(pb.range())
+            if pt is not None:
+                p, tup = coords(pt)
+                params = param_values(before, p)
+                return Finding("refuted", f"statement {sid} no longer executes (e.g. original instance "
+                               f"{tup[0][1]} at {_params_text(params)})", statement,
+                               {"params": params, "instances": [{"kernel": "before", "stmt": sid,
+                                                                "original": dict(zip(sb[0].orig_names, tup[0][1]))}]})
+            continue
+        if not sb:
+            unknown.append(f"statement {sid} is new in the scheduled kernel (no original to map it to)")
+            continue
+        try:
+            f = _cover_one(before, after, sid, sb, sa, idempotent, notes)
+        except NonAffine as exc:
+            f = Finding("unknown", f"statement {sid}: provenance is not affine ({exc})")
+        if f is not None:
+            if f.status == "unknown":
+                unknown.append(f.message)
+                continue
+            f.statement = statement
+            return f
+    if unknown:
+        return Finding("unknown", "; ".join(unknown), statement)
+    return Finding("proved", "every original instance runs exactly once" + (" (" + "; ".join(notes) + ")" if notes else ""),
+                   statement)
+
+
+def _cover_one(before, after, sid, sb, sa, idempotent, notes):
+    pb = before._union(before.prov_map(s) for s in sb)
+    pa = after._union(after.prov_map(s) for s in sa)
+    img_b, img_a = pb.range(), pa.range()
+    has_data = any(s.data_guards(after.pnames) for s in sa) or any(s.data_guards(before.pnames) for s in sb)
+    missing = img_b.subtract(img_a)
+    pt = _sample(missing)
+    if pt is not None:
+        if has_data:
+            return Finding("unknown", f"statement {sid} has data-dependent guards and its instance sets differ")
+        p, tup = coords(pt)
+        params = param_values(before, p)
+        orig = dict(zip(sb[0].orig_names, tup[0][1]))
+        bi = pb.intersect_range(isl.UnionSet.from_set(_point_set(pt)))
+        bpt = _sample(bi)
+        insts = []
+        if bpt is not None:
+            _, bt = coords(bpt)
+            insts.append(instance(before, bt[0][0], bt[0][1], params, "before"))
+        else:
+            insts.append({"kernel": "before", "stmt": sid, "original": orig})
+        return Finding("refuted", f"original instance {sid}({_kv(orig)}) is never executed after the op, "
+                       f"at {_params_text(params)}", counterexample={"params": params, "instances": insts})
+    extra = img_a.subtract(img_b)
+    if not extra.is_empty():
+        f = _extra_instances(after, sid, pa, extra, idempotent)
+        if f is not None:
+            return f
+        notes.append(f"{sid}: extra instances write only padding")
+    dom_a = pa.domain()
+    dup = pa.apply_range(pa.reverse()).subtract(dom_a.identity())
+    pt = _sample(dup)
+    if pt is not None:
+        if idempotent(sid):
+            notes.append(f"{sid}: recomputed instances write equal values")
+        elif not sa[0].acc_op:
+            return Finding("unknown", f"{sid} executes some original instances twice and reads cells the kernel "
+                           "writes: that both executions store equal values is not proved")
+        else:
+            p, tup = coords(pt)
+            params = param_values(after, p)
+            i1 = instance(after, tup[0][0], tup[0][1], params, "after")
+            i2 = instance(after, tup[1][0], tup[1][1], params, "after")
+            what = "an accumulation"
+            return Finding("refuted", f"{what} executes twice: {sid}({_kv(i1['original'])}) runs at "
+                           f"({_kv(i1['at'])}) and at ({_kv(i2['at'])}), at {_params_text(params)}",
+                           counterexample={"params": params, "instances": [i1, i2],
+                                           "cells": [i1["writes"]] if i1.get("writes") else []})
+    return _consistent(before, after, sid, sb, sa, pa, pb)
+
+
+def _point_set(pt):
+    return isl.Set.from_point(pt)
+
+
+def _rewrites_equal(after, sid, ext, bad_dom) -> bool:  # noqa: ARG001
+    """Whether every instance in `bad_dom` stores to its cell the expression some original
+    instance of the same statement stores there (then a refutation may be benign)."""
+    eq = equal_stores(after, any_statement=True)
+    w = after.writes
+    same_cell = w.apply_range(w.reverse()).intersect(eq)
+    others = after.domain.subtract(ext)
+    covered = same_cell.intersect_range(others).domain()
+    return bad_dom.is_subset(covered)
+
+
+def _extra_instances(after, sid, pa, extra, idempotent=lambda sid: False):
+    """Instances with no original are allowed when every store they make is dead: its cell
+    is padding or non-observable, or a later original store overwrites it; and every read of
+    that cell by an original instance not running before the store is preceded by such an
+    overwriting store. (Reads by other extra instances only feed stores held to the same rule.)"""
+    ext = pa.intersect_range(extra).domain()
+    others = after.domain.subtract(ext)
+    bef = after.before
+    we = after.writes.intersect_domain(ext)
+    wo = after.writes.intersect_domain(others)
+    reads = after.reads
+    killed_by = we.apply_range(wo.reverse()).intersect(bef)  # e -> later original store, same cell
+    observable = after.writes.range().empty(after.writes.range().get_space())
+    for t in after.program.tensors:
+        if t.memory == "global":
+            observable = observable.add_set(_box(after, t.name, False))
+    final = we.intersect_range(observable).domain().subtract(killed_by.domain())
+    pt = _sample(final)
+    if pt is not None:
+        if _rewrites_equal(after, sid, ext, final):
+            return Finding("unknown", f"{sid} runs instances with no original that store, to observable cells, "
+                           "values some original instance also stores there; not validated")
+        return _extra_cex(after, sid, pt, "its store to an observable cell is never overwritten")
+    seen = we.apply_range(reads.intersect_domain(others).reverse()).subtract(bef.reverse())
+    wr = wo.apply_range(reads.intersect_domain(others).reverse()).intersect(bef)  # store -> later read
+    kill = killed_by.apply_range(wr)
+    harmful = seen.subtract(kill)
+    pt = _sample(harmful)
+    if pt is not None:
+        return _extra_cex(after, sid, pt, "another instance may read what it stored")
+    return None
+
+
+def _extra_cex(after, sid, pt, why):
+    p, tup = coords(pt)
+    params = param_values(after, p)
+    inst = instance(after, tup[0][0], tup[0][1], params, "after")
+    insts = [inst] + ([instance(after, tup[1][0], tup[1][1], params, "after")] if len(tup) > 1 else [])
+    w = inst["writes"]
+    return Finding("refuted", f"{sid} runs an instance with no original, ({_kv(inst['at'])}) standing for "
+                   f"({_kv(inst['original'])}), that writes {w['tensor']}[{', '.join(map(str, w['index'] or []))}]: "
+                   f"{why}, at {_params_text(params)}",
+                   counterexample={"params": params, "instances": insts, "cells": [w]})
+
+
+def _uset_part(u: isl.UnionSet, name: str, model) -> isl.Set:
+    for s in sets_of(u):
+        if s.get_tuple_name() == name:
+            return s
+    return isl.Set(model.space(f"{model.tup(model.stmt(name))} : 1 = 0"))
+
+
+def _consistent(before, after, sid, sb, sa, pa, pb):
+    """Every after instance accesses the cells and computes the expression of its original."""
+    for a in sa:
+        ska, la = skeleton(after, a)
+        pa_a = after.prov_map(a)
+        for b in sb:
+            skb, lb = skeleton(before, b)
+            m = pa_a.apply_range(before.prov_map(b).reverse())
+            if m.is_empty():
+                continue
+            if ska != skb or len(la) != len(lb):
+                return Finding("unknown", f"statement {sid} computes a different expression after the op "
+                                          f"(structure changed; not validated generically)")
+            if not la:
+                continue
+            lma = _leaf_map(after, a, la)
+            lmb = _leaf_map(before, b, lb)
+            via = m.apply_range(lmb)
+            diff = lma.intersect_domain(m.domain()).subtract(via).union(via.subtract(lma))
+            pt = _sample(diff)
+            if pt is not None:
+                p, tup = coords(pt)
+                params = param_values(after, p)
+                inst = instance(after, tup[0][0], tup[0][1], params, "after")
+                return Finding("refuted", f"{sid} at ({_kv(inst['at'])}) accesses or computes something other "
+                               f"than its original instance ({_kv(inst['original'])}), at {_params_text(params)}",
+                               counterexample={"params": params, "instances": [inst]})
+    return None
+

@@ -1,0 +1,40 @@
+"""Small isl helpers shared by the checks: sampling, tensor boxes, text of parameters."""
+from __future__ import annotations
+
+import islpy as isl
+
+from .affine import aff, join_and
+from .model import KernelModel, _safe
+
+
+def _sample(u):
+    """A point of a (union) set or wrapped (union) map, or None when empty."""
+    if u.is_empty():
+        return None
+    if isinstance(u, (isl.UnionMap, isl.Map)):
+        u = u.wrap()
+    return u.sample_point()
+
+
+def _box(model: KernelModel, tensor: str, storage: bool) -> isl.Set:
+    t = model.program.tensor(tensor)
+    dims = t.storage_dims() if storage else t.dims
+    cs = [f"c{d}" for d in range(len(dims))]
+    cons = [f"0 <= c{d} < {aff(e, model.pnames)}" for d, e in enumerate(dims)]
+    return isl.Set(model.space(f"T_{_safe(tensor)}[{', '.join(cs)}] : {join_and(cons + [model.param_text])}"))
+
+
+def _params_text(params: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in params.items())
+
+
+def _extent_text(t, params) -> str:
+    from .evaluate import Dynamic, ev
+    try:
+        ext = [ev(d, params) for d in t.storage_dims()]
+    except (Dynamic, KeyError):
+        return ""
+    return "[" + ", ".join(f"0..{e - 1}" for e in ext) + "]"
+
+def _kv(d: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in d.items())

@@ -1,0 +1,408 @@
+"""The polyhedral model of one kernel: statement instances, accesses, provenance and order.
+
+Every assignment (and every whole-tensor `zero`, as a statement over the tensor's storage
+cells) becomes a statement with a parametric iteration domain. Data-dependent guards are
+"may": the domain is their sound over-approximation (`approx_cond(over=True)`), and the
+guards themselves are kept as IR so coverage can demand the same guard before and after.
+
+Original instances: an assignment maps through its provenance to `O_<sid>[orig iters]`; a
+constant-zero store (a `zero T` or its expansion) is identified by the cell it writes,
+`Z_<T>[cell]`, so `expand_zero` needs no provenance of its own.
+
+Execution order (DESIGN section 2) is `before`: top-level statements run one after another;
+serial and unrolled loops order by iterator; iterations of vectorized loops are unordered;
+instances whose hardware indices differ are unordered anywhere inside one top-level statement.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import islpy as isl
+
+from verified_sched import ir
+from verified_sched.ir import Assign, Float, For, If, Int, Load, TensorCore, Var, Zero
+from .affine import (NonAffine, TRUE, aff, approx_cond, cond, conjuncts, is_data_cond, join_and,
+                     negate)
+
+HW_AXES = ir.HW_AXES
+BLOCK_AXES = ("block.x", "block.y", "block.z")
+ORDERED = ("serial", "unrolled")
+
+
+@dataclass
+class Loop:
+    var: str
+    lo: object
+    hi: object
+    axis: str
+    key: tuple  # position path of the loop: identifies one loop occurrence
+    synthetic: bool = False  # the cell loops of a whole-tensor zero
+
+
+@dataclass
+class Access:
+    tensor: str
+    index: tuple
+    write: bool
+    accumulator: bool = False  # the self-read/write of an accumulation
+    noop: bool = False  # the store of `t[I] = t[I]`: writes back what it read, changes nothing
+
+
+@dataclass
+class Stmt:
+    name: str  # isl tuple name (unique in the model)
+    sid: str  # original statement identity
+    node: object  # the IR Assign or Zero
+    loops: list
+    sched: list  # [P0, loop1, P1, ..., loopd, Pd]; P are tuples of ints
+    guards: list  # enclosing conditions (else-branches negated), outermost first
+    top: int
+    orig_tuple: str
+    orig_names: tuple
+    orig_exprs: tuple
+    acc_op: str | None
+    accesses: list
+    zero_like: bool
+    barrier_before: int = 0  # barriers preceding in program text (for later race analysis)
+
+    @property
+    def depth(self) -> int:
+        return len(self.loops)
+
+    def dims(self, prefix="i") -> list:
+        return [f"{prefix}{d}" for d in range(self.depth)]
+
+    def names(self, params: dict, prefix="i") -> dict:
+        out = dict(params)
+        out.update({lp.var: f"{prefix}{d}" for d, lp in enumerate(self.loops)})
+        return out
+
+    def data_guards(self, params: dict) -> list:
+        names = self.names(params)
+        return [c for g in self.guards for c in conjuncts(g) if is_data_cond(c, names)]
+
+    def hw(self) -> dict:
+        """hardware axis -> depth of the innermost loop bound to it."""
+        return {lp.axis: d for d, lp in enumerate(self.loops) if lp.axis in HW_AXES}
+
+
+def _safe(s: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", s)
+
+
+def original_sid(sid: str) -> str:
+    """Copies of a statement (partition, materialized unroll) are `S0#k`: one original."""
+    return sid.split("#", 1)[0]
+
+
+def is_zero_const(e) -> bool:
+    return isinstance(e, (Int, Float)) and e.value == 0
+
+
+class KernelModel:
+    """isl relations of one kernel of a program (built lazily, cached)."""
+
+    def __init__(self, program: ir.Program, kernel, extra_params: str = TRUE, tag: str = "K"):
+        self.program = program
+        self.tag = tag
+        self.kernel = program.kernel(kernel) if isinstance(kernel, str) else kernel
+        self.pnames = {p: f"p{k}" for k, p in enumerate(program.params)}
+        self.pinv = {v: k for k, v in self.pnames.items()}
+        self.ptuple = "[" + ", ".join(self.pnames.values()) + "]"
+        cons = [cond(c, self.pnames) for c in program.constraints]
+        self.param_text = join_and(cons + [extra_params])
+        self.stmts: list[Stmt] = []
+        self.barriers = 0
+        self._n = 0
+        self._zero_count = {}
+        self.approximate = set()  # names of statements whose model over-approximates
+        self._walk(self.kernel.body, [], [], (), [], None)
+
+    # ------------------------------------------------------------ extraction
+
+    def _walk(self, stmts, loops, guards, pos, sched_prefix, top):
+        for k, s in enumerate(stmts):
+            p = pos + (k,)
+            t = k if top is None else top
+            match s:
+                case For():
+                    key = tuple(x for x in sched_prefix if isinstance(x, tuple)) + (p,)
+                    lp = Loop(s.var, s.lo, s.hi, s.axis, key)
+                    self._walk(s.body, loops + [lp], guards, (), sched_prefix + [p, lp], t)
+                case If(cond=c):
+                    self._walk(s.then, loops, guards + [c], p + (0,), sched_prefix, t)
+                    self._walk(s.orelse, loops, guards + [negate(c)], p + (1,), sched_prefix, t)
+                case TensorCore(lane=lane, fallback=fb):
+                    g = guards + ([ir.Cmp("==", Var(lane), Int(0))] if any(l.var == lane for l in loops) else [])
+                    self._walk(fb, loops, g, p + (0,), sched_prefix, t)
+                case ir.Barrier():
+                    self.barriers += 1
+                case Assign() | Zero():
+                    self._add(s, loops, guards, sched_prefix + [p], t)
+
+    def _add(self, s, loops, guards, sched, top):
+        name = f"{self.tag}_{_safe(getattr(s, 'sid', '') or 'Z')}_{self._n}"
+        self._n += 1
+        if isinstance(s, Zero):
+            t = self.program.tensor(s.tensor)
+            cells = [Loop(f"_z{d}", Int(0), dim, "vectorized", ("zero", name, d), True)
+                     for d, dim in enumerate(t.storage_dims())]
+            idx = tuple(Var(c.var) for c in cells)
+            st = Stmt(name, f"Z_{s.tensor}", s, loops + cells, sched + [c for cell in cells for c in (cell, ())],
+                      guards, top, f"Z_{_safe(s.tensor)}", tuple(f"c{d}" for d in range(len(idx))), idx,
+                      None, [Access(s.tensor, idx, True)], True, self.barriers)
+            self.stmts.append(st)
+            return
+        acc = ir.accumulation(s)
+        noop = s.value == Load(s.tensor, s.index)
+        accesses = [Access(s.tensor, s.index, True, acc is not None, noop)]
+        if acc is not None:
+            accesses.append(Access(s.tensor, s.index, False, True))
+        value_reads = ir.reads(s.value)
+        target = Load(s.tensor, s.index)
+        skip_one = acc is not None
+        for r in value_reads:
+            if skip_one and r == target:
+                skip_one = False
+                continue
+            accesses.append(Access(r.tensor, r.index, False))
+        for e in s.index:
+            accesses += [Access(r.tensor, r.index, False) for r in ir.reads(e)]
+        for g in guards:
+            accesses += [Access(r.tensor, r.index, False) for r in ir.reads(g)]
+        zero_like = is_zero_const(s.value) and not s.sid.startswith("S")
+        if zero_like:
+            otuple, onames, oexprs = f"Z_{_safe(s.tensor)}", tuple(f"c{d}" for d in range(len(s.index))), s.index
+            sid = f"Z_{s.tensor}"
+        else:
+            prov = s.provenance or tuple((lp.var, Var(lp.var)) for lp in loops)
+            otuple, onames, oexprs = f"O_{_safe(s.sid)}", tuple(n for n, _ in prov), tuple(e for _, e in prov)
+            sid = original_sid(s.sid)
+            otuple = f"O_{_safe(sid)}"
+        self.stmts.append(Stmt(name, sid, s, list(loops), sched, list(guards), top, otuple, onames, oexprs,
+                               acc[0] if acc else None, accesses, zero_like, self.barriers))
+
+    # ------------------------------------------------------------ text helpers
+
+    def space(self, body: str) -> str:
+        return f"{self.ptuple} -> {{ {body} }}"
+
+    def tup(self, st: Stmt, prefix="i") -> str:
+        return f"{st.name}[{', '.join(st.dims(prefix))}]"
+
+    def domain_text(self, st: Stmt, prefix="i") -> str:
+        names = st.names(self.pnames, prefix)
+        parts = [self.param_text]
+        for d, lp in enumerate(st.loops):
+            v = f"{prefix}{d}"
+            try:
+                parts.append(f"{aff(lp.lo, names)} <= {v}")
+            except NonAffine:
+                self.approximate.add(st.name)
+            try:
+                parts.append(f"{v} < {aff(lp.hi, names)}")
+            except NonAffine:
+                self.approximate.add(st.name)
+        for g in st.guards:
+            parts.append(approx_cond(g, names, over=True))
+        return join_and(parts)
+
+    def index_text(self, st: Stmt, acc: Access, prefix="i"):
+        """(tuple text, extra constraints, dynamic?) of an access; dynamic dims become any
+        cell of the storage extent."""
+        names = st.names(self.pnames, prefix)
+        t = self.program.tensor(acc.tensor)
+        outs, extra, dynamic = [], [], False
+        for d, e in enumerate(acc.index):
+            try:
+                outs.append(aff(e, names))
+            except NonAffine:
+                dynamic = True
+                v = f"dyn{d}"
+                outs.append(v)
+                extra.append(f"0 <= {v} < {aff(t.storage_dims()[d], self.pnames)}")
+        return outs, join_and(extra), dynamic
+
+    def _mem_prefix(self, st: Stmt, tensor: str, prefix="i") -> list:
+        mem = self.program.tensor(tensor).memory
+        hw = st.hw()
+        axes = BLOCK_AXES if mem == "shared" else HW_AXES if mem == "local" else ()
+        return [f"{prefix}{hw[a]}" if a in hw else "0" for a in axes]
+
+    # ------------------------------------------------------------ relations
+
+    @cached_property
+    def domains(self) -> dict:
+        return {st.name: isl.Set(self.space(f"{self.tup(st)} : {self.domain_text(st)}")) for st in self.stmts}
+
+    @cached_property
+    def domain(self) -> isl.UnionSet:
+        u = isl.UnionSet.empty(isl.Space.params_alloc(isl.DEFAULT_CONTEXT, 0))
+        for s in self.domains.values():
+            u = u.union(isl.UnionSet.from_set(s))
+        return u
+
+    def access_map(self, st: Stmt, acc: Access, storage_view: bool = False) -> isl.Map:
+        """Instance -> cell map (`storage_view`: plain cells, else memory-space-qualified)."""
+        outs, extra, _ = self.index_text(st, acc)
+        pre = [] if storage_view else self._mem_prefix(st, acc.tensor)
+        text = self.space(f"{self.tup(st)} -> T_{_safe(acc.tensor)}[{', '.join(pre + outs)}] : {extra}")
+        return isl.Map(text).intersect_domain(self.domains[st.name])
+
+    def _union(self, maps) -> isl.UnionMap:
+        u = None
+        for m in maps:
+            m = isl.UnionMap.from_map(m) if isinstance(m, isl.Map) else m
+            u = m if u is None else u.union(m)
+        return u if u is not None else isl.UnionMap.empty(isl.Space.params_alloc(isl.DEFAULT_CONTEXT, 0))
+
+    def store_map(self, st: Stmt) -> isl.Map:
+        """The effective stores of a statement: `t[f] = t[g]` stores nothing where f = g."""
+        w = st.accesses[0]
+        m = self.access_map(st, w)
+        v = getattr(st.node, "value", None)
+        if isinstance(v, Load) and v.tensor == w.tensor and not w.noop:
+            try:
+                r = self.access_map(st, Access(v.tensor, v.index, False))
+            except NonAffine:
+                return m
+            if not self.index_text(st, Access(v.tensor, v.index, False))[2] and not self.index_text(st, w)[2]:
+                m = m.subtract_domain(m.intersect(r).domain())
+        return m
+
+    @cached_property
+    def writes(self) -> isl.UnionMap:
+        return self._union(self.store_map(st) for st in self.stmts if not st.accesses[0].noop)
+
+    @cached_property
+    def reads(self) -> isl.UnionMap:
+        return self._union(self.access_map(st, a) for st in self.stmts for a in st.accesses if not a.write)
+
+    @cached_property
+    def nonacc_reads(self) -> isl.UnionMap:
+        return self._union(self.access_map(st, a) for st in self.stmts for a in st.accesses
+                           if not a.write and not a.accumulator)
+
+    @cached_property
+    def acc_writes(self) -> isl.UnionMap:
+        return self._union(self.access_map(st, a) for st in self.stmts for a in st.accesses
+                           if a.write and a.accumulator)
+
+    @cached_property
+    def accesses(self) -> isl.UnionMap:
+        return self.writes.union(self.reads)
+
+    @cached_property
+    def conflicts(self) -> isl.UnionMap:
+        """Pairs of instances (either order) where one writes a cell the other accesses."""
+        w, a = self.writes, self.accesses
+        return w.apply_range(a.reverse()).union(a.apply_range(w.reverse()))
+
+    def prov_map(self, st: Stmt) -> isl.Map:
+        names = st.names(self.pnames)
+        outs = [aff(e, names) for e in st.orig_exprs]
+        return isl.Map(self.space(f"{self.tup(st)} -> {st.orig_tuple}[{', '.join(outs)}]")).intersect_domain(
+            self.domains[st.name])
+
+    @cached_property
+    def prov(self) -> isl.UnionMap:
+        return self._union(self.prov_map(st) for st in self.stmts)
+
+    def same_sid(self, sid_filter=None) -> isl.UnionMap:
+        """Universe pairs of statements with the same original identity."""
+        maps = []
+        for a in self.stmts:
+            for b in self.stmts:
+                if a.sid == b.sid and (sid_filter is None or sid_filter(a)):
+                    maps.append(isl.Map(self.space(f"{self.tup(a, 'a')} -> {self.tup(b, 'b')}")))
+        return self._union(maps)
+
+    @cached_property
+    def reductions(self) -> isl.UnionMap:
+        """Pairs of instances of one accumulation on the same cell that conflict only there."""
+        aw = self.acc_writes
+        red = aw.apply_range(aw.reverse()).intersect(self.same_sid(lambda s: s.acc_op is not None))
+        other = self.writes.apply_range(self.nonacc_reads.reverse())
+        other = other.union(other.reverse())
+        return red.subtract(other)
+
+    def before_pair(self, s: Stmt, t: Stmt) -> str | None:
+        """Constraint text (over a* dims of s, b* dims of t) of `s-instance runs before
+        t-instance`, or None when never."""
+        disj, eq = [], []
+        ss, ts = s.sched, t.sched
+        j = 0
+        while True:
+            ps, pt = ss[2 * j], ts[2 * j]
+            if ps != pt:
+                if ps < pt:
+                    disj.append(join_and(eq))
+                break
+            if 2 * j + 1 >= len(ss) or 2 * j + 1 >= len(ts):
+                break
+            ls, lt = ss[2 * j + 1], ts[2 * j + 1]
+            if ls is not lt and ls.key != lt.key:
+                break
+            va, vb = f"a{j}", f"b{j}"
+            if ls.axis in ORDERED:
+                disj.append(join_and(eq + [f"{va} < {vb}"]))
+            eq.append(f"{va} = {vb}")
+            j += 1
+        if not disj:
+            return None
+        hw = []
+        if s.top == t.top:
+            hs, ht = s.hw(), t.hw()
+            for axis in set(hs) | set(ht):
+                if axis not in hs or axis not in ht:
+                    return None
+                hw.append(f"a{hs[axis]} = b{ht[axis]}")
+        return join_and([" or ".join(f"({d})" for d in disj)] + hw)
+
+    @cached_property
+    def before(self) -> isl.UnionMap:
+        maps = []
+        for s in self.stmts:
+            for t in self.stmts:
+                c = self.before_pair(s, t)
+                if c is not None:
+                    m = isl.Map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))
+                    maps.append(m.intersect_domain(self.domains[s.name]).intersect_range(self.domains[t.name]))
+        return self._union(maps)
+
+    @cached_property
+    def dependences(self) -> isl.UnionMap:
+        """All ordered conflicting pairs (RAW, WAR, WAW), reduction pairs included."""
+        return self.conflicts.intersect(self.before)
+
+    def is_exact(self, st: Stmt) -> bool:
+        """Whether the model of `st` is exact: no data-dependent guard or loop bound, no
+        dynamic index (otherwise its instances and accesses are "may")."""
+        self.domains  # noqa: B018 - records over-approximated loop bounds
+        return (st.name not in self.approximate and not st.data_guards(self.pnames)
+                and not any(self.index_text(st, a)[2] for a in st.accesses))
+
+    @cached_property
+    def exact_domain(self) -> isl.UnionSet:
+        u = self.domain.empty(self.domain.get_space())
+        for st in self.stmts:
+            if self.is_exact(st):
+                u = u.add_set(self.domains[st.name])
+        return u
+
+    def split_exact(self, rel: isl.UnionMap):
+        """(the pairs of `rel` between exactly modelled instances, the rest)."""
+        ex = self.exact_domain
+        exact = rel.intersect_domain(ex).intersect_range(ex)
+        return exact, rel.subtract(exact)
+
+    def stmt(self, name: str) -> Stmt:
+        for st in self.stmts:
+            if st.name == name:
+                return st
+        raise KeyError(name)
+
+    def params_set(self) -> isl.Set:
+        return isl.Set(f"{self.ptuple} -> {{ : {self.param_text} }}")

@@ -1,0 +1,67 @@
+"""Claims: contraction equivalence with multiplicities, the supported shape, the summation
+order, and unknown (never proved) outside the shape."""
+from __future__ import annotations
+
+import pytest
+
+from verified_sched.dsl import parse_text
+from verified_sched.verify import verify_program
+
+HEAD = """params N, K where N >= 1, K >= 2
+tensor a[N, K] f32
+tensor b[K] f32
+tensor c[N] f32
+tensor d[N] f32
+kernel ref { zero c
+ for i in 0 .. N { for k in 0 .. K { c[i] += a[i, k] * b[k] } } }
+"""
+
+
+def claim(other: str, profile: str = "") -> dict:
+    text = (f"profile {profile}\n" if profile else "") + HEAD + other + "\nclaim ref == other\n"
+    rep = verify_program(parse_text(text))[0]
+    return {o.kind: o for o in rep.obligations}
+
+
+def test_same_terms_in_another_order_is_proved_and_reassociates():
+    obl = claim("kernel other { zero c\n for k in 0 .. K { for i in 0 .. N { c[i] += b[K - 1 - k] * a[i, K - 1 - k] } } }")
+    assert obl["equivalence"].status == "proved"
+    assert obl["reassociation"].status == "proved" and obl["reassociation"].reassociates
+
+
+def test_reversed_sum_is_refused_under_reproducible():
+    obl = claim("kernel other { zero c\n for i in 0 .. N { for k in 0 .. K { c[i] += a[i, K - 1 - k] * b[K - 1 - k] } } }",
+                "reproducible")
+    assert obl["equivalence"].status == "proved" and obl["reassociation"].status == "refuted"
+
+
+def test_a_term_counted_twice_is_refuted():
+    obl = claim("kernel other { zero c\n for i in 0 .. N { for k in 0 .. K { c[i] += a[i, k] * b[k] }\n"
+                " c[i] += a[i, 1] * b[1] } }")
+    e = obl["equivalence"]
+    assert e.status == "refuted" and e.counterexample["extra_in"] == "other"
+    assert "a[" in e.counterexample["term"] and len(e.counterexample["instances"]) == 2
+
+
+def test_missing_zero_is_refuted():
+    obl = claim("kernel other { for i in 0 .. N { for k in 0 .. K { c[i] += a[i, k] * b[k] } } }")
+    assert obl["equivalence"].status == "refuted"
+
+
+def test_wrong_factor_is_refuted_with_cell_and_term():
+    obl = claim("kernel other { zero c\n for i in 0 .. N { for k in 0 .. K { c[i] += a[i, k] * b[0] } } }")
+    e = obl["equivalence"]
+    assert e.status == "refuted" and e.counterexample["cells"][0]["tensor"] == "c"
+
+
+@pytest.mark.parametrize("other", [
+    # reads what it writes: outside the contraction shape
+    "kernel other { zero c\n for i in 0 .. N { for k in 0 .. K { c[i] += a[i, k] * b[k] } }\n"
+    " for i in 0 .. N { d[i] = c[i] } }",
+    # not a product of reads
+    "kernel other { zero c\n for i in 0 .. N { for k in 0 .. K { c[i] += max(a[i, k], b[k]) } } }",
+    # data-dependent guard
+    "kernel other { zero c\n for i in 0 .. N { for k in 0 .. K { if b[k] > 0 { c[i] += a[i, k] * b[k] } } } }",
+])
+def test_outside_the_shape_is_unknown_never_proved(other):
+    assert claim(other)["equivalence"].status == "unknown"

@@ -1,0 +1,444 @@
+"""The `vsched` command line (DESIGN.md section 5): show, emit, run, exec, verify.
+
+Exit codes: 0 success (legal / equal), 1 a finding (illegal or unknown verdict, kernels that
+differ, a kernel that fails at run time), 2 usage or input errors. Every error caused by the
+input prints `FILE:LINE:COL: message` (or `vsched: error: message` where there is no
+position) on stderr, never a traceback. Progress goes to stderr, and only on a terminal.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from . import ir
+from .cli_support import compare, fit_array, infer_sizes, read_npy
+from .errors import UsageError, VschedError
+
+TARGETS = ("c", "cuda", "emulate", "interp")
+RTOL = {"f16": 1e-2, "bf16": 1e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0}
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+@contextlib.contextmanager
+def _progress(message: str):
+    """A spinner on stderr while long work runs; silent when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(message):
+        yield
+
+
+def _load(path: str) -> ir.Program:
+    from .dsl import parse_file
+
+    return parse_file(path)
+
+
+def _scheduled(program: ir.Program, kernel: str, upto=None) -> ir.Program:
+    """The program after the first `upto` ops (all when None) of `kernel`'s schedule."""
+    from .ops import apply_op
+
+    sched = program.schedule_for(kernel)
+    ops = sched.ops if sched else ()
+    if upto is not None and upto > len(ops):
+        raise UsageError(f"kernel {kernel} has {len(ops)} schedule op(s); --after {upto} is too many")
+    for op in ops[:upto]:
+        program = apply_op(program, kernel, op)
+    return program
+
+
+def _after(program: ir.Program, upto, only=None) -> ir.Program:
+    """Apply the first `upto` ops of every schedule (of `only`); keep the remaining ops as the
+    schedules, so the printed program means the same as the file."""
+    import dataclasses
+
+    out = program
+    rest = []
+    for sched in program.schedules:
+        if only is not None and sched.kernel != only:
+            rest.append(sched)
+            continue
+        out = _scheduled(out, sched.kernel, upto)
+        left = sched.ops[len(sched.ops) if upto is None else upto:]
+        if left:
+            rest.append(dataclasses.replace(sched, ops=left))
+    return dataclasses.replace(out, schedules=tuple(rest))
+
+
+def _kernel_names(program: ir.Program, only) -> list:
+    names = [k.name for k in program.kernels]
+    if only is not None and only not in names:
+        raise UsageError(f"no kernel named {only!r} (kernels: {', '.join(names) or 'none'})")
+    return [only] if only is not None else names
+
+
+def _size_sets(program: ir.Program, text) -> list:
+    from .sizes import check_sizes, example_sizes, parse_size_arg
+
+    if text is None:
+        return example_sizes(program, 3)
+    sizes = parse_size_arg(text)
+    check_sizes(program, sizes)
+    return [sizes]
+
+
+# ---------------------------------------------------------------- show / emit
+
+
+def cmd_show(args) -> int:
+    from .dsl.printer import print_program
+
+    program = _load(args.file)
+    if args.after:
+        program = _after(program, args.after, args.kernel)
+    print(print_program(program), end="")
+    return 0
+
+
+def cmd_emit(args) -> int:
+    program = _load(args.file)
+    program = _after(program, args.after)
+    if args.target == "cuda":
+        try:
+            from codegen.cuda import emit_cuda
+        except ImportError:
+            raise UsageError("--target cuda: the CUDA backend is not installed (issue 4)") from None
+        source = emit_cuda(program)
+    else:
+        from codegen.c import emit_c
+
+        source = emit_c(program)
+    if args.output:
+        Path(args.output).write_text(source)
+    else:
+        sys.stdout.write(source)
+    return 0
+
+
+# ---------------------------------------------------------------- run
+
+
+def _runner(program: ir.Program, target: str, seed: int, races: bool = False):
+    """callable(kernel, sizes, arrays) running `program`'s kernels on `target`."""
+    match target:
+        case "interp":
+            from .interp import run_kernel
+
+            return lambda k, sizes, arrays: run_kernel(program, k, sizes, arrays, seed=seed)
+        case "c":
+            from codegen.build import load_c
+
+            return load_c(program).run
+        case "emulate":
+            try:
+                from codegen.emulate import load_emulated
+            except ImportError:
+                raise UsageError("--target emulate: the GPU-on-CPU emulator is not installed (issue 4)") from None
+            return load_emulated(program, seed=seed, detect_races=races).run
+        case "cuda":
+            try:
+                from codegen.cuda import load_cuda
+            except ImportError:
+                raise UsageError("--target cuda: the CUDA backend is not installed (issue 4)") from None
+            return load_cuda(program).run
+    raise UsageError(f"unknown target {target!r}")
+
+
+def _runtime_errors() -> tuple:
+    """Errors that are findings about a running kernel (exit 1), not usage errors."""
+    from .interp import KernelError
+
+    try:
+        from codegen.emulate import EmulationError
+    except ImportError:
+        return (KernelError,)
+    return (KernelError, EmulationError)
+
+
+def _rtol(program: ir.Program, kernels) -> float:
+    precs = {program.tensor(n.tensor).prec for k in kernels for n in ir.walk(program.kernel(k).body)
+             if isinstance(n, ir.Assign)}
+    return max((RTOL[p] for p in precs), default=1e-4) or 1e-4
+
+
+def _reassociates(program: ir.Program, profile: str, kernel=None, claim=None) -> bool:
+    """Whether a schedule (or a claim) may change rounding: the verifier's reassociation
+    license, or the approximate profile. Unknown counts as yes, so a legal reassociation is not
+    reported as a difference; bitwise equality is required only where the verifier says no
+    reduction is reordered."""
+    if profile == "approximate":
+        return True
+    try:
+        from .verify import verify_claim, verify_kernel
+    except ImportError:
+        return True
+    try:
+        if claim is not None:
+            return verify_claim(program, claim, profile, 10.0).reassociates
+        return verify_kernel(program, kernel, profile, 10.0).reassociates
+    except VschedError:
+        return True
+
+
+def _gpu_target(program: ir.Program, kernel: str, target: str) -> str:
+    """The C backend runs threads one after another with barriers as no-ops, which is only
+    right when no barrier sits inside a thread loop; otherwise use the GPU-on-CPU emulator
+    (or, where it is missing, the interpreter), which run threads phase by phase."""
+    body = program.kernel(kernel).body
+    if target == "c" and any(isinstance(n, ir.For) and ir.is_hardware(n.axis) and
+                             any(isinstance(b, ir.Barrier) for b in ir.walk(n.body)) for n in ir.walk(body)):
+        try:
+            import codegen.emulate  # noqa: F401
+            target = "emulate"
+        except ImportError:
+            target = "interp"
+        _stderr(f"vsched: note: {kernel} has barriers inside hardware loops; running it with --target {target}")
+    return target
+
+
+def _missing_op(sched) -> str | None:
+    """The first op of a schedule that has no implementation yet (None when all exist)."""
+    from .ops import op_module
+    from .schedule import op_name
+
+    for op in sched.ops:
+        try:
+            op_module(op)
+        except VschedError:
+            return op_name(op)
+    return None
+
+
+def _jobs(program: ir.Program, args) -> list:
+    """What `run` compares: (label, ref program, ref kernel, cand program, cand kernel, ref
+    target, cand target, rtol or None for bitwise)."""
+    profile = program.profile or "default"
+    ref_target = "interp" if args.target == "interp" else "c"
+    jobs, plain = [], []
+    for claim in program.claims if args.kernel is None else ():
+        rtol = _rtol(program, [claim.a, claim.b]) if _reassociates(program, profile, claim=claim) else None
+        jobs.append((f"claim {claim.a} == {claim.b}", program, claim.a, program, claim.b,
+                     ref_target, args.target, rtol))
+    for sched in program.schedules:
+        if args.kernel is not None and sched.kernel != args.kernel:
+            continue
+        missing = _missing_op(sched)
+        if missing is not None:
+            _stderr(f"vsched: note: the {missing} op is not implemented yet; running {sched.kernel} "
+                    f"in C against the interpreter instead of against its schedule")
+            plain.append(sched.kernel)
+            continue
+        after = _scheduled(program, sched.kernel)
+        rtol = _rtol(program, [sched.kernel]) if _reassociates(program, profile, kernel=sched.kernel) else None
+        jobs.append((f"schedule of {sched.kernel}", program, sched.kernel, after, sched.kernel,
+                     ref_target, args.target, rtol))
+    if not jobs and not plain:
+        plain = _kernel_names(program, args.kernel)
+    other = args.target if args.target in ("emulate", "cuda") else "interp"
+    what = {"interp": "interpreter", "emulate": "GPU emulator", "cuda": "CUDA"}[other]
+    jobs += [(f"kernel {k} (C vs {what})", program, k, program, k, "c", other, None) for k in plain]
+    if args.target == "c":
+        jobs = [(*job[:5], _gpu_target(job[1], job[2], job[5]), _gpu_target(job[3], job[4], job[6]), job[7])
+                for job in jobs]
+    return jobs
+
+
+def cmd_run(args) -> int:
+    program = _load(args.file)
+    jobs = _jobs(program, args)
+    failed = 0
+    for sizes in _size_sets(program, args.size):
+        for label, p_ref, ref, p_cand, cand, t_ref, t_cand, rtol in jobs:
+            with _progress(f"running {label} at {sizes}"):
+                try:
+                    report = compare(p_ref, ref, p_cand, cand, sizes, args.seed, args.inputs,
+                                     _runner(p_ref, t_ref, args.seed, args.races),
+                                     _runner(p_cand, t_cand, args.seed, args.races), rtol)
+                except _runtime_errors() as e:
+                    print(f"{label}: FAILED at {sizes}: {e}")
+                    failed += 1
+                    continue
+            print(f"{label}: {'ok' if report.ok else 'DIFFERENT'}")
+            print("  " + report.text().replace("\n", "\n  "))
+            failed += not report.ok
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------- exec
+
+
+def cmd_exec(args) -> int:
+    from codegen.dtypes import NP_DTYPE, global_tensors, logical_shape, storage_shape
+    from .sizes import check_sizes, parse_size_arg
+
+    program = _load(args.file)
+    _kernel_names(program, args.kernel)
+    globals_ = {t.name for t in global_tensors(program)}
+    given = dict(read_npy(s) for s in args.inputs)
+    outs = [spec.partition("=") for spec in args.outputs]
+    for name in list(given) + [o[0] for o in outs]:
+        if name not in globals_:
+            raise UsageError(f"{name!r} is not a global tensor of {args.file} "
+                             f"(global tensors: {', '.join(sorted(globals_))})")
+    if not outs or any(not o[2] for o in outs):
+        raise UsageError("give at least one --out NAME=FILE.npy")
+    sizes = parse_size_arg(args.size) if args.size else {}
+    sizes = infer_sizes(program, sizes, given) if any(p not in sizes for p in program.params) else sizes
+    check_sizes(program, sizes)
+    arrays = {t.name: np.zeros(storage_shape(t, sizes), dtype=NP_DTYPE[t.prec])
+              for t in global_tensors(program)}
+    for name, arr in given.items():
+        arrays[name] = fit_array(program, name, arr, sizes)
+    with _progress(f"running {args.kernel}"):
+        _runner(program, args.target, args.seed)(args.kernel, sizes, arrays)
+    for name, _, path in outs:
+        t = program.tensor(name)
+        np.save(path, arrays[name][tuple(slice(0, n) for n in logical_shape(t, sizes))])
+    return 0
+
+
+# ---------------------------------------------------------------- verify
+
+
+def _merge(reports, filename: str) -> dict:
+    """One JSON object per file: claims and every kernel's obligations together."""
+    try:
+        from .verify import file_report_json
+    except ImportError:
+        file_report_json = None
+    if file_report_json is not None:
+        return file_report_json(reports, filename)
+    objs = [r.to_json() for r in reports]
+    obls = [o for obj in objs for o in obj["obligations"]]
+    statuses = {o["status"] for o in obls}
+    verdict = "illegal" if "refuted" in statuses else "legal" if statuses <= {"proved"} else "unknown"
+    return {"file": filename, "kernel": ", ".join(obj["kernel"] for obj in objs), "verdict": verdict,
+            "reassociates": any(obj["reassociates"] for obj in objs), "obligations": obls}
+
+
+def cmd_verify(args) -> int:
+    try:
+        from .verify import format_report, verify_program
+    except ImportError:
+        raise UsageError("verification engine not installed") from None
+    worst = 0
+    for path in args.files:
+        try:
+            program = _load(path)
+        except VschedError as e:
+            _stderr(_message(e))
+            worst = 2
+            continue
+        with _progress(f"verifying {path}"):
+            reports = verify_program(program, profile=args.profile, timeout=args.timeout, filename=path)
+        merged = _merge(reports, path)
+        if args.json:
+            print(json.dumps(merged))
+        else:
+            for r in reports:
+                print(format_report(r))
+            print(f"{path}: {merged['verdict']}")
+        if merged["verdict"] != "legal":
+            worst = max(worst, 1)
+    return worst
+
+
+# ---------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="vsched", description="Verify, show, compile and run loop-nest schedules.")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("verify", help="prove every schedule op and claim, or give a counterexample")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="one JSON object per file")
+    p.add_argument("--profile", choices=ir.PROFILES, help="override the file's profile")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per kernel")
+    p.set_defaults(fn=cmd_verify)
+
+    p = sub.add_parser("show", help="print the program in the DSL (after K schedule ops)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--after", type=_count, default=0, metavar="K")
+    p.add_argument("--kernel", metavar="K", help="apply only this kernel's schedule")
+    p.set_defaults(fn=cmd_show)
+
+    p = sub.add_parser("emit", help="emit source code of the scheduled kernels")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--target", choices=("c", "cuda"), default="c")
+    p.add_argument("--after", type=_count, default=None, metavar="K",
+                   help="apply only the first K ops of each schedule (default: all; 0: as written)")
+    p.add_argument("-o", "--output", metavar="OUT")
+    p.set_defaults(fn=cmd_emit)
+
+    p = sub.add_parser("run", help="scheduled vs unscheduled kernels (or claims) on random inputs")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--size", metavar="N=37,M=20", help="default: three small size sets")
+    p.add_argument("--target", choices=TARGETS, default="c")
+    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.add_argument("--inputs", choices=("random", "small-int"), default="random")
+    p.add_argument("--kernel", metavar="K")
+    p.add_argument("--races", action="store_true", help="with --target emulate: the race detector")
+    p.set_defaults(fn=cmd_run)
+
+    p = sub.add_parser("exec", help="run one kernel on given .npy inputs")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--kernel", required=True, metavar="K")
+    p.add_argument("--size", metavar="N=37", help="default: inferred from the arrays' shapes")
+    p.add_argument("--in", dest="inputs", action="append", default=[], metavar="NAME=a.npy")
+    p.add_argument("--out", dest="outputs", action="append", default=[], metavar="NAME=b.npy")
+    p.add_argument("--target", choices=("c", "interp"), default="c")
+    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.set_defaults(fn=cmd_exec)
+
+    from .rewrites import conv_backward  # `vsched conv-backward` (DESIGN section 6)
+
+    conv_backward.add_subparser(sub)
+    return ap
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return int(text)
+
+
+def _message(e: VschedError) -> str:
+    return str(e) if e.loc is not None else f"vsched: error: {e.message}"
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse printed the usage error
+        return 0 if e.code in (0, None) else 2
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return args.fn(args)
+    except BrokenPipeError:  # `vsched ... | head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except _runtime_errors() as e:
+        _stderr(_message(e))
+        return 1
+    except (VschedError, OSError) as e:
+        _stderr(_message(e) if isinstance(e, VschedError) else f"vsched: error: {e}")
+        return 2

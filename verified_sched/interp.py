@@ -1,0 +1,498 @@
+"""Reference interpreter of the IR: runs one kernel on numpy arrays at concrete sizes.
+
+Why: a slow but obviously faithful executor that the C (and later CUDA/emulated) backends are
+cross-checked against at tiny sizes, bitwise. Semantics (DESIGN.md section 2):
+
+- Every top-level statement is one launch. Serial and unrolled loops run in order; iterations
+  of vectorized loops run in a seeded random order.
+- A launch that contains block/thread loops runs like a GPU grid: the grid extent per axis is
+  the largest upper bound of that axis's loops; each block (in random order) runs the whole
+  statement once per thread, and a hardware loop `for v in lo .. hi : thread.x` runs its body
+  with v = threadIdx.x when lo <= threadIdx.x < hi. Threads of a block run phase by phase: each
+  thread (in a fresh random order per phase) runs up to its next barrier; every thread must
+  then wait at the same barrier, or all must have finished, else it is a KernelError.
+  Effects outside every thread loop (outside every block loop) run on the leader thread
+  (block) only, i.e. index 0, as a tensor-core block runs its fallback on lane 0 only.
+- Shared tensors are allocated per block and local ones per thread, filled with all-ones bits
+  (NaN; -1 for i32) like the C backend's; outside hardware launches once per run.
+- Arithmetic of an assignment is done in its target's compute type (numpy float32 scalars for
+  f32/f16/bf16, float64 for f64, wrapped 32-bit ints for i32), operand by operand, so the
+  result agrees bitwise with C compiled with -ffp-contract=off. exp/log/sqrt and fma call the
+  system libm through ctypes, the same functions the C code calls.
+- Index arithmetic is exact (Python ints, floor division and modulo); an index outside the
+  tensor's storage is a KernelError naming the tensor, the index and the instance.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+
+from codegen.dtypes import NP_DTYPE, check_sizes, storage_shape
+from . import ir
+from .errors import InternalError, UsageError
+from .interp_scalar import COMPUTE, NUMS, KernelError, Num, read_scalar, to_storage
+
+__all__ = ["run_kernel", "KernelError"]
+
+
+_CMP = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
+        ">=": lambda x, y: x >= y, "==": lambda x, y: x == y, "!=": lambda x, y: x != y}
+
+
+class _State:
+    """What one executing instance (thread) sees: memory, hardware indices, leadership."""
+
+    __slots__ = ("mem", "hw", "lead_block", "lead_thread", "rng")
+
+    def __init__(self, mem, hw, lead_block, lead_thread, rng):
+        self.mem, self.hw, self.lead_block, self.lead_thread, self.rng = mem, hw, lead_block, lead_thread, rng
+
+
+def _has_barrier(stmt) -> bool:
+    match stmt:
+        case ir.Barrier():
+            return True
+        case ir.For(body=body):
+            return any(_has_barrier(s) for s in body)
+        case ir.If(then=t, orelse=e):
+            return any(_has_barrier(s) for s in t + e)
+    return False
+
+
+class _Compiler:
+    """Turns IR into Python closures `f(env, st)` once per run (much faster than re-matching)."""
+
+    def __init__(self, program: ir.Program, env: dict):
+        self.program = program
+        self.params = set(env)
+        self.prec = {t.name: t.prec for t in program.tensors}
+
+    def is_int(self, e) -> bool:
+        """Whether an expression is integer typed (evaluated exactly, as C does in int64)."""
+        match e:
+            case ir.Int() | ir.Var():
+                return True
+            case ir.BinOp(op=op, a=a, b=b):
+                return op != "/" and self.is_int(a) and self.is_int(b)
+            case ir.FloorDiv() | ir.Mod():
+                return True
+            case ir.Call(fn=("min" | "max" | "neg" | "abs"), args=args):
+                return all(self.is_int(x) for x in args)
+            case ir.Where(a=a, b=b):
+                return self.is_int(a) and self.is_int(b)
+            case ir.Cast(prec=p):
+                return p == "i32"
+            case ir.Load(tensor=t):
+                return self.prec.get(t) == "i32"
+        return False
+
+    # ------------------------------------------------------------ expressions
+
+    def load(self, e: ir.Load):
+        """Raw read of a tensor cell, bounds-checked, in the tensor's own compute type."""
+        name, idx, params, loc = e.tensor, [self.int(x) for x in e.index], self.params, e.loc
+        read = read_scalar(self.prec[name])
+
+        def f(env, st):
+            arr = st.mem[name]
+            cell = tuple([g(env, st) for g in idx])
+            _bounds(name, cell, arr.shape, env, params, st, loc)
+            return read(arr[cell])
+        return f
+
+    def int(self, e):
+        """Exact integer evaluation (index and size positions; floor semantics)."""
+        match e:
+            case ir.Int(value=v):
+                return lambda env, st: v
+            case ir.Var(name=n):
+                return lambda env, st: env[n]
+            case ir.BinOp(op=op, a=a, b=b) if op != "/":
+                fa, fb = self.int(a), self.int(b)
+                match op:
+                    case "+":
+                        return lambda env, st: fa(env, st) + fb(env, st)
+                    case "-":
+                        return lambda env, st: fa(env, st) - fb(env, st)
+                    case "*":
+                        return lambda env, st: fa(env, st) * fb(env, st)
+            case ir.FloorDiv(a=a, divisor=c):
+                fa = self.int(a)
+                return lambda env, st: fa(env, st) // c
+            case ir.Mod(a=a, divisor=c):
+                fa = self.int(a)
+                return lambda env, st: fa(env, st) % c
+            case ir.Call(fn=("min" | "max") as fn, args=(a, b)):
+                fa, fb, pick = self.int(a), self.int(b), min if fn == "min" else max
+                return lambda env, st: pick(fa(env, st), fb(env, st))
+            case ir.Call(fn="neg", args=(a,)):
+                fa = self.int(a)
+                return lambda env, st: -fa(env, st)
+            case ir.Call(fn="abs", args=(a,)):
+                fa = self.int(a)
+                return lambda env, st: abs(fa(env, st))
+            case ir.Where(cond=c, a=a, b=b):
+                fc, fa, fb = self.cond(c, None), self.int(a), self.int(b)
+                return lambda env, st: fa(env, st) if fc(env, st) else fb(env, st)
+            case ir.Load() | ir.Cast(prec="i32"):
+                return self.value(e, NUMS["i32"])  # a dynamic index: the cell as int32
+        raise KernelError(f"not an integer expression: {e!r}", getattr(e, "loc", None))
+
+    def value(self, e, T: Num):
+        """A scalar expression evaluated in compute type T, operand by operand."""
+        conv = T.conv
+        match e:
+            case ir.Int(value=v) | ir.Float(value=v):
+                c = T.const(v)
+                return lambda env, st: c
+            case ir.Var(name=n):
+                return lambda env, st: conv(env[n])
+            case ir.BinOp(op=op, a=a, b=b):
+                fa, fb = self.value(a, T), self.value(b, T)
+                fn = {"+": T.add, "-": T.sub, "*": T.mul, "/": T.div}[op]
+                return lambda env, st: fn(fa(env, st), fb(env, st))
+            case ir.FloorDiv() | ir.Mod():  # integer first (int64 in C), then converted
+                fi = self.int(e)
+                return lambda env, st: conv(fi(env, st))
+            case ir.Call(fn=fn, args=args):
+                fs = [self.value(x, T) for x in args]
+                op = getattr(T, fn)
+                if len(fs) == 1:
+                    f0 = fs[0]
+                    return lambda env, st: op(f0(env, st))
+                if len(fs) == 2:
+                    f0, f1 = fs
+                    return lambda env, st: op(f0(env, st), f1(env, st))
+                f0, f1, f2 = fs
+                return lambda env, st: op(f0(env, st), f1(env, st), f2(env, st))
+            case ir.Where(cond=c, a=a, b=b):
+                fc, fa, fb = self.cond(c, T), self.value(a, T), self.value(b, T)
+                return lambda env, st: fa(env, st) if fc(env, st) else fb(env, st)
+            case ir.Cast(prec=p, a=a):
+                fa, rnd, back = self.value(a, NUMS[COMPUTE[p]]), to_storage(p), read_scalar(p)
+                return lambda env, st: conv(back(rnd(fa(env, st))))
+            case ir.Load():
+                fl = self.load(e)
+                return lambda env, st: conv(fl(env, st))
+        raise InternalError(f"cannot evaluate {e!r}")
+
+    def cond(self, c, T):
+        """A condition; comparisons of integer operands are exact, others compare in T (or, in
+        a statement-level `if`, in the widest compute type among the operands)."""
+        match c:
+            case ir.BoolConst(value=v):
+                return lambda env, st: v
+            case ir.Not(a=a):
+                fa = self.cond(a, T)
+                return lambda env, st: not fa(env, st)
+            case ir.And(a=a, b=b):
+                fa, fb = self.cond(a, T), self.cond(b, T)
+                return lambda env, st: fa(env, st) and fb(env, st)
+            case ir.Or(a=a, b=b):
+                fa, fb = self.cond(a, T), self.cond(b, T)
+                return lambda env, st: fa(env, st) or fb(env, st)
+            case ir.Cmp(op=op, a=a, b=b):
+                cmp = _CMP[op]
+                if self.is_int(a) and self.is_int(b):
+                    fa, fb = self.int(a), self.int(b)
+                else:
+                    U = T or NUMS[self.widest(c)]
+                    fa, fb = self.value(a, U), self.value(b, U)
+                return lambda env, st: cmp(fa(env, st), fb(env, st))
+        raise InternalError(f"cannot evaluate condition {c!r}")
+
+    def widest(self, node) -> str:
+        precs = {self.prec.get(n.tensor) for n in ir.walk(node) if isinstance(n, ir.Load)}
+        precs |= {n.prec for n in ir.walk(node) if isinstance(n, ir.Cast)}
+        return "f64" if "f64" in precs else "f32"
+
+    # ------------------------------------------------------------ statements
+    # `where` = (inside a block loop, inside a thread loop), static per position: effects
+    # outside them run on the leader block / thread only.
+
+    def stmts(self, body, where, gen: bool):
+        """A statement list as a plain function, or (gen) as a generator yielding barriers."""
+        if not gen:
+            fns = [self.stmt(s, where, False) for s in body]
+            if len(fns) == 1:
+                return fns[0]
+
+            def run(env, st):
+                for f in fns:
+                    f(env, st)
+            return run
+        parts = [(_has_barrier(s), self.stmt(s, where, _has_barrier(s))) for s in body]
+
+        def run_gen(env, st):
+            for is_gen, f in parts:
+                if is_gen:
+                    yield from f(env, st)
+                else:
+                    f(env, st)
+        return run_gen
+
+    def stmt(self, s, where, gen: bool):
+        match s:
+            case ir.For():
+                return self.loop(s, where, gen)
+            case ir.If(cond=c, then=then, orelse=orelse):
+                fc, ft, fe = self.cond(c, None), self.stmts(then, where, gen), self.stmts(orelse, where, gen)
+                if gen:
+                    def if_gen(env, st):
+                        yield from (ft if fc(env, st) else fe)(env, st)
+                    return if_gen
+                return lambda env, st: (ft if fc(env, st) else fe)(env, st)
+            case ir.Barrier():
+                if gen:
+                    def barrier(env, st):
+                        yield s
+                    return barrier
+                return lambda env, st: None
+            case ir.Assign():
+                return self.gated(self.assign(s), where)
+            case ir.Zero(tensor=name):
+                zero = to_storage(self.prec[name])(NUMS[COMPUTE[self.prec[name]]].conv(0))
+
+                def clear(env, st):
+                    st.mem[name][...] = zero
+                return self.gated(clear, where)
+            case ir.TensorCore(lane=lane, fallback=fallback):
+                ff = self.stmts(fallback, where, False)
+
+                def core(env, st):
+                    if env.get(lane, 0) == 0:
+                        ff(env, st)
+                return self.gated(core, where)
+        raise InternalError(f"cannot run {s!r}")
+
+    @staticmethod
+    def gated(fn, where):
+        in_block, in_thread = where
+        if in_block and in_thread:
+            return fn
+
+        def run(env, st):
+            if (in_block or st.lead_block) and (in_thread or st.lead_thread):
+                fn(env, st)
+        return run
+
+    def assign(self, s: ir.Assign):
+        prec = self.prec[s.tensor]
+        T = NUMS[COMPUTE[prec]]
+        fv, store = self.value(s.value, T), to_storage(prec)
+        name, idx, params, loc = s.tensor, [self.int(x) for x in s.index], self.params, s.loc
+
+        def run(env, st):
+            try:
+                value = fv(env, st)
+            except KernelError as e:
+                if e.loc is not None:
+                    raise
+                raise KernelError(f"{e.message} at {_instance(env, params, st)}", loc) from None
+            arr = st.mem[name]
+            cell = tuple([g(env, st) for g in idx])
+            _bounds(name, cell, arr.shape, env, params, st, loc)
+            arr[cell] = store(value)
+        return run
+
+    def loop(self, s: ir.For, where, gen: bool):
+        var, axis = s.var, s.axis
+        flo, fhi = self.int(s.lo), self.int(s.hi)
+        inner = (where[0] or axis.startswith("block"), where[1] or axis.startswith("thread"))
+        body = self.stmts(s.body, inner, gen)
+
+        def order(env, st):
+            lo, hi = flo(env, st), fhi(env, st)
+            if axis in ("serial", "unrolled"):
+                return range(lo, hi)
+            if axis == "vectorized":
+                its = list(range(lo, hi))
+                st.rng.shuffle(its)
+                return its
+            i = st.hw[axis]
+            return (i,) if lo <= i < hi else ()
+
+        if gen:
+            def loop_gen(env, st):
+                for v in order(env, st):
+                    env[var] = v
+                    yield from body(env, st)
+                env.pop(var, None)
+            return loop_gen
+
+        def loop_run(env, st):
+            for v in order(env, st):
+                env[var] = v
+                body(env, st)
+            env.pop(var, None)
+        return loop_run
+
+
+def _bounds(name, cell, shape, env, params, st, loc):
+    for i, n in zip(cell, shape):
+        if not 0 <= i < n:
+            raise KernelError(
+                f"index out of bounds: {name}[{', '.join(map(str, cell))}] outside its storage "
+                f"[{', '.join(map(str, shape))}] at {_instance(env, params, st)}", loc)
+
+
+def _instance(env: dict, params: set, st: _State) -> str:
+    parts = [f"{k}={v}" for k, v in env.items() if k not in params]
+    parts += [f"{ax}={i}" for ax, i in st.hw.items()]
+    return ", ".join(parts) if parts else "top level"
+
+
+# ---------------------------------------------------------------- launches
+
+
+class _Run:
+    """One run of one kernel: memory, the random source, and the launch driver."""
+
+    def __init__(self, program, kernel, env, arrays, seed):
+        self.program, self.env, self.rng = program, env, random.Random(seed)
+        self.compiler = _Compiler(program, env)
+        used = {n.tensor for n in ir.walk(kernel.body) if isinstance(n, (ir.Load, ir.Assign, ir.Zero))}
+        self.globals, self.scratch_tensors = {}, []
+        for t in program.tensors:
+            if t.name not in used:
+                continue
+            if t.memory in ("shared", "local"):
+                self.scratch_tensors.append(t)
+                continue
+            self.globals[t.name] = _checked_array(t, arrays, env)
+        # outside hardware launches scratch tensors live for the whole run (like C locals)
+        self.scratch = {t.name: _poisoned(t, env) for t in self.scratch_tensors}
+
+    def launch(self, stmt):
+        hw = [n for n in ir.walk(stmt) if isinstance(n, ir.For) and ir.is_hardware(n.axis)]
+        barrier = _has_barrier(stmt)
+        fn = self.compiler.stmt(stmt, (False, False), barrier)
+        if not hw:
+            st = _State({**self.globals, **self.scratch}, {}, True, True, self.rng)
+            _drain(fn(dict(self.env), st)) if barrier else fn(dict(self.env), st)
+            return
+        block_axes = sorted({n.axis for n in hw if n.axis.startswith("block")})
+        thread_axes = sorted({n.axis for n in hw if n.axis.startswith("thread")})
+        grid = [range(max(1, self.extent(hw, ax, self.env))) for ax in block_axes]
+        blocks = list(itertools.product(*grid))
+        self.rng.shuffle(blocks)
+        for bidx in blocks:
+            benv = dict(self.env)
+            benv.update({n.var: bidx[block_axes.index(n.axis)] for n in hw if n.axis in block_axes})
+            tdims = [range(max(1, self.extent(hw, ax, benv))) for ax in thread_axes]
+            shared = {t.name: _poisoned(t, self.env) for t in self.scratch_tensors if t.memory == "shared"}
+            threads = []
+            for tidx in itertools.product(*tdims):
+                mem = {**self.globals, **shared}
+                mem.update({t.name: _poisoned(t, self.env) for t in self.scratch_tensors if t.memory == "local"})
+                st = _State(mem, {**dict(zip(block_axes, bidx)), **dict(zip(thread_axes, tidx))},
+                            not any(bidx), not any(tidx), self.rng)
+                threads.append((tidx, st))
+            where = ", ".join(f"{a}={i}" for a, i in zip(block_axes, bidx)) or "the only block"
+            if barrier:
+                _phases([(tidx, fn(dict(self.env), st)) for tidx, st in threads], thread_axes, where, self.rng)
+            else:
+                self.rng.shuffle(threads)
+                for _, st in threads:
+                    fn(dict(self.env), st)
+
+    def extent(self, hw, axis, env) -> int:
+        """The grid/block extent of one axis: the largest upper bound of its loops."""
+        best = 0
+        for n in hw:
+            if n.axis != axis:
+                continue
+            try:
+                best = max(best, self.compiler.int(n.hi)(env, None))
+            except KeyError as e:
+                raise KernelError(f"the interpreter needs the bound of the {axis} loop '{n.var}' to "
+                                  f"depend only on sizes and block indices, not on {e.args[0]}", n.loc) from None
+        return best
+
+
+def _drain(gen):
+    for _ in gen:
+        pass
+
+
+def _who(tids, axes) -> str:
+    """A readable set of thread indices: runs of one axis compressed (`thread.x 32-63`)."""
+    tids = sorted(tids)
+    if len(axes) == 1:
+        vals = [t[0] for t in tids]
+        runs, start, prev = [], vals[0], vals[0]
+        for v in vals[1:] + [None]:
+            if v is None or v != prev + 1:
+                runs.append(f"{start}" if start == prev else f"{start}-{prev}")
+                start = v
+            prev = v
+        return f"{axes[0]} {', '.join(runs)} ({len(tids)} thread{'s' * (len(tids) != 1)})"
+    names = [", ".join(f"{a}={i}" for a, i in zip(axes, t)) or "the only thread" for t in tids]
+    return "; ".join(names[:4]) + (f"; ... ({len(names)} threads)" if len(names) > 4 else "")
+
+
+def _phases(threads, axes, where, rng):
+    """Run the threads of one block phase by phase between barriers."""
+    live, phase = threads, 0
+    while live:
+        phase += 1
+        rng.shuffle(live)
+        waiting, finished = [], []
+        for tidx, g in live:
+            b = next(g, None)
+            (finished if b is None else waiting).append((tidx, g, b))
+        if not waiting:
+            return
+        first = waiting[0][2]
+        if finished:
+            raise KernelError(
+                f"barrier divergence in block {where}: the barrier of phase {phase} is reached by "
+                f"{_who([t for t, _, _ in waiting], axes)} but not by "
+                f"{_who([t for t, _, _ in finished], axes)}, which finished", first.loc)
+        other = [w for w in waiting if w[2] is not first]
+        if other:
+            at_first = [t for t, _, b in waiting if b is first]
+            raise KernelError(
+                f"barrier divergence in block {where}: in phase {phase} {_who(at_first, axes)} wait at "
+                f"the barrier at {first.loc or '?'} but {_who([t for t, _, _ in other], axes)} at "
+                f"the barrier at {other[0][2].loc or '?'}", first.loc)
+        live = [(t, g) for t, g, _ in waiting]
+
+
+def _poisoned(t: ir.Tensor, env: dict) -> np.ndarray:
+    """A fresh scratch (shared/local) tensor filled with all-ones bits, as the C backend does
+    (NaN for floats, -1 for i32): never zero, so reading it unwritten shows."""
+    dtype = NP_DTYPE[t.prec]
+    shape = storage_shape(t, env)
+    return np.full(shape + (dtype.itemsize,), 0xFF, dtype=np.uint8).view(dtype).reshape(shape)
+
+
+def _checked_array(t: ir.Tensor, arrays: dict, env: dict) -> np.ndarray:
+    if t.name not in arrays:
+        raise UsageError(f"no array given for tensor {t.name}")
+    a = arrays[t.name]
+    shape, dtype = storage_shape(t, env), NP_DTYPE[t.prec]
+    if not isinstance(a, np.ndarray):
+        raise UsageError(f"tensor {t.name}: expected a numpy array, got {type(a).__name__}")
+    if a.shape != shape:
+        raise UsageError(f"tensor {t.name}: array shape {a.shape} differs from its storage shape {shape}")
+    if a.dtype != dtype:
+        raise UsageError(f"tensor {t.name} ({t.prec}): array dtype {a.dtype}, expected {dtype}")
+    return a
+
+
+def run_kernel(program: ir.Program, kernel_name: str, sizes: dict, arrays: dict, seed: int = 0) -> dict:
+    """Run `kernel_name` at `sizes`, mutating `arrays` (name -> storage-shaped array of every
+    global/constant tensor the kernel uses) in place; returns `arrays`."""
+    try:
+        kernel = program.kernel(kernel_name)
+    except KeyError:
+        raise UsageError(f"no kernel named {kernel_name!r}") from None
+    env = check_sizes(program, sizes)
+    run = _Run(program, kernel, env, arrays, seed)
+    with np.errstate(all="ignore"):
+        for stmt in kernel.body:
+            run.launch(stmt)
+    return arrays

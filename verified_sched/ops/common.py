@@ -1,0 +1,229 @@
+"""Small helpers shared by the schedule ops: finding a loop, fresh names, replacing a
+subtree, guarding leaves, renaming statement copies.
+
+A statement is addressed by a path: a tuple of (field, index) steps from the kernel body,
+where field is "body" (kernel or For), "then"/"orelse" (If) or "fallback" (TensorCore).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from .. import ir
+from ..errors import ScheduleError
+from ..ir import Assign, For, If, Int, Kernel, Not, TensorCore, Zero
+from ..schedule import op_name
+from ..simplify import Context, fold_index
+
+
+def error(op, message: str) -> ScheduleError:
+    """A precondition failure of `op`, located at the op's line in the schedule."""
+    return ScheduleError(f"{op_name(op)}: {message}", loc=getattr(op, "loc", None), op=op.text())
+
+
+def get_kernel(program: ir.Program, name: str, op) -> Kernel:
+    try:
+        return program.kernel(name)
+    except KeyError:
+        raise error(op, f"no kernel named '{name}'") from None
+
+
+def _children(stmt):
+    match stmt:
+        case For(body=b):
+            return (("body", b),)
+        case If(then=t, orelse=e):
+            return (("then", t), ("orelse", e))
+        case TensorCore(fallback=f):
+            return (("fallback", f),)
+    return ()
+
+
+@dataclass(frozen=True)
+class Site:
+    """A statement with its path and what encloses it (outermost first)."""
+
+    path: tuple
+    stmt: object
+    loops: tuple  # enclosing For nodes
+    guards: tuple  # enclosing conditions (already negated for else branches)
+
+
+def sites(stmts: tuple, path=(), loops=(), guards=(), field="body"):
+    """Every statement below `stmts`, pre-order, as Site records."""
+    for i, s in enumerate(stmts):
+        p = path + ((field, i),)
+        yield Site(p, s, loops, guards)
+        match s:
+            case For():
+                yield from sites(s.body, p, loops + (s,), guards)
+            case If(cond=c):
+                yield from sites(s.then, p, loops, guards + (c,), "then")
+                yield from sites(s.orelse, p, loops, guards + (Not(c),), "orelse")
+            case TensorCore():
+                yield from sites(s.fallback, p, loops, guards, "fallback")
+
+
+def find_loop(kernel: Kernel, name: str, op, arg: str = "loop") -> Site:
+    """The unique loop named `name` (ScheduleError naming the argument otherwise)."""
+    found = [s for s in sites(kernel.body) if isinstance(s.stmt, For) and s.stmt.var == name]
+    if not found:
+        raise error(op, f"{arg} '{name}': no loop named '{name}' in kernel '{kernel.name}'")
+    if len(found) > 1:
+        raise error(op, f"{arg} '{name}': {len(found)} loops are named '{name}' in kernel "
+                        f"'{kernel.name}'")
+    return found[0]
+
+
+def context_at(program: ir.Program, site: Site) -> Context:
+    """The isl context of the statement at `site` (params, enclosing loops and guards)."""
+    ctx = Context.of_program(program)
+    # guards and loops interleave; a conjunction does not care about the order
+    for loop in site.loops:
+        ctx = ctx.with_loop(loop)
+    for g in site.guards:
+        ctx = ctx.add(g)
+    return ctx
+
+
+def _replace(stmts: tuple, path: tuple, new: tuple) -> tuple:
+    (field, i), rest = path[0], path[1:]
+    if not rest:
+        return stmts[:i] + tuple(new) + stmts[i + 1:]
+    s = stmts[i]
+    (sub_field, _), = rest[:1]
+    child = getattr(s, sub_field)
+    s2 = dataclasses.replace(s, **{sub_field: _replace(child, rest, new)})
+    return stmts[:i] + (s2,) + stmts[i + 1:]
+
+
+def replace_at(kernel: Kernel, path: tuple, new) -> Kernel:
+    """The kernel with the statement at `path` replaced by the statements `new`."""
+    new = (new,) if not isinstance(new, tuple) else new
+    return dataclasses.replace(kernel, body=_replace(kernel.body, path, new))
+
+
+def used_names(program: ir.Program, kernel: Kernel) -> set:
+    """Names a fresh iterator must not take: params, tensors, kernels, every loop variable
+    and every variable mentioned in the kernel."""
+    names = set(program.params) | {t.name for t in program.tensors}
+    names |= {k.name for k in program.kernels}
+    for n in ir.walk(kernel.body):
+        if isinstance(n, For):
+            names.add(n.var)
+        elif isinstance(n, ir.Var):
+            names.add(n.name)
+        elif isinstance(n, TensorCore):
+            names.add(n.lane)
+    return names
+
+
+def check_fresh(program, kernel, names, op, arg: str, reusable=()) -> None:
+    """ScheduleError unless every name is an identifier, unused in the kernel (a name in
+    `reusable`, the loop being replaced, may be taken again) and distinct from the others."""
+    used = used_names(program, kernel) - set(reusable)
+    seen = set()
+    for n in names:
+        if not n.isidentifier():
+            raise error(op, f"{arg} '{n}': not a valid name")
+        if n in used:
+            raise error(op, f"{arg} '{n}': name already used in kernel '{kernel.name}'")
+        if n in seen:
+            raise error(op, f"{arg} '{n}': name given twice")
+        seen.add(n)
+
+
+def is_zero(program, e, ctx: Context | None = None) -> bool:
+    """Whether the index expression is provably 0 (structurally after normalization)."""
+    return fold_index(e, ctx) == Int(0)
+
+
+def map_leaves(stmts: tuple, fn) -> tuple:
+    """Apply `fn` (stmt -> tuple of stmts) to every effectful leaf: Assign, Zero and
+    TensorCore blocks (barriers are kept where they are, so they stay uniform)."""
+    out = []
+    for s in stmts:
+        match s:
+            case Assign() | Zero() | TensorCore():
+                out.extend(fn(s))
+            case For(body=b):
+                out.append(dataclasses.replace(s, body=map_leaves(b, fn)))
+            case If(then=t, orelse=e):
+                out.append(dataclasses.replace(s, then=map_leaves(t, fn), orelse=map_leaves(e, fn)))
+            case _:
+                out.append(s)
+    return tuple(out)
+
+
+def reads_memory(cond) -> bool:
+    return bool(ir.reads(cond))
+
+
+def guard_leaves(stmts: tuple, cond) -> tuple:
+    """Wrap every effectful leaf in `if cond { leaf }`. An `if` whose condition reads memory
+    counts as a leaf and is wrapped whole: its condition must not be evaluated where `cond`
+    fails (it could read outside storage there)."""
+    out = []
+    for s in stmts:
+        match s:
+            case If(cond=c) if reads_memory(c):
+                out.append(If(cond, (s,), loc=s.loc))
+            case Assign() | Zero() | TensorCore():
+                out.append(If(cond, (s,), loc=s.loc))
+            case For(body=b):
+                out.append(dataclasses.replace(s, body=guard_leaves(b, cond)))
+            case If(then=t, orelse=e):
+                out.append(dataclasses.replace(s, then=guard_leaves(t, cond), orelse=guard_leaves(e, cond)))
+            case _:
+                out.append(s)
+    return tuple(out)
+
+
+def copy_sids(stmts: tuple, k: int) -> tuple:
+    """Rename the statement ids of a k-th copy of a body: S3 -> S3#k (the original statement id
+    is the part before the first '#'), so copies of one statement stay distinguishable."""
+    def fn(n):
+        if isinstance(n, Assign):
+            return dataclasses.replace(n, sid=f"{n.sid}#{k}")
+        return None
+    return tuple(ir.rewrite(s, fn) for s in stmts)
+
+
+def original_sid(sid: str) -> str:
+    return sid.split("#", 1)[0]
+
+
+def subst(stmts: tuple, mapping: dict) -> tuple:
+    """Substitute iterators in statements, provenance included."""
+    return tuple(ir.substitute(s, mapping) for s in stmts)
+
+
+def rename_loops(stmts: tuple, mapping: dict) -> tuple:
+    """Rename loop variables (For.var) and their uses."""
+    def fn(n):
+        if isinstance(n, For) and n.var in mapping:
+            return dataclasses.replace(n, var=mapping[n.var])
+        if isinstance(n, ir.Var) and n.name in mapping:
+            return ir.Var(mapping[n.name], loc=n.loc)
+        return None
+    return tuple(ir.rewrite(s, fn) for s in stmts)
+
+
+# ---------------------------------------------------------------- obligations
+
+
+def obligation(ctx, kind: str, statement: str, status: str, message: str,
+               counterexample: dict | None = None, engine: str = "isl"):
+    """An Obligation record of the op in `ctx` (seconds are filled in by `timed`)."""
+    from ..obligations import Obligation
+    return Obligation(kind=kind, op_index=ctx.op_index, op=ctx.op.text(), statement=statement,
+                      engine=engine, status=status, seconds=0.0, message=message,
+                      counterexample=counterexample)
+
+
+def timed(fn, ctx):
+    """Run one obligation builder and record how long it took."""
+    import time
+    t0 = time.perf_counter()
+    ob = fn(ctx)
+    return dataclasses.replace(ob, seconds=time.perf_counter() - t0)

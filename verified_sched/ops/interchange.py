@@ -1,0 +1,76 @@
+"""interchange i, j
+
+Swap two perfectly nested loops: `for i { for j { B } }` becomes `for j { for i { B } }`, each
+loop keeping its bounds and axis type. The names may be given in either order. Perfect means
+the outer loop's body is exactly the inner loop, except for guards `if C { ... }` (no else)
+that mention neither loop: those move inward with the body (they are invariant in both).
+The inner loop's bounds must not mention the outer iterator (a triangular nest is not a
+rectangle to transpose). Statement ids and provenance are unchanged: iterators keep their
+names. Whether the new order keeps every dependence is the driver's `dependence` and
+`reassociation` obligations; this op has no obligations of its own.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .. import ir
+from ..ir import For, If
+from ..schedule import Interchange
+from ..simplify import simplify_kernel
+from . import common
+from .common import error
+
+
+def _peel(outer: For, inner_name: str, op) -> tuple:
+    """(guards between the loops, the inner loop) or a ScheduleError."""
+    guards = []
+    body = outer.body
+    while True:
+        if len(body) != 1:
+            raise error(op, f"loops '{outer.var}' and '{inner_name}' are not perfectly nested: "
+                            f"the body of '{outer.var}' has {len(body)} statements")
+        s = body[0]
+        match s:
+            case For(var=v) if v == inner_name:
+                return tuple(guards), s
+            case If(cond=c, then=then, orelse=()):
+                mentioned = ir.free_vars(c) & {outer.var, inner_name}
+                if mentioned:
+                    raise error(op, f"loops '{outer.var}' and '{inner_name}' are not perfectly "
+                                    f"nested: a guard between them mentions '{sorted(mentioned)[0]}'")
+                guards.append(s)
+                body = then
+            case _:
+                raise error(op, f"loops '{outer.var}' and '{inner_name}' are not perfectly "
+                                f"nested: '{inner_name}' is not directly inside '{outer.var}'")
+
+
+def apply(program: ir.Program, kernel_name: str, op: Interchange) -> ir.Program:
+    kernel = common.get_kernel(program, kernel_name, op)
+    if op.a == op.b:
+        raise error(op, f"loop '{op.b}': cannot interchange a loop with itself")
+    sa = common.find_loop(kernel, op.a, op, "loop")
+    sb = common.find_loop(kernel, op.b, op, "loop")
+    if sa.path == sb.path[:len(sa.path)]:
+        outer_site, inner_name = sa, op.b
+    elif sb.path == sa.path[:len(sb.path)]:
+        outer_site, inner_name = sb, op.a
+    else:
+        raise error(op, f"loops '{op.a}' and '{op.b}': neither encloses the other")
+    outer = outer_site.stmt
+    guards, inner = _peel(outer, inner_name, op)
+    if outer.var in ir.free_vars((inner.lo, inner.hi)):
+        raise error(op, f"loop '{inner.var}': its bounds depend on the outer iterator "
+                        f"'{outer.var}' (not a rectangular nest)")
+    body = inner.body
+    for g in reversed(guards):
+        body = (dataclasses.replace(g, then=body),)
+    new_inner = dataclasses.replace(outer, body=body)
+    new_outer = dataclasses.replace(inner, body=(new_inner,))
+    kernel2 = common.replace_at(kernel, outer_site.path, (new_outer,))
+    return program.with_kernel(simplify_kernel(program, kernel2))
+
+
+def obligations(ctx) -> list:
+    """Interchange has no op-specific obligations (dependence/reassociation are generic)."""
+    return []

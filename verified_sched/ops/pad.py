@@ -1,0 +1,44 @@
+"""pad i to F
+
+Extend `for i in 0 .. N` to `for i in 0 .. F*floor((N + F - 1)/F)` (the least multiple of F
+that is >= N) and guard every effectful leaf of the body (assignment, zero, tensor-core block)
+with `if i < N`. Leaf guards, not one guard around the body, keep the nest perfect and
+barriers under uniform control flow. The pad iterations do nothing, so the op preserves
+semantics unconditionally. When isl proves that F divides N (for all sizes satisfying the
+constraints, in the loop's context) the op is the identity. The loop must start at 0 and F
+must be a positive integer. No op-specific obligation.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .. import ir
+from ..ir import BinOp, Cmp, FloorDiv, Int, Mod, Var
+from ..schedule import Pad
+from ..simplify import simplify_kernel
+from . import common
+from .common import error
+
+
+def apply(program: ir.Program, kernel_name: str, op: Pad) -> ir.Program:
+    if not isinstance(op.to, int) or isinstance(op.to, bool) or op.to <= 0:
+        raise error(op, f"to {op.to!r}: must be a positive integer")
+    kernel = common.get_kernel(program, kernel_name, op)
+    site = common.find_loop(kernel, op.loop, op)
+    loop = site.stmt
+    ctx = common.context_at(program, site)
+    if not common.is_zero(program, loop.lo, ctx):
+        raise error(op, f"loop '{op.loop}': starts at a value other than 0; pad needs a loop from 0")
+    f, n = op.to, loop.hi
+    if ctx.decide(Cmp("==", Mod(n, f), Int(0))) is True:
+        return program
+    hi = BinOp("*", Int(f), FloorDiv(BinOp("+", n, Int(f - 1)), f))
+    body = common.guard_leaves(loop.body, Cmp("<", Var(loop.var), n))
+    new = dataclasses.replace(loop, hi=hi, body=body)
+    kernel2 = common.replace_at(kernel, site.path, (new,))
+    return program.with_kernel(simplify_kernel(program, kernel2))
+
+
+def obligations(ctx) -> list:
+    """No op-specific obligation: pad iterations are guarded no-ops."""
+    return []

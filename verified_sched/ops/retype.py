@@ -1,0 +1,46 @@
+"""retype i as AXIS
+
+Change a loop's axis type in place (serial, vectorized, unrolled, block.x/y/z, thread.x/y/z).
+A hardware kind needs the loop to start at 0 (the hardware index runs from 0), and a hardware
+kind may not already be used by an enclosing or enclosed loop (one index per slot).
+Nothing else changes: statement ids and provenance are untouched. Retyping to a parallel kind
+(vectorized or hardware) asserts that distinct iterations are independent; that is the
+driver's generic `independence` obligation, checked for every parallel loop of the kernel
+after the op, so this op adds no obligation of its own.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .. import ir
+from ..ir import AXES, For
+from ..schedule import Retype
+from ..simplify import simplify_kernel
+from . import common
+from .common import error
+
+
+def apply(program: ir.Program, kernel_name: str, op: Retype) -> ir.Program:
+    if op.axis not in AXES:
+        raise error(op, f"axis '{op.axis}': not one of {', '.join(AXES)}")
+    kernel = common.get_kernel(program, kernel_name, op)
+    site = common.find_loop(kernel, op.loop, op)
+    loop = site.stmt
+    if ir.is_hardware(op.axis):
+        ctx = common.context_at(program, site)
+        if not common.is_zero(program, loop.lo, ctx):
+            raise error(op, f"loop '{op.loop}': a {op.axis} loop must start at 0")
+        inside = [n for n in ir.walk(loop.body) if isinstance(n, For)]
+        for other in list(site.loops) + inside:
+            if other.axis == op.axis:
+                raise error(op, f"axis '{op.axis}': loop '{other.var}' already has it in the "
+                                f"same nest")
+        loop = dataclasses.replace(loop, lo=ir.Int(0))
+    new = dataclasses.replace(loop, axis=op.axis)
+    kernel2 = common.replace_at(kernel, site.path, (new,))
+    return program.with_kernel(simplify_kernel(program, kernel2))
+
+
+def obligations(ctx) -> list:
+    """No op-specific obligation: independence of parallel loops is the driver's, generic."""
+    return []

@@ -1,0 +1,52 @@
+"""unroll i [materialize]
+
+Without materialize: the loop's axis becomes `unrolled` (a serial loop the backend repeats);
+nothing else changes. With materialize: the loop must have constant bounds (after
+simplification; symbolic bounds are a precondition failure) and is replaced by one copy of
+its body per iteration, in order, with the iterator replaced by the constant in indices,
+values, guards and provenance, then simplified (constant indices fold, guards the constant
+decides disappear). Copies of one statement stay distinguishable for verification: the k-th
+copy of statement S gets the id `S#k` (the original id is the part before the first '#').
+Unrolling preserves the iteration order exactly; no op-specific obligation.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .. import ir
+from ..ir import Int
+from ..schedule import Unroll
+from ..simplify import fold_index, simplify_kernel
+from . import common
+from .common import error
+
+MAX_COPIES = 4096
+
+
+def apply(program: ir.Program, kernel_name: str, op: Unroll) -> ir.Program:
+    kernel = common.get_kernel(program, kernel_name, op)
+    site = common.find_loop(kernel, op.loop, op)
+    loop = site.stmt
+    if not op.materialize:
+        new = (dataclasses.replace(loop, axis="unrolled"),)
+    else:
+        if ir.is_hardware(loop.axis):
+            raise error(op, f"loop '{op.loop}': a {loop.axis} loop cannot be materialized")
+        ctx = common.context_at(program, site)
+        lo, hi = fold_index(loop.lo, ctx), fold_index(loop.hi, ctx)
+        if not (isinstance(lo, Int) and isinstance(hi, Int)):
+            raise error(op, f"loop '{op.loop}': materialize needs constant bounds")
+        if hi.value - lo.value > MAX_COPIES:
+            raise error(op, f"loop '{op.loop}': {hi.value - lo.value} iterations is more than "
+                            f"{MAX_COPIES} copies")
+        new = ()
+        for k, v in enumerate(range(lo.value, hi.value)):
+            body = common.subst(loop.body, {loop.var: Int(v)})
+            new += common.copy_sids(body, k)
+    kernel2 = common.replace_at(kernel, site.path, new)
+    return program.with_kernel(simplify_kernel(program, kernel2))
+
+
+def obligations(ctx) -> list:
+    """No op-specific obligation (order is preserved; the generic ones apply)."""
+    return []

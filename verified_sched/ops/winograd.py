@@ -1,0 +1,52 @@
+"""winograd
+
+Rewrite every eligible 3x3 stride-1 convolution nest of the kernel into Winograd F(2x2, 3x3)
+(verified_sched/rewrites/winograd.py; seed 000). A kernel without an eligible nest is left
+unchanged (0 sites): that is the identity, which is legal under any profile.
+
+The rewrite changes the statement structure wholesale (its minted statements stand for no
+single original instance), so the generic provenance-based obligations do not apply:
+`GENERIC = ()` tells the driver that this module's own obligations replace them (coverage,
+in_bounds and the read set, the transform identity per tile position, profile, and
+exactness when the file declares input ranges).
+
+Input ranges for `exactness`: the file's `inputs a, b int in [-8, 8]` or
+`inputs a in [-1, 1] grid 1/16` lines (Program.inputs).
+"""
+from __future__ import annotations
+
+import time
+
+from .. import ir
+from ..obligations import Obligation
+from ..rewrites.winograd import apply_winograd
+from ..rewrites.winograd_exact import declared_ranges
+from ..rewrites.winograd_proofs import winograd_results
+from ..schedule import Winograd
+
+GENERIC = ()  # this op's own obligations replace the generic provenance-based ones
+REPLACES_GENERIC = True
+
+
+def apply(program: ir.Program, kernel_name: str, op: Winograd) -> ir.Program:
+    """The program with every eligible nest of the kernel rewritten (identity if none)."""
+    from .common import get_kernel
+
+    get_kernel(program, kernel_name, op)
+    return apply_winograd(program, kernel_name)
+
+
+def obligations(ctx) -> list:
+    """The Winograd obligations of ctx's (before, after) pair, as Obligation records."""
+    timeout = ctx.timeout
+    deadline = getattr(ctx, "deadline", 0.0)
+    if deadline:
+        timeout = max(0.5, min(timeout, deadline - time.perf_counter()))
+    ranges = declared_ranges(ctx.before)
+    results = winograd_results(ctx.before, ctx.after, ctx.kernel, ctx.profile, timeout, ranges)
+    text = ctx.op.text()
+    note = ("; exactness is not an obligation: the file declares no input ranges "
+            "(e.g. 'inputs a, b int in [-8, 8]')")
+    return [Obligation(r.kind, ctx.op_index, text, r.statement, r.engine, r.status, r.seconds,
+                       r.message + (note if r.kind == "profile" and not ranges else ""), r.counterexample)
+            for r in results]

@@ -1,0 +1,1 @@
+"""Whole-kernel rewrites (DESIGN.md section 6): convolution backward, Winograd."""

@@ -1,0 +1,300 @@
+"""The verify driver: every op as translation validation of its (before, after) pair.
+
+For each kernel: the kernel's own obligations (in_bounds, independence of its parallel loops,
+race between hardware threads), then per schedule op the precondition (apply raised?), the
+op's own obligations (ops/<op>.py `obligations(ctx)`) and the generic ones: in_bounds,
+coverage, dependence, reassociation and independence of newly parallel loops. An op module
+may narrow the generic set with a module attribute `GENERIC = ("in_bounds", ...)` when its
+own obligations replace them (a rewrite that changes what statements compute).
+For each `claim A == B`: contraction equivalence with multiplicities.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import islpy as isl
+
+from polyhedral import checks, contraction, race
+from polyhedral.describe import Finding, fmt_instance
+from polyhedral.model import KernelModel
+from . import ir
+from .errors import ScheduleError
+from .obligations import Obligation, verdict
+
+GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence")
+# isl's own budget per check (its operation counter): a runaway query becomes "unknown"
+# instead of hanging past the timeout, which is only checked between checks.
+ISL_MAX_OPERATIONS = 5_000_000
+
+
+@dataclass
+class KernelReport:
+    file: str
+    kernel: str
+    obligations: list = field(default_factory=list)
+
+    @property
+    def verdict(self) -> str:
+        return verdict(self.obligations)
+
+    @property
+    def reassociates(self) -> bool:
+        return any(o.reassociates for o in self.obligations)
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "kernel": self.kernel, "verdict": self.verdict,
+                "reassociates": self.reassociates, "obligations": [o.to_json() for o in self.obligations]}
+
+
+@dataclass
+class OpContext:
+    """What an op's `obligations(ctx)` gets: both programs, the op and model helpers."""
+
+    program_before: ir.Program
+    program_after: ir.Program
+    kernel_name: str
+    op: object
+    op_index: int
+    profile: str
+    timeout: float
+    deadline: float = 0.0
+
+    # short names used by the op modules
+    @property
+    def before(self) -> ir.Program:
+        return self.program_before
+
+    @property
+    def after(self) -> ir.Program:
+        return self.program_after
+
+    @property
+    def kernel(self) -> str:
+        return self.kernel_name
+
+    @cached_property
+    def model_before(self) -> KernelModel:
+        return KernelModel(self.program_before, self.kernel_name, tag="B")
+
+    @cached_property
+    def model_after(self) -> KernelModel:
+        return KernelModel(self.program_after, self.kernel_name, tag="A")
+
+    def obligation(self, kind: str, finding: Finding, seconds: float = 0.0) -> Obligation:
+        return to_obligation(kind, self.op_index, self.op.text(), finding, seconds)
+
+
+def to_obligation(kind, op_index, op_text, f: Finding, seconds) -> Obligation:
+    return Obligation(kind, op_index, op_text, f.statement, f.engine, f.status, seconds, f.message,
+                      f.counterexample, f.reassociates)
+
+
+def _run(kind, op_index, op_text, fn, deadline) -> list:
+    """Run one check (returning a Finding or a list of (kind, Finding)) with timing; isl
+    giving up or the deadline passing makes it unknown, never proved."""
+    t0 = time.perf_counter()
+    if t0 > deadline:
+        return [Obligation(kind, op_index, op_text, "", "isl", "unknown", 0.0,
+                           "not decided: the verification timeout was reached")]
+    ctx = isl.DEFAULT_CONTEXT
+    ctx.reset_operations()
+    ctx.set_max_operations(ISL_MAX_OPERATIONS)
+    try:
+        out = fn()
+    except isl.Error as exc:
+        out = Finding("unknown", f"isl could not decide this ({exc})")
+    finally:
+        ctx.set_max_operations(0)  # unlimited again for code outside the checks
+        ctx.reset_operations()
+    dt = time.perf_counter() - t0
+    pairs = out if isinstance(out, list) else [(kind, out)]
+    return [to_obligation(k, op_index, op_text, f, dt / len(pairs)) for k, f in pairs]
+
+
+def _idempotent(model: KernelModel):
+    return checks.idempotent_fn(model)
+
+
+def in_bounds(model: KernelModel, label: str, timeout: float = 10.0) -> Finding:
+    """isl for affine accesses; z3 for integer accesses isl cannot state (products of sizes)."""
+    f = checks.in_bounds(model, label)
+    if f.status != "proved" or not f.pending:
+        return f
+    from smt.bounds import access_in_bounds
+    prog = model.program
+    for st, acc in f.pending:
+        loops = [(lp.var, lp.lo, lp.hi) for lp in st.loops]
+        d = access_in_bounds(prog.params, prog.constraints, loops, st.guards, acc.index,
+                             prog.tensor(acc.tensor).storage_dims(), timeout)
+        if d.status == "unknown":
+            return Finding("unknown", f"{st.sid}: access to {acc.tensor} not decided ({d.reason})", f.statement,
+                           engine="z3")
+        if d.status == "refuted":
+            params = {p: d.model.get(p, 0) for p in prog.params}
+            at = {lp.var: d.model.get(lp.var, 0) for lp in st.loops}
+            from polyhedral.evaluate import ev
+            env = {**params, **at}
+            cell = [ev(e, env) for e in acc.index]
+            return Finding("refuted", f"{st.sid} accesses {acc.tensor}[{', '.join(map(str, cell))}] outside its "
+                           f"storage at {', '.join(f'{k}={v}' for k, v in params.items())}", f.statement,
+                           {"params": params, "instances": [{"kernel": label, "stmt": st.sid, "at": at}],
+                            "cells": [{"tensor": acc.tensor, "index": cell}]}, engine="z3")
+    f.engine = "z3"
+    f.message += f" ({len(f.pending)} non-affine decided by z3)"
+    return f
+
+
+def kernel_obligations(program, kernel_name, deadline) -> list:
+    """The kernel's own obligations (op_index 0): in_bounds, independence, race."""
+    label = f"kernel {kernel_name}"
+    model = KernelModel(program, kernel_name, tag="K")
+    out = _run("in_bounds", 0, label, lambda: in_bounds(model, "kernel"), deadline)
+    for loop, inside, depth in checks.parallel_loops(model):
+        out += _run("independence", 0, label,
+                    lambda loop=loop, inside=inside, depth=depth: checks.independence(model, loop, inside, depth,
+                                                                                      "kernel"), deadline)
+    if any(lp.axis in ir.HW_AXES for st in model.stmts for lp in st.loops):
+        out += _run("race", 0, label, lambda: race.race(model), deadline)
+    return out
+
+
+def _new_parallel(mb: KernelModel, ma: KernelModel):
+    old = {(lp.var, lp.axis) for lp, _, _ in checks.parallel_loops(mb)}
+    return [x for x in checks.parallel_loops(ma) if (x[0].var, x[0].axis) not in old]
+
+
+def op_obligations(ctx: OpContext) -> list:
+    from .ops import op_module
+    text = ctx.op.text()
+    idx = ctx.op_index
+    generic = getattr(op_module(ctx.op), "GENERIC", GENERIC)
+    mb, ma = ctx.model_before, ctx.model_after
+    out = []
+    if "in_bounds" in generic:
+        out += _run("in_bounds", idx, text, lambda: in_bounds(ma, "after", ctx.timeout), ctx.deadline)
+    if "coverage" in generic:
+        out += _run("coverage", idx, text, lambda: checks.coverage(mb, ma, _idempotent(ma)), ctx.deadline)
+    if "dependence" in generic or "reassociation" in generic:
+        def dep():
+            d, r = checks.dependence(mb, ma, ctx.profile)
+            return [(k, f) for k, f in (("dependence", d), ("reassociation", r)) if k in generic]
+        out += _run("dependence", idx, text, dep, ctx.deadline)
+    if "independence" in generic:
+        for loop, inside, depth in _new_parallel(mb, ma):
+            out += _run("independence", idx, text,
+                        lambda loop=loop, inside=inside, depth=depth: checks.independence(ma, loop, inside, depth),
+                        ctx.deadline)
+    return out
+
+
+def verify_kernel(program: ir.Program, kernel_name: str, profile: str, timeout: float, filename="") -> KernelReport:
+    report = KernelReport(filename, kernel_name)
+    deadline = time.perf_counter() + timeout
+    report.obligations += kernel_obligations(program, kernel_name, deadline)
+    sched = program.schedule_for(kernel_name)
+    if sched is None:
+        return report
+    from .ops import apply_op, op_obligations as specific
+    current = program
+    for k, op in enumerate(sched.ops, start=1):
+        t0 = time.perf_counter()
+        try:
+            after = apply_op(current, kernel_name, op)
+        except ScheduleError as exc:
+            report.obligations.append(Obligation("precondition", k, op.text(), "the op applies to the kernel",
+                                                 "structural", "refuted", time.perf_counter() - t0, exc.message))
+            return report
+        report.obligations.append(Obligation("precondition", k, op.text(), "the op applies to the kernel",
+                                             "structural", "proved", time.perf_counter() - t0, "applies"))
+        ctx = OpContext(current, after, kernel_name, op, k, profile, timeout, deadline)
+        try:
+            report.obligations += specific(ctx)
+        except ScheduleError as exc:
+            report.obligations.append(Obligation("precondition", k, op.text(), "the op applies", "structural",
+                                                 "refuted", 0.0, exc.message))
+        except isl.Error as exc:
+            report.obligations.append(Obligation("precondition", k, op.text(), "the op's own obligations",
+                                                 "isl", "unknown", 0.0, f"isl could not decide them ({exc})"))
+        report.obligations += op_obligations(ctx)
+        current = after
+    return report
+
+
+def verify_claim(program: ir.Program, claim: ir.Claim, profile: str, timeout: float, filename="") -> KernelReport:
+    text = f"claim {claim.a} == {claim.b}"
+    report = KernelReport(filename, f"{claim.a} == {claim.b}")
+    deadline = time.perf_counter() + timeout
+
+    def run():
+        ma = KernelModel(program, claim.a, tag="A")
+        mb = KernelModel(program, claim.b, tag="B")
+        return contraction.equivalence(ma, mb, profile)
+    report.obligations += _run("equivalence", 0, text, run, deadline)
+    return report
+
+
+def verify_program(program: ir.Program, profile: str | None = None, timeout: float = 10.0,
+                   filename: str = "") -> list:
+    """One KernelReport per claim and per kernel of the program."""
+    prof = profile or program.profile or "default"
+    reports = [verify_claim(program, c, prof, timeout, filename) for c in program.claims]
+    for k in program.kernels:
+        reports.append(verify_kernel(program, k.name, prof, timeout, filename))
+    return reports
+
+
+def file_report_json(reports, filename: str) -> dict:
+    """One object per file: claims and kernels together (DESIGN section 5)."""
+    obls = [o for r in reports for o in r.obligations]
+    return {"file": filename, "kernel": ", ".join(r.kernel for r in reports), "verdict": verdict(obls),
+            "reassociates": any(r.reassociates for r in reports),
+            "obligations": [o.to_json() for o in obls]}
+
+
+# ---------------------------------------------------------------- human report
+
+
+def _cex_text(o: Obligation) -> list:
+    c = o.counterexample
+    if not c:
+        return []
+    lines = []
+    if c.get("params"):
+        lines.append("sizes: " + ", ".join(f"{k}={v}" for k, v in c["params"].items()))
+    insts = c.get("instances") or []
+    order = c.get("order")
+    for n, inst in enumerate(insts):
+        who = ("first " if n == 0 else "second ") if len(insts) == 2 else ""
+        if "at" in inst:
+            lines.append(f"{who}instance ({inst.get('kernel', '')}): {fmt_instance(inst)}")
+        else:
+            lines.append(f"{who}instance: {inst}")
+    if order:
+        lines.append(f"order before the op: {order['before']}; after the op: {order['after']}")
+    for cell in c.get("cells") or []:
+        if cell.get("index") is not None:
+            lines.append(f"cell: {cell['tensor']}[{', '.join(map(str, cell['index']))}]")
+    for key in ("term", "missing_in", "extra_in"):
+        if key in c:
+            lines.append(f"{key.replace('_', ' ')}: {c[key]}")
+    if not lines:
+        lines.append(str(c))
+    return lines
+
+
+def format_report(report: KernelReport) -> str:
+    head = f"{report.file + ': ' if report.file else ''}{report.kernel}: {report.verdict.upper()}"
+    if report.reassociates:
+        head += " (reassociates a reduction)"
+    lines = [head]
+    current = None
+    for o in report.obligations:
+        if (o.op_index, o.op) != current:
+            current = (o.op_index, o.op)
+            lines.append(f"  [{o.op_index}] {o.op}" if o.op_index else f"  {o.op}")
+        lines.append(f"    {o.status:<8} {o.kind:<14} {o.engine:<10} {o.seconds:7.3f}s  {o.message}")
+        for line in _cex_text(o) if o.status == "refuted" else []:
+            lines.append(f"        {line}")
+    return "\n".join(lines)
