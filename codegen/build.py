@@ -23,14 +23,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 from cffi import FFI
 
 from verified_sched import ir
 from verified_sched.errors import InternalError, UsageError
 
 from .c import emit_c
-from .dtypes import C_STORAGE, NP_DTYPE, check_sizes, global_tensors, param_names, storage_shape
+from .dtypes import C_STORAGE, check_array, check_sizes, global_tensors, param_names
 
 FLAGS = ("-O3", "-std=gnu11", "-fPIC", "-shared", "-ffp-contract=off", "-fno-math-errno",
          "-fopenmp-simd", "-fwrapv")
@@ -128,19 +127,7 @@ class CModule:
                 raise UsageError(f"array {name!r} is not a global tensor of the program")
         args = [env[p] for p in param_names(self.program)]
         for t in globals_:
-            if t.name not in arrays:
-                raise UsageError(f"missing array for tensor {t.name}")
-            arr = arrays[t.name]
-            want_dtype, want_shape = NP_DTYPE[t.prec], storage_shape(t, env)
-            if not isinstance(arr, np.ndarray):
-                raise UsageError(f"tensor {t.name}: expected a numpy array, got {type(arr).__name__}")
-            if arr.dtype != want_dtype:
-                raise UsageError(f"tensor {t.name} is {t.prec}: expected dtype {want_dtype}, got {arr.dtype}")
-            if arr.shape != want_shape:
-                raise UsageError(f"tensor {t.name}: expected shape {want_shape} (dims + pad at sizes "
-                                 f"{env}), got {arr.shape}")
-            if not arr.flags.c_contiguous or not arr.flags.writeable:
-                raise UsageError(f"tensor {t.name}: the array must be C-contiguous and writeable")
+            arr = check_array(t, arrays, env, contiguous=True)
             if arr.size == 0:
                 args.append(self.ffi.NULL)
             else:

@@ -433,10 +433,17 @@ def signature(program: ir.Program, kernel_name: str, restrict: bool = False) -> 
 def emit_c(program: ir.Program, kernels=None) -> str:
     """C source for the named kernels (default: every kernel of the program)."""
     names = [k.name for k in program.kernels] if kernels is None else list(kernels)
+    parts = preludes(program)
+    for name in names:
+        parts.append(_KernelEmitter(program).kernel(program.kernel(name)))
+    return "\n".join(parts)
+
+
+def preludes(program: ir.Program) -> list:
+    """The helper definitions every C source of `program` starts with (f16 ones only when an
+    f16 tensor or cast occurs); shared with the GPU-on-CPU emulator."""
     parts = [PRELUDE]
     if any(t.prec == "f16" for t in program.tensors) or any(
             isinstance(n, ir.Cast) and n.prec == "f16" for n in ir.walk(program.kernels)):
         parts.append(F16_PRELUDE)
-    for name in names:
-        parts.append(_KernelEmitter(program).kernel(program.kernel(name)))
-    return "\n".join(parts)
+    return parts

@@ -4,10 +4,14 @@ Storage: f32 float32, f64 float64, i32 int32, f16 float16, bf16 uint16 (the uppe
 the f32 pattern, round-to-nearest-even on store, NaN stays NaN). Arithmetic of an assignment
 happens in the compute type of its target (f64 double, f32/f16/bf16 float, i32 int32).
 
-Codegen depends on `verified_sched.ir` only (DESIGN section 1), so the little evaluator of
-size expressions here is its own rather than `verified_sched.sizes`.
+Codegen depends on `verified_sched.ir` only (DESIGN section 1), so the one evaluator of
+integer (size and index) expressions lives here; `verified_sched.sizes` re-exports it.
+Integer semantics are mathematical: floor(a / c) rounds toward minus infinity and a % c lies
+in [0, c), as in Python (C truncates; the C backend compensates).
 """
 from __future__ import annotations
+
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -50,48 +54,67 @@ def global_tensors(program: ir.Program) -> list:
     return [t for t in program.tensors if t.memory in ("global", "constant")]
 
 
-def eval_int(e, env: dict) -> int:
-    """Evaluate an integer (size) expression with floor semantics."""
-    match e:
+Loader = Optional[Callable[[str, tuple], object]]
+
+
+def eval_int(expr, env: dict, load: Loader = None) -> int:
+    """Value of an integer expression (a plain int stands for itself); `env` maps iterator and
+    parameter names to ints and `load(tensor, index)` reads a tensor cell (dynamic indices)."""
+    match expr:
         case int():
-            return e
+            return expr
         case ir.Int(value=v):
             return v
         case ir.Var(name=n):
-            if n not in env:
-                raise UsageError(f"missing size for parameter {n}")
-            return env[n]
+            try:
+                return env[n]
+            except KeyError:
+                raise UsageError(f"no value for '{n}'") from None
         case ir.BinOp(op="+", a=a, b=b):
-            return eval_int(a, env) + eval_int(b, env)
+            return eval_int(a, env, load) + eval_int(b, env, load)
         case ir.BinOp(op="-", a=a, b=b):
-            return eval_int(a, env) - eval_int(b, env)
+            return eval_int(a, env, load) - eval_int(b, env, load)
         case ir.BinOp(op="*", a=a, b=b):
-            return eval_int(a, env) * eval_int(b, env)
+            return eval_int(a, env, load) * eval_int(b, env, load)
         case ir.FloorDiv(a=a, divisor=c):
-            return eval_int(a, env) // c
+            return eval_int(a, env, load) // c
         case ir.Mod(a=a, divisor=c):
-            return eval_int(a, env) % c
+            return eval_int(a, env, load) % c
         case ir.Call(fn="min", args=(a, b)):
-            return min(eval_int(a, env), eval_int(b, env))
+            return min(eval_int(a, env, load), eval_int(b, env, load))
         case ir.Call(fn="max", args=(a, b)):
-            return max(eval_int(a, env), eval_int(b, env))
-    raise UsageError(f"not a size expression: {e!r}")
+            return max(eval_int(a, env, load), eval_int(b, env, load))
+        case ir.Call(fn="neg", args=(a,)):
+            return -eval_int(a, env, load)
+        case ir.Call(fn="abs", args=(a,)):
+            return abs(eval_int(a, env, load))
+        case ir.Call(fn="relu", args=(a,)):
+            return max(eval_int(a, env, load), 0)
+        case ir.Where(cond=c, a=a, b=b):
+            return eval_int(a if eval_cond(c, env, load) else b, env, load)
+        case ir.Load(tensor=t, index=index) if load is not None:
+            return int(load(t, tuple(eval_int(x, env, load) for x in index)))
+    raise UsageError(f"not an integer expression: {expr!r}")
 
 
-def eval_cond(c, env: dict) -> bool:
-    match c:
+_CMP = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+        ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+def eval_cond(cond, env: dict, load: Loader = None) -> bool:
+    """Truth of an integer condition (size constraints, guards on iterators)."""
+    match cond:
+        case ir.Cmp(op=op, a=a, b=b):
+            return _CMP[op](eval_int(a, env, load), eval_int(b, env, load))
+        case ir.And(a=a, b=b):
+            return eval_cond(a, env, load) and eval_cond(b, env, load)
+        case ir.Or(a=a, b=b):
+            return eval_cond(a, env, load) or eval_cond(b, env, load)
+        case ir.Not(a=a):
+            return not eval_cond(a, env, load)
         case ir.BoolConst(value=v):
             return v
-        case ir.Not(a=a):
-            return not eval_cond(a, env)
-        case ir.And(a=a, b=b):
-            return eval_cond(a, env) and eval_cond(b, env)
-        case ir.Or(a=a, b=b):
-            return eval_cond(a, env) or eval_cond(b, env)
-        case ir.Cmp(op=op, a=a, b=b):
-            x, y = eval_int(a, env), eval_int(b, env)
-            return {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y, "==": x == y, "!=": x != y}[op]
-    raise UsageError(f"not a size constraint: {c!r}")
+    raise UsageError(f"not a condition: {cond!r}")
 
 
 def check_sizes(program: ir.Program, sizes: dict) -> dict:
@@ -120,3 +143,23 @@ def storage_shape(tensor: ir.Tensor, env: dict) -> tuple:
 
 def logical_shape(tensor: ir.Tensor, env: dict) -> tuple:
     return tuple(eval_int(d, env) for d in tensor.dims)
+
+
+def check_array(t: ir.Tensor, arrays: dict, env: dict, contiguous: bool = False) -> np.ndarray:
+    """The array given for global tensor `t`, checked against the runner contract (a numpy
+    array of the tensor's storage shape and exact dtype; C-contiguous and writeable where a
+    pointer to it is passed): one check for every backend, so all report the same errors."""
+    if t.name not in arrays:
+        raise UsageError(f"missing array for tensor {t.name}")
+    arr = arrays[t.name]
+    want_dtype, want_shape = NP_DTYPE[t.prec], storage_shape(t, env)
+    if not isinstance(arr, np.ndarray):
+        raise UsageError(f"tensor {t.name}: expected a numpy array, got {type(arr).__name__}")
+    if arr.dtype != want_dtype:
+        raise UsageError(f"tensor {t.name} is {t.prec}: expected dtype {want_dtype}, got {arr.dtype}")
+    if arr.shape != want_shape:
+        raise UsageError(f"tensor {t.name}: expected shape {want_shape} (dims + pad at sizes "
+                         f"{env}), got {arr.shape}")
+    if contiguous and (not arr.flags.c_contiguous or not arr.flags.writeable):
+        raise UsageError(f"tensor {t.name}: the array must be C-contiguous and writeable")
+    return arr

@@ -41,7 +41,7 @@ from verified_sched import ir
 from verified_sched.errors import UsageError, VschedError
 
 from .build import FLAGS, CModule, cdef_signature, compile_shared
-from .c import F16_PRELUDE, PRELUDE, _KernelEmitter, cname, signature
+from .c import _KernelEmitter, cname, preludes, signature
 from .gpu_lowering import GpuLowering, Launch, used_globals, used_scratch
 from .dtypes import C_STORAGE, check_sizes, param_names, storage_shape
 
@@ -409,11 +409,7 @@ def emit_emulated(program: ir.Program, kernels=None) -> str:
     """Emulation C source: `void vs_<kernel>(...)` with the C backend's signature, plus
     `vs_emu_seed(uint64_t)`, `vs_emu_status()` and `vs_emu_info(int64_t[24])`."""
     names = [k.name for k in program.kernels] if kernels is None else list(kernels)
-    parts = [PRELUDE]
-    if any(t.prec == "f16" for t in program.tensors) or any(
-            isinstance(n, ir.Cast) and n.prec == "f16" for n in ir.walk(program.kernels)):
-        parts.append(F16_PRELUDE)
-    parts.append(RUNTIME)
+    parts = preludes(program) + [RUNTIME]
     for name in names:
         parts.append(EmuEmitter(program).kernel_source(program.kernel(name)))
     return "\n".join(parts)

@@ -1,24 +1,31 @@
-"""The comparison layer: run two kernels on the same random inputs and compare every cell.
+"""The oracle: run two kernels on the same random inputs and compare every cell (DESIGN 7).
 
-A runner is any callable(kernel_name, sizes, arrays) that mutates `arrays` in place: a
-`CModule.run`, the interpreter (`lambda k, s, a: run_kernel(program, k, s, a)`), a wrapper of a
-foreign shared library (`load_shared(...).run`) or any Python function. Outputs and all padding
-are poisoned identically before both runs (NaN with a recognisable payload; 0xDEADBEEF for
-i32), so a cell that one kernel forgets to write shows up; a written tensor whose first access
-is a read (an in/out tensor such as a stencil's) keeps its random values instead. Padding is don't-care and never
+`compare_kernels` is the one entry point: `vsched run`, the tests and other backends all come
+through it. A runner is any callable(kernel_name, sizes, arrays) that mutates `arrays` in
+place: a `CModule.run`, the interpreter (`lambda k, s, a: run_kernel(program, k, s, a)`), a
+foreign shared library symbol (`load_shared(...).run`) or any Python function.
+
+Inputs are random (never all zeros); tensors named by an `inputs` directive draw from their
+declared value set instead. Global tensors that a kernel writes before it reads them, and all
+padding, are poisoned identically before both runs (NaN with a recognisable payload;
+0xDEADBEEF for i32), so a cell that one kernel forgets to write shows up; a tensor updated in
+place (a stencil's, read first) keeps its random values. Every array sits inside a larger
+buffer of guard cells, so a compiled kernel that writes just outside a tensor's storage is
+reported (OutOfStorage) instead of corrupting the heap. Padding is don't-care and never
 compared. Comparison is bitwise (two NaNs count as equal whatever their payloads), or within
 `rtol` (and `atol`) where reassociation is licensed. A comparison in which every output cell
 is zero or still poison in both runs is reported as vacuous: the caller must fail on it.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 import numpy as np
 
 from verified_sched import ir
-from verified_sched.errors import UsageError
+from verified_sched.errors import UsageError, VschedError
 
 from .dtypes import (NP_DTYPE, bf16_to_f32, check_sizes, eval_int, f32_to_bf16, global_tensors,
                      logical_shape, storage_shape)
@@ -33,6 +40,15 @@ POISON_BITS = {  # by numpy dtype; bf16 arrays are uint16
     np.dtype(np.uint16): 0x7FDA,
     np.dtype(np.int32): 0xDEADBEEF,
 }
+
+
+class OutOfStorage(VschedError):
+    """A kernel wrote outside a tensor's storage (into the oracle's guard cells): a finding
+    about the kernel, which the CLI reports like a run-time failure (exit 1)."""
+
+    def __init__(self, kernel: str, tensor: str, message: str):
+        super().__init__(message)
+        self.kernel, self.tensor = kernel, tensor
 
 
 def _kernels(program: ir.Program, names) -> list:
@@ -91,6 +107,8 @@ def random_inputs(program: ir.Program, kernel_names, sizes: dict, seed: int = 0,
 
     random: floats uniform in [-1, 1), i32 in [-100, 100]; small-int: integers in [-8, 8].
     i32 tensors read inside an index draw from [0, extent) of the dimension they index.
+    Tensors named by an `inputs` directive (program.inputs) are then redrawn from their
+    declared value set, whatever the mode.
     """
     if mode not in MODES:
         raise UsageError(f"unknown input mode {mode!r} (use one of {', '.join(MODES)})")
@@ -115,7 +133,27 @@ def random_inputs(program: ir.Program, kernel_names, sizes: dict, seed: int = 0,
             arrays[t.name] = f32_to_bf16(values.astype(np.float32))
         else:
             arrays[t.name] = values.astype(dtype)
+    declared_ranges(program, arrays, seed)
     return arrays
+
+
+def declared_ranges(program: ir.Program, arrays: dict, seed: int) -> None:
+    """Redraw the tensors named by `inputs NAME ... in [LO, HI]` lines from their declared
+    value set (multiples of 2^-grid in the range; never all zero where the range allows)."""
+    rng = np.random.default_rng([seed, 0x1A5])
+    for r in program.inputs:
+        scale = 2 ** r.grid_exp
+        lo, hi = math.ceil(r.lo * scale), math.floor(r.hi * scale)
+        for name in r.tensors:
+            if name not in arrays or lo > hi:
+                continue
+            arr = arrays[name]
+            k = rng.integers(lo, hi + 1, size=arr.shape)
+            if k.size and not k.any() and (lo or hi):
+                k.flat[0] = hi or lo
+            values = k / scale
+            is_bf16 = program.tensor(name).prec == "bf16"
+            arr[...] = f32_to_bf16(values.astype(np.float32)) if is_bf16 else values.astype(arr.dtype)
 
 
 def _bits(arr: np.ndarray) -> np.ndarray:
@@ -141,6 +179,34 @@ def poison(arrays: dict, names, program: Optional[ir.Program] = None) -> None:
                 sl = [slice(None)] * arr.ndim
                 sl[d] = slice(arr.shape[d] - p, None)
                 _bits(arr)[tuple(sl)] = _poison_value(arr)
+
+
+def guarded(arrays: dict) -> tuple:
+    """(views, guards): copies of the arrays placed inside larger buffers of guard cells, so a
+    compiled kernel that writes just outside a tensor's storage hits the guard cells instead
+    of the heap (a crash), and `check_guards` can report it."""
+    views, guards = {}, {}
+    for name, arr in arrays.items():
+        pad = min(max(arr.size, 256), 1 << 20)
+        buf = np.empty(arr.size + 2 * pad, dtype=arr.dtype)
+        buf.view(np.uint8)[...] = 0xA5
+        view = buf[pad:pad + arr.size].reshape(arr.shape)
+        view[...] = arr
+        views[name] = view
+        guards[name] = (buf, pad, buf.copy())
+    return views, guards
+
+
+def check_guards(kernel: str, guards: dict) -> None:
+    """OutOfStorage when a run changed a guard cell of some tensor."""
+    for name, (buf, pad, before) in guards.items():
+        lo = np.flatnonzero(buf[:pad].view(np.uint8) != before[:pad].view(np.uint8))
+        hi = np.flatnonzero(buf[-pad:].view(np.uint8) != before[-pad:].view(np.uint8))
+        if lo.size or hi.size:
+            where = (f"{(pad * buf.itemsize - lo[0]) // buf.itemsize} element(s) before its start" if lo.size
+                     else f"{hi[-1] // buf.itemsize + 1} element(s) past its end")
+            raise OutOfStorage(kernel, name, f"kernel {kernel} wrote outside the storage of tensor {name}, "
+                                             f"up to {where}")
 
 
 def _values(arr: np.ndarray, prec: str) -> np.ndarray:
@@ -236,6 +302,20 @@ def _meaningless(arr: np.ndarray) -> bool:
     return bool(np.all(zero | (bits == _poison_value(arr))))
 
 
+def scratch_arrays(program: ir.Program, program_cand: ir.Program, sizes: dict) -> dict:
+    """Poisoned arrays for the global tensors only the scheduled program declares (scratch such
+    as split_reduction's partials): the candidate needs storage for them, but they are not in
+    the unscheduled program's observable state and are never compared."""
+    have = {t.name for t in global_tensors(program)}
+    extra = [t for t in global_tensors(program_cand) if t.name not in have]
+    if not extra:
+        return {}
+    env = check_sizes(program_cand, sizes)
+    out = {t.name: np.zeros(storage_shape(t, env), dtype=NP_DTYPE[t.prec]) for t in extra}
+    poison(out, list(out), program_cand)
+    return out
+
+
 def compare_kernels(program: ir.Program, ref: str, cand: str, sizes: dict, seed: int = 0,
                     inputs: str = "random", runner_ref: Optional[Runner] = None,
                     runner_cand: Optional[Runner] = None, rtol: Optional[float] = None,
@@ -244,10 +324,12 @@ def compare_kernels(program: ir.Program, ref: str, cand: str, sizes: dict, seed:
 
     Default runners compile the program (and `program_cand`, when the candidate lives in a
     scheduled copy of the program) to C. Global tensors must agree between the two programs.
+    Raises OutOfStorage when a kernel writes outside a tensor's storage.
     """
     program_cand = program_cand or program
+    ref_names = {t.name for t in global_tensors(program)}
     if [(t.name, t.prec, t.dims, t.pad) for t in global_tensors(program)] != \
-            [(t.name, t.prec, t.dims, t.pad) for t in global_tensors(program_cand)]:
+            [(t.name, t.prec, t.dims, t.pad) for t in global_tensors(program_cand) if t.name in ref_names]:
         raise UsageError("the two programs declare different global tensors")
     if runner_ref is None or runner_cand is None:
         from .build import load_c  # the C toolchain only when a default runner is needed
@@ -259,11 +341,13 @@ def compare_kernels(program: ir.Program, ref: str, cand: str, sizes: dict, seed:
     cand_names = [cand] if any(k.name == cand for k in program_cand.kernels) else None
     outputs = sorted(set(written(program, ref_names)) | set(written(program_cand, cand_names)))
     inout = read_before_written(program, ref_names) | read_before_written(program_cand, cand_names)
-    poison(arrays, [n for n in outputs if n not in inout], program)
-    ref_arrays = {k: v.copy() for k, v in arrays.items()}
-    cand_arrays = {k: v.copy() for k, v in arrays.items()}
+    poison(arrays, [n for n in outputs if n not in inout and n in arrays], program)
+    ref_arrays, ref_guards = guarded(arrays)
+    cand_arrays, cand_guards = guarded({**arrays, **scratch_arrays(program, program_cand, sizes)})
     runner_ref(ref, dict(sizes), ref_arrays)
+    check_guards(ref, ref_guards)
     runner_cand(cand, dict(sizes), cand_arrays)
+    check_guards(cand, cand_guards)
     report = CompareReport(ref, cand, dict(sizes), seed, rtol)
     vacuous = True
     for t in global_tensors(program):

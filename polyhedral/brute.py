@@ -130,7 +130,15 @@ def _conflict_pairs(insts):
     return pairs
 
 
-def independence(model, sizes, loop_key) -> bool:
+def _phase_ordered(a: Inst, b: Inst) -> bool:
+    """Threads of one block in different (exact) barrier phases are ordered."""
+    if a.stmt.top != b.stmt.top or a.stmt.barrier_before == b.stmt.barrier_before:
+        return False
+    ha, hb = a.stmt.hw(), b.stmt.hw()
+    return all(a.values[ha[x]] == b.values[hb[x]] for x in ("block.x", "block.y", "block.z") if x in ha and x in hb)
+
+
+def independence(model, sizes, loop_key, phases_exact=False) -> bool:
     """No two instances inside the loop, with different iterator values (and equal enclosing
     iterations or hardware indices), conflict."""
     insts = enumerate_instances(model, sizes)
@@ -141,17 +149,21 @@ def independence(model, sizes, loop_key) -> bool:
         if da is None or db is None or a.values[da] == b.values[db]:
             continue
         axis = a.stmt.loops[da].axis
+        if phases_exact and axis.startswith("thread") and _phase_ordered(a, b):
+            continue
         if all(a.values[j] == b.values[j] for j in range(da)
                if axis == "vectorized" or a.stmt.loops[j].axis in HW_AXES):
             return False
     return True
 
 
-def race(model, sizes) -> bool:
+def race(model, sizes, phases_exact=False) -> bool:
     """No conflicting pair of distinct hardware-bound instances is unordered."""
     insts = enumerate_instances(model, sizes)
     for (x, y) in _conflict_pairs(insts):
         a, b = insts[x], insts[y]
+        if phases_exact and _phase_ordered(a, b):
+            continue
         if a.stmt.hw() and b.stmt.hw() and not before(a, b) and not before(b, a):
             return False
     return True

@@ -17,6 +17,14 @@ def _sample(u):
 
 
 def _box(model: KernelModel, tensor: str, storage: bool) -> isl.Set:
+    """The cells of a tensor (with padding when `storage`), cached per model."""
+    cache = model.__dict__.setdefault("_boxes", {})
+    if (tensor, storage) not in cache:
+        cache[(tensor, storage)] = _make_box(model, tensor, storage)
+    return cache[(tensor, storage)]
+
+
+def _make_box(model: KernelModel, tensor: str, storage: bool) -> isl.Set:
     t = model.program.tensor(tensor)
     dims = t.storage_dims() if storage else t.dims
     cs = [f"c{d}" for d in range(len(dims))]

@@ -48,6 +48,9 @@ class Access:
     write: bool
     accumulator: bool = False  # the self-read/write of an accumulation
     noop: bool = False  # the store of `t[I] = t[I]`: writes back what it read, changes nothing
+    # a read inside an enclosing condition is evaluated under the conditions OUTSIDE it (and the
+    # conjuncts left of it: `&&` short-circuits), not under the statement's full guard chain
+    context: tuple | None = None
 
 
 @dataclass
@@ -115,6 +118,7 @@ class KernelModel:
         self.param_text = join_and(cons + [extra_params])
         self.stmts: list[Stmt] = []
         self.barriers = 0
+        self.barrier_sites = []  # (top-level index, enclosing loops, enclosing guards)
         self._n = 0
         self._zero_count = {}
         self.approximate = set()  # names of statements whose model over-approximates
@@ -139,6 +143,7 @@ class KernelModel:
                     self._walk(fb, loops, g, p + (0,), sched_prefix, t)
                 case ir.Barrier():
                     self.barriers += 1
+                    self.barrier_sites.append((t, list(loops), list(guards)))
                 case Assign() | Zero():
                     self._add(s, loops, guards, sched_prefix + [p], t)
 
@@ -170,8 +175,12 @@ class KernelModel:
             accesses.append(Access(r.tensor, r.index, False))
         for e in s.index:
             accesses += [Access(r.tensor, r.index, False) for r in ir.reads(e)]
-        for g in guards:
-            accesses += [Access(r.tensor, r.index, False) for r in ir.reads(g)]
+        for k, g in enumerate(guards):
+            outer = tuple(guards[:k])
+            left = []
+            for c in conjuncts(g):
+                accesses += [Access(r.tensor, r.index, False, context=outer + tuple(left)) for r in ir.reads(c)]
+                left.append(c)
         zero_like = is_zero_const(s.value) and not s.sid.startswith("S")
         if zero_like:
             otuple, onames, oexprs = f"Z_{_safe(s.tensor)}", tuple(f"c{d}" for d in range(len(s.index))), s.index
@@ -192,7 +201,7 @@ class KernelModel:
     def tup(self, st: Stmt, prefix="i") -> str:
         return f"{st.name}[{', '.join(st.dims(prefix))}]"
 
-    def domain_text(self, st: Stmt, prefix="i") -> str:
+    def domain_text(self, st: Stmt, prefix="i", guards=None) -> str:
         names = st.names(self.pnames, prefix)
         parts = [self.param_text]
         for d, lp in enumerate(st.loops):
@@ -205,7 +214,7 @@ class KernelModel:
                 parts.append(f"{v} < {aff(lp.hi, names)}")
             except NonAffine:
                 self.approximate.add(st.name)
-        for g in st.guards:
+        for g in st.guards if guards is None else guards:
             parts.append(approx_cond(g, names, over=True))
         return join_and(parts)
 
@@ -244,11 +253,16 @@ class KernelModel:
             u = u.union(isl.UnionSet.from_set(s))
         return u
 
-    def access_map(self, st: Stmt, acc: Access, storage_view: bool = False) -> isl.Map:
-        """Instance -> cell map (`storage_view`: plain cells, else memory-space-qualified)."""
+    def access_map(self, st: Stmt, acc: Access, storage_view: bool = False, evaluated: bool = False) -> isl.Map:
+        """Instance -> cell map (`storage_view`: plain cells, else memory-space-qualified).
+        `evaluated`: over every point where the access is evaluated — for a read in an
+        enclosing condition that is more than the statement's domain (in_bounds needs it)."""
         outs, extra, _ = self.index_text(st, acc)
         pre = [] if storage_view else self._mem_prefix(st, acc.tensor)
         text = self.space(f"{self.tup(st)} -> T_{_safe(acc.tensor)}[{', '.join(pre + outs)}] : {extra}")
+        if evaluated and acc.context is not None:
+            where = isl.Set(self.space(f"{self.tup(st)} : {self.domain_text(st, guards=acc.context)}"))
+            return isl.Map(text).intersect_domain(where)
         return isl.Map(text).intersect_domain(self.domains[st.name])
 
     def _union(self, maps) -> isl.UnionMap:

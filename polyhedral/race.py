@@ -1,65 +1,130 @@
-"""Races between hardware threads of one kernel (the phase-free part).
+"""Races between hardware threads and barrier uniformity (DESIGN sections 2 and 5).
 
-Formal statement: no two distinct instances that are unordered (DESIGN section 2: different
-hardware indices, or different iterations of a vectorized loop) conflict. Without barriers an
-unordered conflicting pair is a race. With barriers, threads are ordered by barrier phases,
-which this check does not model yet: a conflict there is "unknown", never proved.
+race, formal statement: for all parameter values, no two instances executed by different
+hardware threads of one launch conflict (same cell of a shared or global tensor, one of them
+writing) unless they are threads of one block in different barrier phases. Different blocks
+never synchronize: a conflict between blocks is a race whatever the barriers.
+
+Which kind reports what (one rule): `race` is the whole-kernel check over every pair of
+hardware threads (barrier phases, blocks, redundant execution of statements outside thread
+loops), run on the kernel itself and on the result of every op whose kernel has hardware loops.
+`independence` is the per-loop check of one vectorized or hardware loop's iterations (for a
+thread loop in a kernel with barriers: in the same phase). A hand-written kernel whose blocks
+conflict is refuted as both; an op that makes a loop parallel is refuted as `independence`
+(the generic check of new parallel loops) and as `race`.
+
+barrier_uniformity, formal statement: for every barrier, all parameter values, every block and
+every instance of the barrier's enclosing serial loops, either every thread of the block
+reaches it or none does. Refuted with two threads of one block, one reaching it and one not.
 """
 from __future__ import annotations
 
 import islpy as isl
 
-from .isltools import _params_text, _sample
 from .describe import Finding, coords, fmt_instance, instance, param_values, shared_cells
-from .model import HW_AXES, KernelModel
+from .isltools import _params_text, _sample
+from .model import KernelModel
+from .phases import AXES, Phases
+
+STATEMENT = ("forall params: no two instances run by different hardware threads of one launch conflict "
+             "on a cell (one writing) unless they are threads of one block in different barrier phases")
+UNI_STATEMENT = ("forall params, barriers, blocks and enclosing serial iterations: every thread of the "
+                 "block reaches the barrier instance or none does")
 
 
-def _other_block(model: KernelModel):
-    """Pairs of instances whose block indices differ on an axis both are bound to."""
-    maps = []
-    for s in model.stmts:
-        for t in model.stmts:
-            hs, ht = s.hw(), t.hw()
-            axes = [a for a in ("block.x", "block.y", "block.z") if a in hs and a in ht]
-            if axes:
-                c = " or ".join(f"a{hs[a]} != b{ht[a]}" for a in axes)
-                maps.append(isl.Map(model.space(f"{model.tup(s, 'a')} -> {model.tup(t, 'b')} : {c}")))
-    return model._union(maps)
+def phases_of(model: KernelModel) -> Phases:
+    ph = getattr(model, "_phases", None)
+    if ph is None:
+        ph = Phases(model)
+        model._phases = ph
+    return ph
 
 
-def race(model: KernelModel, label="kernel") -> Finding:
-    statement = ("forall params: no two distinct unordered instances (different hardware indices) "
-                 "conflict on a cell, one of them writing")
-    bef = model.before
-    dom = model.domain
-    hw = dom.empty(dom.get_space())
-    for st in model.stmts:
-        if st.hw():
-            hw = hw.add_set(model.domains[st.name])
-    unordered = model.conflicts.intersect_domain(hw).intersect_range(hw)
-    unordered = unordered.subtract(bef).subtract(bef.reverse()).subtract(dom.identity())
-    sure, may = model.split_exact(unordered)
-    pt = _sample(sure)
-    if pt is None and not may.is_empty():
-        return Finding("unknown", "threads may conflict through a data-dependent guard or index", statement)
-    if pt is None:
-        return Finding("proved", "no two hardware threads conflict", statement)
-    if model.barriers:
-        # barriers order threads of one block only: a conflict across blocks is a race anyway
-        pt = _sample(sure.intersect(_other_block(model)))
-    if pt is None:
-        return Finding("unknown", "threads conflict on a cell outside the order of their own loops; "
-                       "deciding whether barriers separate them needs the barrier-phase analysis "
-                       "(not built yet)", statement)
+def barrier_uniformity(model: KernelModel) -> Finding:
+    ph = phases_of(model)
+    if ph.unsupported:
+        return Finding("unknown", ph.unsupported, UNI_STATEMENT)
+    bad = [s for s in ph.sites if s.status == "refuted"]
+    if bad:
+        return Finding("refuted", bad[0].reason, UNI_STATEMENT, bad[0].witness)
+    unclear = ph.unclear_sites()
+    if unclear:
+        return Finding("unknown", unclear[0].reason, UNI_STATEMENT)
+    return Finding("proved", f"{len(ph.sites)} barrier(s), each reached by every thread of its block or by none",
+                   UNI_STATEMENT)
+
+
+def _hw(ph: Phases, st, vals) -> tuple:
+    top = ph._axes(st.top)
+    h = vals[st.depth:]
+    block = {a: v for a, v in zip(AXES[:3], h[:3]) if a in top}
+    thread = {a: v for a, v in zip(AXES[3:], h[3:]) if a in top}
+    return block, thread
+
+
+def _who(block: dict, thread: dict) -> str:
+    b = ", ".join(f"{k}={v}" for k, v in block.items()) or "the only block"
+    t = ", ".join(f"{k}={v}" for k, v in thread.items()) or "the only thread"
+    return f"block ({b}) thread ({t})"
+
+
+def race(model: KernelModel, label="kernel", phases_exact: bool = True) -> Finding:
+    """The race obligation (module docstring). `phases_exact` is accepted for callers of the
+    earlier interface and ignored: the phases are always computed here."""
+    ph = phases_of(model)
+    if ph.unsupported:
+        return Finding("unknown", ph.unsupported, STATEMENT)
+    intra, cross = ph.races
+    for rel, across in ((intra, False), (cross, True)):
+        sure, may = ph.exact_pairs(rel)
+        pt = _sample(sure)
+        if pt is None:
+            continue
+        if not across and ph.unclear_sites():
+            return Finding("unknown", f"threads of one block conflict unless a barrier orders them, and "
+                           f"{ph.unclear_sites()[0].reason}", STATEMENT)
+        return _refuted(model, ph, pt, across, label)
+    for rel in (intra, cross):
+        if not ph.exact_pairs(rel)[1].is_empty():
+            return Finding("unknown", "threads may conflict through a data-dependent guard or index", STATEMENT)
+    n = len(ph.good_sites())
+    return Finding("proved", "no two hardware threads conflict" +
+                   (f" outside the order of {n} barrier(s)" if n else ""), STATEMENT)
+
+
+def _refuted(model, ph: Phases, pt, across: bool, label) -> Finding:
     p, tup = coords(pt)
     params = param_values(model, p)
-    (n1, v1), (n2, v2) = tup
-    i1 = instance(model, n1, v1, params, label)
-    i2 = instance(model, n2, v2, params, label)
-    cells = shared_cells(model, v1, model, v2, n1, n2, params)
+    (x1, v1), (x2, v2) = tup
+    s1, s2 = model.stmt(x1[2:]), model.stmt(x2[2:])
+    i1 = instance(model, s1.name, v1[:s1.depth], params, label)
+    i2 = instance(model, s2.name, v2[:s2.depth], params, label)
+    b1, t1 = _hw(ph, s1, v1)
+    b2, t2 = _hw(ph, s2, v2)
+    for inst, b, t in ((i1, b1, t1), (i2, b2, t2)):
+        inst["block"], inst["thread"] = b, t
+    cells = shared_cells(model, v1[:s1.depth], model, v2[:s2.depth], s1.name, s2.name, params)
     ctext = ", ".join(f"{c['tensor']}[{', '.join(map(str, c['index']))}]" for c in cells)
-    return Finding("refuted", f"race on {ctext} at {_params_text(params)}: {fmt_instance(i1)} and "
-                   f"{fmt_instance(i2)} " + ("run in different blocks, which no barrier orders" if model.barriers
-                                              else "run in different threads with no barrier between them"), statement,
-                   {"params": params, "instances": [i1, i2], "cells": cells,
-                    "order": {"before": "unordered (different threads)", "after": "unordered"}})
+    cex = {"params": params, "instances": [i1, i2], "cells": cells,
+           "threads": [{"block": b1, "thread": t1}, {"block": b2, "thread": t2}]}
+    if across:
+        why = "run in different blocks, which no barrier orders"
+        cex["order"] = {"before": "unordered (different blocks)", "after": "unordered"}
+    else:
+        phase = ph.phase_of(s1, v1, params)
+        cex["phase"] = phase
+        why = (f"run in different threads of one block in the same barrier phase {phase}"
+               if ph.good_sites() else "run in different threads of one block with no barrier between them")
+        cex["order"] = {"before": f"unordered (same barrier phase {phase})", "after": "unordered"}
+    return Finding("refuted", f"race on {ctext} at {_params_text(params)}: {fmt_instance(i1)} in "
+                   f"{_who(b1, t1)} and {fmt_instance(i2)} in {_who(b2, t2)} {why}", STATEMENT, cex)
+
+
+def thread_unordered(model: KernelModel) -> isl.UnionMap:
+    """Instance pairs (model space) run by different threads of one block in one phase: what
+    the independence of a thread loop keeps in a kernel with barriers."""
+    ph = phases_of(model)
+    return ph.to_instances(ph.races[0])
+
+
+__all__ = ["race", "barrier_uniformity", "thread_unordered", "phases_of"]

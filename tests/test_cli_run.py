@@ -101,15 +101,13 @@ def test_run_keeps_in_place_inputs(cases_dir, capsys):
 def test_run_draws_inputs_from_declared_ranges(tmp_path):
     from codegen.dtypes import bf16_to_f32
     from codegen.oracle import random_inputs
-    from verified_sched.cli_support import declared_ranges
 
     path = tmp_path / "inp.vs"
     path.write_text("params N where N >= 1\ninputs x int in [-3, 3]\ninputs w in [-1, 1] grid 1/4\n"
                     "tensor x[N] f32\ntensor w[N] bf16\ntensor y[N] f32\n"
                     "kernel k {\n  for i in 0 .. N {\n    y[i] = x[i] * w[i]\n  }\n}\n")
     program = parse_file(path)
-    arrays = random_inputs(program, None, {"N": 50})
-    declared_ranges(program, arrays, seed=1)
+    arrays = random_inputs(program, None, {"N": 50}, seed=1)  # honours the `inputs` lines
     x, w = arrays["x"], bf16_to_f32(arrays["w"])
     assert set(np.unique(x)) <= set(range(-3, 4)) and len(np.unique(x)) > 3
     assert np.all(w * 4 == np.round(w * 4)) and np.abs(w).max() <= 1 and len(np.unique(w)) > 3

@@ -208,3 +208,46 @@ def test_in_out_tensors_keep_their_inputs_and_scheduled_program_is_compared():
     only_swapped = parse_text(STENCIL.replace("kernel down {", "kernel unused {"))
     report = compare_kernels(program, "down", "down_swapped", {"N": 4, "M": 2}, program_cand=only_swapped)
     assert report.ok, report.text()
+
+
+OOB = """
+params N where N >= 1
+tensor x[N] f32
+tensor y[N] f32
+inputs x int in [-3, 3]
+kernel ok {
+  for i in 0 .. N {
+    y[i] = 2 * x[i]
+  }
+}
+kernel past_end {
+  for i in 0 .. N + 2 {
+    y[i] = 2 * x[min(i, N - 1)]
+  }
+}
+"""
+
+
+def test_write_outside_storage_is_reported_not_heap_corruption():
+    """Guard zones around every array: a compiled kernel writing past y raises OutOfStorage."""
+    from codegen.oracle import OutOfStorage
+    program = parse_text(OOB)
+    with pytest.raises(OutOfStorage, match="kernel past_end wrote outside the storage of tensor y, "
+                                           "up to 2 element"):
+        compare_kernels(program, "ok", "past_end", {"N": 5})
+
+
+def test_declared_input_ranges_and_poisoning_reach_every_runner():
+    """A Python callable in place of the candidate sees `inputs`-declared values and poisoned
+    outputs (y is written before it is read)."""
+    program = parse_text(OOB)
+    seen = {}
+
+    def python_kernel(kernel, sizes, arrays):
+        seen.update({k: v.copy() for k, v in arrays.items()})
+        arrays["y"][...] = 2 * arrays["x"]
+
+    report = compare_kernels(program, "ok", "ok", {"N": 40}, seed=2, runner_cand=python_kernel)
+    assert report.ok, report.text()
+    assert set(np.unique(seen["x"])) <= set(range(-3, 4)) and len(np.unique(seen["x"])) > 3
+    assert np.all(seen["y"].view(np.uint32) == POISON_BITS[np.dtype(np.float32)])

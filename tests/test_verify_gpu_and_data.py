@@ -36,17 +36,19 @@ kernel k { for b in 0 .. B : block.x {
     assert race.status == "refuted" and "blocks" in race.message
 
 
-def test_conflict_inside_a_block_with_barriers_is_unknown_not_proved():
-    obls = obligations("""params B where B >= 1
+def test_barrier_phases_order_one_block_and_same_phase_conflicts_race():
+    text = """params B where B >= 1
 tensor x[B, 64] f32
 tensor y[B, 64] f32
 tensor t[64] f32 shared
 kernel k { for b in 0 .. B : block.x {
   for i in 0 .. 64 : thread.x { t[i] = x[b, i] }
   barrier
-  for i in 0 .. 64 : thread.x { y[b, i] = t[63 - i] } } }""")
-    race = next(o for o in obls if o.kind == "race")
-    assert race.status == "unknown"
+  for i in 0 .. 64 : thread.x { y[b, i] = t[63 - i] } } }"""
+    race = next(o for o in obligations(text) if o.kind == "race")
+    assert race.status == "proved"
+    race = next(o for o in obligations(text.replace("barrier\n", "")) if o.kind == "race")
+    assert race.status == "refuted"
 
 
 def test_data_guard_conflict_is_unknown_and_guarded_split_is_proved():

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from . import ir
-from .cli_support import compare, fit_array, infer_sizes, read_npy
+from .cli_support import fit_array, infer_sizes, read_npy
 from .errors import UsageError, VschedError
 
 TARGETS = ("c", "cuda", "emulate", "interp")
@@ -161,13 +161,14 @@ def _runner(program: ir.Program, target: str, seed: int, races: bool = False):
 
 def _runtime_errors() -> tuple:
     """Errors that are findings about a running kernel (exit 1), not usage errors."""
+    from codegen.oracle import OutOfStorage
     from .interp import KernelError
 
     try:
         from codegen.emulate import EmulationError
     except ImportError:
-        return (KernelError,)
-    return (KernelError, EmulationError)
+        return (KernelError, OutOfStorage)
+    return (KernelError, OutOfStorage, EmulationError)
 
 
 def _rtol(program: ir.Program, kernels) -> float:
@@ -259,6 +260,8 @@ def _jobs(program: ir.Program, args) -> list:
 
 
 def cmd_run(args) -> int:
+    from codegen.oracle import compare_kernels
+
     program = _load(args.file)
     jobs = _jobs(program, args)
     failed = 0
@@ -266,9 +269,10 @@ def cmd_run(args) -> int:
         for label, p_ref, ref, p_cand, cand, t_ref, t_cand, rtol in jobs:
             with _progress(f"running {label} at {sizes}"):
                 try:
-                    report = compare(p_ref, ref, p_cand, cand, sizes, args.seed, args.inputs,
-                                     _runner(p_ref, t_ref, args.seed, args.races),
-                                     _runner(p_cand, t_cand, args.seed, args.races), rtol)
+                    report = compare_kernels(p_ref, ref, cand, sizes, args.seed, args.inputs,
+                                             _runner(p_ref, t_ref, args.seed, args.races),
+                                             _runner(p_cand, t_cand, args.seed, args.races),
+                                             rtol=rtol, atol=rtol or 0.0, program_cand=p_cand)
                 except _runtime_errors() as e:
                     print(f"{label}: FAILED at {sizes}: {e}")
                     failed += 1

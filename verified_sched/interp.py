@@ -29,7 +29,7 @@ import random
 
 import numpy as np
 
-from codegen.dtypes import NP_DTYPE, check_sizes, storage_shape
+from codegen.dtypes import NP_DTYPE, check_array, check_sizes, storage_shape
 from . import ir
 from .errors import InternalError, UsageError
 from .interp_scalar import COMPUTE, NUMS, KernelError, Num, read_scalar, to_storage
@@ -361,7 +361,7 @@ class _Run:
             if t.memory in ("shared", "local"):
                 self.scratch_tensors.append(t)
                 continue
-            self.globals[t.name] = _checked_array(t, arrays, env)
+            self.globals[t.name] = check_array(t, arrays, env)
         # outside hardware launches scratch tensors live for the whole run (like C locals)
         self.scratch = {t.name: _poisoned(t, env) for t in self.scratch_tensors}
 
@@ -467,20 +467,6 @@ def _poisoned(t: ir.Tensor, env: dict) -> np.ndarray:
     dtype = NP_DTYPE[t.prec]
     shape = storage_shape(t, env)
     return np.full(shape + (dtype.itemsize,), 0xFF, dtype=np.uint8).view(dtype).reshape(shape)
-
-
-def _checked_array(t: ir.Tensor, arrays: dict, env: dict) -> np.ndarray:
-    if t.name not in arrays:
-        raise UsageError(f"no array given for tensor {t.name}")
-    a = arrays[t.name]
-    shape, dtype = storage_shape(t, env), NP_DTYPE[t.prec]
-    if not isinstance(a, np.ndarray):
-        raise UsageError(f"tensor {t.name}: expected a numpy array, got {type(a).__name__}")
-    if a.shape != shape:
-        raise UsageError(f"tensor {t.name}: array shape {a.shape} differs from its storage shape {shape}")
-    if a.dtype != dtype:
-        raise UsageError(f"tensor {t.name} ({t.prec}): array dtype {a.dtype}, expected {dtype}")
-    return a
 
 
 def run_kernel(program: ir.Program, kernel_name: str, sizes: dict, arrays: dict, seed: int = 0) -> dict:

@@ -19,7 +19,7 @@ import islpy as isl
 from polyhedral import checks, contraction, race
 from polyhedral.describe import Finding, fmt_instance
 from polyhedral.model import KernelModel
-from . import ir
+from . import gpu_limits, ir
 from .errors import ScheduleError
 from .obligations import Obligation, verdict
 
@@ -27,6 +27,8 @@ GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence
 # isl's own budget per check (its operation counter): a runaway query becomes "unknown"
 # instead of hanging past the timeout, which is only checked between checks.
 ISL_MAX_OPERATIONS = 5_000_000
+# shared-memory bytes per block for hardware_limits (a one-element list so a CLI option can set it)
+SHARED_LIMIT = [gpu_limits.SHARED_LIMIT]
 
 
 @dataclass
@@ -153,10 +155,23 @@ def kernel_obligations(program, kernel_name, deadline) -> list:
     out = _run("in_bounds", 0, label, lambda: in_bounds(model, "kernel"), deadline)
     for loop, inside, depth in checks.parallel_loops(model):
         out += _run("independence", 0, label,
-                    lambda loop=loop, inside=inside, depth=depth: checks.independence(model, loop, inside, depth,
-                                                                                      "kernel"), deadline)
+                    lambda loop=loop, inside=inside, depth=depth: checks.independence(
+                        model, loop, inside, depth, "kernel"), deadline)
+    out += gpu_obligations(program, kernel_name, model, 0, label, deadline)
+    return out
+
+
+def gpu_obligations(program, kernel_name, model: KernelModel, op_index, op_text, deadline) -> list:
+    """barrier_uniformity (when the kernel has barriers), race and hardware_limits (when it has
+    hardware loops) of one kernel: polyhedral/race.py, polyhedral/phases.py, gpu_limits.py."""
+    out = []
+    if model.barriers:
+        out += _run("barrier_uniformity", op_index, op_text, lambda: race.barrier_uniformity(model), deadline)
     if any(lp.axis in ir.HW_AXES for st in model.stmts for lp in st.loops):
-        out += _run("race", 0, label, lambda: race.race(model), deadline)
+        out += _run("race", op_index, op_text, lambda: race.race(model, "kernel" if op_index == 0 else "after"),
+                    deadline)
+        out += _run("hardware_limits", op_index, op_text,
+                    lambda: gpu_limits.hardware_limits(program, kernel_name, SHARED_LIMIT[0]), deadline)
     return out
 
 
@@ -186,6 +201,7 @@ def op_obligations(ctx: OpContext) -> list:
             out += _run("independence", idx, text,
                         lambda loop=loop, inside=inside, depth=depth: checks.independence(ma, loop, inside, depth),
                         ctx.deadline)
+    out += gpu_obligations(ctx.program_after, ctx.kernel_name, ma, idx, text, ctx.deadline)
     return out
 
 
@@ -276,6 +292,14 @@ def _cex_text(o: Obligation) -> list:
     for cell in c.get("cells") or []:
         if cell.get("index") is not None:
             lines.append(f"cell: {cell['tensor']}[{', '.join(map(str, cell['index']))}]")
+    for t in c.get("threads") or []:
+        where = ", ".join(f"{k}={v}" for k, v in {**t.get("block", {}), **t.get("thread", {})}.items())
+        extra = "" if "reaches" not in t else (" reaches the barrier" if t["reaches"] else " does not reach it")
+        lines.append(f"thread: ({where or 'the only thread'}){extra}")
+    if "phase" in c:
+        lines.append(f"barrier phase: {c['phase']}")
+    if c.get("barrier"):
+        lines.append(f"barrier: {c['barrier']}")
     for key in ("term", "missing_in", "extra_in"):
         if key in c:
             lines.append(f"{key.replace('_', ' ')}: {c[key]}")

@@ -4,8 +4,11 @@ Grammar (EBNF; NL is a newline, dropped inside ( ) [ ] and after a token that ca
 line, such as a binary operator, `,`, `->`, `..`, `=`, `and`, `or`, `not`, `where`):
 
     file       := { item | NL }
-    item       := params | profile | tensor | kernel | schedule | claim      (any order)
+    item       := params | profile | tensor | kernel | schedule | claim | inputs   (any order)
     params     := "params" [ NAME {"," NAME} ] [ "where" cond {"," cond} ] NL
+    inputs     := "inputs" NAME {"," NAME} ( "int" "in" "[" NUM "," NUM "]"
+                                           | "in" "[" NUM "," NUM "]" "grid" GRID ) NL
+                  (declared input values; dsl/inputs.py: NUM -8, 0.5, 1/4; GRID a power of two)
     profile    := "profile" ("default" | "approximate" | "reproducible") NL
     tensor     := "tensor" NAME "[" expr {"," expr} "]" PREC [MEMORY] [ "pad" "(" INT {"," INT} ")" ] NL
                   PREC: f16 bf16 f32 f64 i32; MEMORY: global (default) shared local constant

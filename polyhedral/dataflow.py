@@ -1,0 +1,220 @@
+"""Exact value-based dataflow of a staged (or packed) tile: the `dataflow` obligation.
+
+Formal statement: for all parameter values and every instance r of a statement reading TILE at
+cell c (each read access separately), let D(r) be the tile writes w of cell c that happen
+before r, where "happens before" is (a) the same thread (same block and thread indices) and w
+earlier in the thread-agnostic program order, or (b) the same block and a barrier instance b
+with w before b before r in that order. Then (1) D(r) is not empty, (2) it has exactly one
+last element (a w in D(r) no other w' in D(r) follows in happens-before), (3) that last write
+is a copy statement (not the zero fill of an edge guard) storing SRC[s] with s equal to the
+source cell the original read of r read (its index in the kernel before the op, at r's
+iterators), and (4) no write of cell c is unordered with r (neither happens before nor after
+it). Order: top-level statements run in sequence (a tile written in one launch is visible in a
+later one only when neither has hardware loops); serial/unrolled loops and statement positions
+order lexicographically; thread loops do not order (they are transparent); block and
+vectorized loops separate instances (equal indices required). Hardware axes a statement is
+not inside count as index 0 (such statements run on thread 0 / block 0 only).
+
+This does not rely on the race analysis: barriers are modelled here as instances.
+"""
+from __future__ import annotations
+
+import islpy as isl
+
+from verified_sched import ir
+from verified_sched.ir import For, If, Load, TensorCore
+from .affine import join_and, negate
+from .describe import Finding, coords, instance, param_values
+from .model import HW_AXES, ORDERED, Access, KernelModel, Loop, Stmt
+
+STATEMENT = ("forall params and every read r of the tile: the writes of r's cell that happen before r "
+             "(same thread earlier, or same block across a barrier) are non-empty with one last element, "
+             "which copies exactly the source cell the original read saw, and no write of that cell is "
+             "unordered with r")
+
+
+def barrier_stmts(model: KernelModel) -> list:
+    """Barrier instances as pseudo statements (the model's walk, mirrored)."""
+    out = []
+
+    def walk(stmts, loops, guards, pos, prefix, top):
+        for k, s in enumerate(stmts):
+            p = pos + (k,)
+            t = k if top is None else top
+            match s:
+                case For():
+                    key = tuple(x for x in prefix if isinstance(x, tuple)) + (p,)
+                    lp = Loop(s.var, s.lo, s.hi, s.axis, key)
+                    walk(s.body, loops + [lp], guards, (), prefix + [p, lp], t)
+                case If(cond=c):
+                    walk(s.then, loops, guards + [c], p + (0,), prefix, t)
+                    walk(s.orelse, loops, guards + [negate(c)], p + (1,), prefix, t)
+                case TensorCore(fallback=fb):
+                    walk(fb, loops, guards, p + (0,), prefix, t)
+                case ir.Barrier():
+                    name = f"{model.tag}_BAR{len(out)}"
+                    out.append(Stmt(name, "barrier", s, list(loops), prefix + [p], list(guards), t, "", (), (),
+                                    None, [], False))
+    walk(model.kernel.body, [], [], (), [], None)
+    return out
+
+
+def _hw_eq(s: Stmt, t: Stmt, axes) -> list:
+    hs, ht = s.hw(), t.hw()
+    out = []
+    for axis in axes:
+        a = f"a{hs[axis]}" if axis in hs else "0"
+        b = f"b{ht[axis]}" if axis in ht else "0"
+        if a != "0" or b != "0":
+            out.append(f"{a} = {b}")
+    return out
+
+
+def agnostic_before(s: Stmt, t: Stmt, same_thread: bool) -> str | None:
+    """Constraint (a* dims of s, b* dims of t) of `s before t` in the thread-agnostic order,
+    same block (and same thread when asked), or None when never."""
+    has_hw = bool(s.hw()) or bool(t.hw())
+    if s.top != t.top and has_hw:
+        return None
+    disj, eq = [], []
+    ss, ts = s.sched, t.sched
+    j = 0
+    while True:
+        ps, pt = ss[2 * j], ts[2 * j]
+        if ps != pt:
+            if ps < pt:
+                disj.append(join_and(eq))
+            break
+        if 2 * j + 1 >= len(ss) or 2 * j + 1 >= len(ts):
+            break
+        ls, lt = ss[2 * j + 1], ts[2 * j + 1]
+        if ls is not lt and ls.key != lt.key:
+            break
+        va, vb = f"a{j}", f"b{j}"
+        if ls.axis in ORDERED:
+            disj.append(join_and(eq + [f"{va} < {vb}"]))
+            eq.append(f"{va} = {vb}")
+        elif ls.axis == "vectorized":
+            eq.append(f"{va} = {vb}")
+        j += 1
+    if not disj:
+        return None
+    axes = HW_AXES if same_thread else HW_AXES[:3]
+    return join_and([" or ".join(f"({d})" for d in disj)] + _hw_eq(s, t, axes))
+
+
+class Dataflow:
+    def __init__(self, model: KernelModel):
+        self.m = model
+        self.bars = barrier_stmts(model)
+        self.bar_dom = {b.name: isl.Set(model.space(f"{model.tup(b)} : {model.domain_text(b)}"))
+                        for b in self.bars}
+
+    def dom(self, st):
+        return self.m.domains.get(st.name) or self.bar_dom[st.name]
+
+    def pair(self, s, t, same_thread) -> isl.Map | None:
+        c = agnostic_before(s, t, same_thread)
+        if c is None:
+            return None
+        m = isl.Map(self.m.space(f"{self.m.tup(s, 'a')} -> {self.m.tup(t, 'b')} : {c}"))
+        return m.intersect_domain(self.dom(s)).intersect_range(self.dom(t))
+
+    def hb(self, sources, targets) -> isl.UnionMap:
+        maps = []
+        for s in sources:
+            for t in targets:
+                m = self.pair(s, t, True)
+                if m is not None:
+                    maps.append(m)
+                for b in self.bars:
+                    m1, m2 = self.pair(s, b, False), self.pair(b, t, False)
+                    if m1 is not None and m2 is not None:
+                        maps.append(m1.apply_range(m2))
+        return self.m._union(maps)
+
+
+def tile_dataflow(mb: KernelModel, ma: KernelModel, source: str, tile: str) -> Finding:
+    """The formal statement above for TILE standing for reads of SOURCE (mb: before the op)."""
+    writers = [st for st in ma.stmts if st.accesses[0].write and st.accesses[0].tensor == tile]
+    readers = [(st, a) for st in ma.stmts for a in st.accesses if not a.write and a.tensor == tile]
+    if not readers:
+        return Finding("unknown", f"nothing reads the tile {tile}: the staging redirected no read", STATEMENT)
+    for st in writers + [r for r, _ in readers]:
+        if not ma.is_exact(st):
+            return Finding("unknown", f"{st.sid}: data-dependent guards or indices (may-accesses)", STATEMENT)
+    copies = [w for w in writers if isinstance(w.node.value, (Load, ir.Cast))
+              and _src_load(w.node.value, source) is not None]
+    df = Dataflow(ma)
+    rstmts = list({id(r): r for r, _ in readers}.values())
+    W = ma._union(ma.access_map(w, w.accesses[0]) for w in writers)
+    hb_wr = df.hb(writers, rstmts)
+    hb_ww = df.hb(writers, writers)
+    hb_rw = df.hb(rstmts, writers)
+    srcW = ma._union(ma.access_map(w, Access(source, _src_load(w.node.value, source).index, False), True)
+                     for w in copies)
+    fill_dom = ma._union(isl.UnionSet.from_set(ma.domains[w.name]) for w in writers if w not in copies) \
+        if len(copies) < len(writers) else None
+    ww = W.apply_range(W.reverse()).intersect(hb_ww)
+    for r, acc in readers:
+        before = _original_index(mb, r, source)
+        if before is None:
+            return Finding("unknown", f"{r.sid}: no unique original read of {source} to compare with", STATEMENT)
+        R = isl.UnionMap.from_map(ma.access_map(r, acc))
+        same = R.apply_range(W.reverse())
+        D = same.intersect(hb_wr.reverse())
+        E = D.apply_range(ww.reverse())
+        last = D.subtract(E)
+        rdom = R.domain()
+        missing = rdom.subtract(last.domain())
+        if not missing.is_empty():
+            return _refute(ma, missing, f"{r.sid} reads {tile} before any load of that cell is visible to it")
+        if not last.is_single_valued():
+            bad = last.lexmax().subtract(last.lexmin()).domain()
+            return _refute(ma, bad, f"{r.sid}: several unordered last writes of the {tile} cell it reads")
+        if fill_dom is not None:
+            z = last.intersect_range(fill_dom)
+            if not z.is_empty():
+                return _refute(ma, z.domain(), f"{r.sid} reads the 0 an edge guard stored, where the original "
+                                                f"read an in-bounds {source} cell")
+        srcR = isl.UnionMap.from_map(ma.access_map(r, Access(source, before, False), True))
+        good = srcR.apply_range(srcW.reverse())
+        wrong = last.subtract(good)
+        if not wrong.is_empty():
+            return _refute(ma, wrong.domain(), f"{r.sid} sees a copy of a different {source} cell than the "
+                                                f"original read")
+        racing = same.subtract(D).subtract(hb_rw.intersect_domain(rdom))
+        if not racing.is_empty():
+            return _refute(ma, racing.domain(), f"{r.sid}: a write of the {tile} cell it reads is unordered with "
+                                                 f"the read (no barrier between them)")
+    return Finding("proved", f"{len(readers)} tile read(s) of {tile}: each sees exactly one load, of the "
+                             f"{source} cell the original read", STATEMENT)
+
+
+def _src_load(value, source):
+    if isinstance(value, ir.Cast):
+        value = value.a
+    return value if isinstance(value, Load) and value.tensor == source else None
+
+
+def _original_index(mb: KernelModel, r: Stmt, source: str):
+    """The source index the statement with r's id read before the op (over the same iterators)."""
+    idx = set()
+    for st in mb.stmts:
+        if st.node is not None and getattr(st.node, "sid", None) == r.node.sid:
+            for a in st.accesses:
+                if not a.write and a.tensor == source:
+                    idx.add(tuple(a.index))
+            if {lp.var for lp in st.loops} - {lp.var for lp in r.loops}:
+                return None
+    return next(iter(idx)) if len(idx) == 1 else None
+
+
+def _refute(model: KernelModel, uset, message: str) -> Finding:
+    lst = uset.get_set_list()
+    pt = lst.get_at(0).sample_point()
+    params, tuples = coords(pt)
+    pv = param_values(model, params)
+    name, vals = tuples[0]
+    cex = {"params": pv, "instances": [instance(model, name, vals, pv, "after")]}
+    return Finding("refuted", message, STATEMENT, cex)

@@ -1,0 +1,130 @@
+"""tensorize: corpus verdict, recognition and refusals, obligations (with refutations), runs."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from codegen.emulate import load_emulated
+from codegen.oracle import compare_kernels
+from verified_sched import ir
+from verified_sched.dsl import parse_file, parse_text
+from verified_sched.errors import ScheduleError
+from verified_sched.ops import apply_op
+from verified_sched.ops import tensorize_checks
+from verified_sched.verify import OpContext, file_report_json, verify_program
+from verified_sched.wellformed import check_kernel
+
+
+def mm(update="c[i, j] += a[i, k] * b[k, j]", sched="tensorize i, j, k simd=8", a="a[N, K]", b="b[K, M]",
+       c="c[N, M]", n=4, m=4, kk=4, outer=""):
+    return (f"params N, M, K where N >= 4, M >= 4, K >= 4\ntensor {a} f32\ntensor {b} f32\ntensor {c} f32\n"
+            f"kernel mm {{\n  zero c\n{outer}  for i in 0 .. {n} {{\n    for j in 0 .. {m} {{\n"
+            f"      for k in 0 .. {kk} {{\n        {update}\n      }}\n    }}\n  }}\n{'}' if outer else ''}}}\n"
+            f"schedule mm {{\n  {sched}\n}}\n")
+
+
+def scheduled(p, kernel="mm"):
+    cur = p
+    for op in p.schedule_for(kernel).ops:
+        cur = apply_op(cur, kernel, op)
+        check_kernel(cur, cur.kernel(kernel))
+    return cur
+
+
+def report(p):
+    return file_report_json(verify_program(p), "f")
+
+
+def test_corpus_tensorize_matmul_legal(cases_dir):
+    rep = report(parse_file(cases_dir / "tensorize_matmul.vs"))
+    assert rep["verdict"] == "legal", [o for o in rep["obligations"] if o["status"] != "proved"]
+    last = [o for o in rep["obligations"] if o["op"].startswith("tensorize")]
+    assert {"equivalence", "race", "coverage", "dependence", "independence"} <= {o["kind"] for o in last}
+
+
+@pytest.mark.parametrize("sizes", [{"TN": 1, "TM": 1, "TK": 1}, {"TN": 2, "TM": 1, "TK": 2}])
+def test_corpus_tensorize_runs_equal_c_and_emulation(cases_dir, sizes):
+    p = parse_file(cases_dir / "tensorize_matmul.vs")
+    after = scheduled(p, "matmul")
+    rep = compare_kernels(p, "matmul", "matmul", sizes, seed=1, program_cand=after)
+    assert rep.equal and not rep.vacuous, rep.text()
+    rep = compare_kernels(p, "matmul", "matmul", sizes, seed=1, program_cand=after,
+                          runner_cand=load_emulated(after, seed=7).run)
+    assert rep.equal and not rep.vacuous, rep.text()
+
+
+def test_result_shape_and_fma_form():
+    p = scheduled(parse_text(mm("c[i, j] = fma(a[i, k], b[k, j], c[i, j])")))
+    lane = p.kernel("mm").body[1]
+    assert isinstance(lane, ir.For) and lane.axis == "thread.x" and lane.hi == ir.Int(8)
+    tc = lane.body[0]
+    assert isinstance(tc, ir.TensorCore) and tc.lane == lane.var and tc.shape == (4, 4, 4)
+    assert isinstance(tc.fallback[0], ir.For) and tc.fallback[0].var == "i"
+
+
+def test_operands_may_come_in_either_order_and_lane_axis_avoids_thread_x():
+    src = mm("c[i, j] += b[k, j] * a[i, k]", outer="  for t in 0 .. 1 : thread.x {\n")
+    p = scheduled(parse_text(src))
+    lane = p.kernel("mm").body[1].body[0]
+    assert lane.axis == "thread.y"
+    assert report(parse_text(src))["verdict"] == "legal"
+
+
+@pytest.mark.parametrize("src, msg", [
+    (mm(a="a[K, N]", update="c[i, j] += a[k, i] * b[k, j]"), "transposed"),
+    (mm(b="b[M, K]", update="c[i, j] += a[i, k] * b[j, k]"), "transposed"),
+    (mm(c="c[M, N]", update="c[j, i] += a[i, k] * b[k, j]"), "transposed"),
+    (mm("c[i, j] += 2.0 * a[i, k]"), "d[..] += a[..] * b[..]"),
+    (mm("c[i, j] = max(c[i, j], a[i, k] * b[k, j])"), "d[..] += a[..] * b[..]"),
+    (mm(a="a[2 * N, K]", update="c[i, j] += a[2 * i, k] * b[k, j]"), "unit coefficients"),
+    (mm(n="N"), "positive constant"),
+    (mm(sched="tensorize i, k, j"), "perfect nest"),
+    (mm(sched="tensorize i, j, q"), "no loop named 'q'"),
+    (mm(sched="retype k as vectorized\n  tensorize i, j, k"), "must be serial"),
+])
+def test_preconditions(src, msg):
+    with pytest.raises(ScheduleError) as e:
+        scheduled(parse_text(src))
+    assert msg in e.value.message and e.value.loc is not None
+
+
+def test_all_thread_axes_taken_is_refused():
+    src = mm(outer="  for t in 0 .. 2 : thread.x {\n  for u in 0 .. 2 : thread.y {\n  for w in 0 .. 2 : thread.z {\n")
+    src = src.replace("}}\nschedule", "}}}}\nschedule")
+    with pytest.raises(ScheduleError, match="no free thread axis"):
+        scheduled(parse_text(src))
+
+
+def _ctx(before, after, op):
+    return OpContext(before, after, "mm", op, 1, "default", 10.0, 1e18)
+
+
+def test_equivalence_refuted_when_the_block_shape_disagrees_with_the_fallback():
+    p = parse_text(mm())
+    op = p.schedule_for("mm").ops[0]
+    after = apply_op(p, "mm", op)
+    k = after.kernel("mm")
+
+    def bad(n):
+        if isinstance(n, ir.TensorCore):
+            return dataclasses.replace(n, shape=(4, 4, 2))
+        return None
+    tampered = after.with_kernel(ir.rewrite(k, bad))
+    ob = tensorize_checks.equivalence(_ctx(p, tampered, op))
+    assert ob.kind == "equivalence" and ob.status == "refuted" and ob.counterexample["params"] is not None
+    assert tensorize_checks.equivalence(_ctx(p, after, op)).status == "proved"
+
+
+def test_race_refuted_when_lanes_write_outside_the_block():
+    p = parse_text(mm())
+    op = p.schedule_for("mm").ops[0]
+    after = apply_op(p, "mm", op)
+    k = after.kernel("mm")
+    lane = k.body[1]
+    leak = ir.Assign("c", (ir.Int(0), ir.Int(0)), ir.Float(1.0), sid="S9")
+    tampered = after.with_kernel(dataclasses.replace(k, body=(k.body[0], dataclasses.replace(
+        lane, body=lane.body + (leak,)))))
+    ob = tensorize_checks.race(_ctx(p, tampered, op))
+    assert ob.kind == "race" and ob.status == "refuted" and len(ob.counterexample["instances"]) == 2
+    assert tensorize_checks.race(_ctx(p, after, op)).status == "proved"

@@ -1,0 +1,203 @@
+"""split_reduction L of T blocks=B -> Lb, Li, P: the deterministic two-pass reduction (seed 001).
+
+Static form only. The serial loop `for L in lo .. hi` whose subtree holds the single
+accumulation `T[I] = T[I] op e` (op in + * max min, fma counting as +; I free of L and of every
+loop inside L; nothing else in the enclosing top-level statement touches T) becomes
+
+    for Lb in 0 .. B {                       # one partial row per block
+      P[Lb, I] = init                        # each block initializes its own cell in-nest
+      for Li in 0 .. ceil((hi - lo) / B) {
+        if B*Li + Lb < hi - lo { body[L := lo + B*Li + Lb, T[I] -> P[Lb, I]] }
+      }
+    }
+
+(init: 0 for +, 1 for *, and T[I] itself for max/min, which absorb it), and a combine
+statement, inserted right after the enclosing top-level statement (a separate
+launch), re-iterates the loops that enclose L (fresh names `<v>_c`) with the guards that
+enclose it: `T[I] = T[I] op tree(P[0, I], ..., P[B-1, I])`, the tree a fixed balanced one
+(unrolled: B is a constant).
+
+Decisions (documented in the report and the README):
+- Block b takes the iterations L = lo + b, lo + b + B, ... (a cyclic distribution), not the
+  seed's contiguous chunks `ceil(N/B)*b + i`: the product of a size expression and an iterator
+  is not affine, and every obligation here is decided by isl. Determinism, the fixed combine
+  tree and the per-block partial row (so the block loop parallelizes) are the same.
+- P is a GLOBAL tensor [B, T's dims] of T's precision: it must survive from the first launch to
+  the combine's. It is scratch: the oracle (codegen/oracle.py, cli_support.compare) allocates
+  the scheduled program's extra global tensors for the candidate run only and never compares
+  them (the unscheduled program has no such tensor); the verifier's equivalence obligation is
+  about T, and the generic coverage (which would see P's new cells) is narrowed away.
+- The dynamic scatter form (a data-dependent index of T) is a precondition failure (not built).
+- New statements: the initialization has sid `<S>_init`, the combine `<S>_combine` (S the
+  accumulation's sid), each with the identity provenance over its loops at creation.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .. import ir
+from ..ir import And, Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load, Tensor, Var
+from ..schedule import SplitReduction
+from ..simplify import simplify_kernel
+from . import common
+from .common import error
+
+# the driver's generic obligations that still apply: the split is a loop split, the redirected
+# accumulation keeps its provenance; coverage would see the new partial cells and the combine
+# term (this op's `equivalence` replaces it) and reassociation is this op's own obligation
+GENERIC = ("in_bounds", "dependence", "independence")
+
+def _initial(op: str, prec: str, target: Load):
+    """A partial cell's initial value: the identity of + and *; for max and min (which have no
+    finite identity and the DSL no infinity literal) the target's current value, which they
+    absorb (idempotent: max(t, max(t, a), max(t, b)) = max(t, a, b))."""
+    i32 = prec == "i32"
+    match op:
+        case "+":
+            return Int(0) if i32 else Float(0.0)
+        case "*":
+            return Int(1) if i32 else Float(1.0)
+        case "max" | "min":
+            return target
+    raise ValueError(op)
+
+
+def combine_op(op: str, a, b):
+    return BinOp(op, a, b) if op in ("+", "*") else Call(op, (a, b))
+
+
+def tree(op: str, leaves: list):
+    """The fixed balanced tree over the leaves (left half, right half)."""
+    if len(leaves) == 1:
+        return leaves[0]
+    mid = len(leaves) // 2
+    return combine_op(op, tree(op, leaves[:mid]), tree(op, leaves[mid:]))
+
+
+@dataclasses.dataclass(frozen=True)
+class Found:
+    """What the op recognized: the loop's site, the accumulation (op, e) and its Assign."""
+
+    site: common.Site
+    assign: Assign
+    acc_op: str
+    top: int
+
+
+def _count(node, tensor: str) -> tuple:
+    """(stores to, loads of, zeroes of) `tensor` below `node`."""
+    nodes = list(ir.walk(node))
+    return (sum(isinstance(n, Assign) and n.tensor == tensor for n in nodes),
+            sum(isinstance(n, Load) and n.tensor == tensor for n in nodes),
+            sum(isinstance(n, ir.Zero) and n.tensor == tensor for n in nodes))
+
+
+def recognize(program: ir.Program, kernel: ir.Kernel, op: SplitReduction) -> Found:
+    """The precondition checks shared by `apply` and the obligations (ScheduleError)."""
+    try:
+        program.tensor(op.tensor)
+    except KeyError:
+        raise error(op, f"tensor '{op.tensor}': no tensor of that name") from None
+    site = common.find_loop(kernel, op.loop, op)
+    loop = site.stmt
+    if loop.axis != "serial":
+        raise error(op, f"loop '{op.loop}': must be serial (it is {loop.axis})")
+    assigns = [n for n in ir.walk(loop.body) if isinstance(n, Assign) and n.tensor == op.tensor]
+    if len(assigns) != 1:
+        raise error(op, f"tensor '{op.tensor}': loop '{op.loop}' must hold exactly one store to it "
+                        f"(found {len(assigns)})")
+    a = assigns[0]
+    acc = ir.accumulation(a)
+    if acc is None:
+        raise error(op, f"tensor '{op.tensor}': the store to it is not an accumulation "
+                        "T[I] = T[I] op e with op in + * max min")
+    if any(ir.reads(e) for e in a.index):
+        raise error(op, f"tensor '{op.tensor}': the dynamic scatter form (a data-dependent index) is "
+                        "not supported; only the static form is")
+    top_stmt = kernel.body[site.path[0][1]]
+    if _count(top_stmt, op.tensor) != (1, 1, 0):
+        raise error(op, f"tensor '{op.tensor}': nothing else in the statement holding loop '{op.loop}' "
+                        "may access it (its combined value exists only after the combine)")
+    inner = {op.loop} | {n.var for n in ir.walk(loop.body) if isinstance(n, For)}
+    bad = ir.free_vars(a.index) & inner
+    if bad:
+        raise error(op, f"tensor '{op.tensor}': its index depends on {', '.join(sorted(bad))}, "
+                        f"a loop at or inside '{op.loop}'")
+    return Found(site, a, acc[0], site.path[0][1])
+
+
+def _validate(program, kernel, op: SplitReduction) -> None:
+    if not isinstance(op.blocks, int) or isinstance(op.blocks, bool) or op.blocks < 1:
+        raise error(op, f"blocks {op.blocks!r}: must be a positive integer")
+    common.check_fresh(program, kernel, [op.outer, op.inner, op.partials], op, "name", reusable=(op.loop,))
+
+
+def _fresh(used: set, base: str) -> str:
+    name, k = base, 1
+    while name in used:
+        name, k = f"{base}{k}", k + 1
+    used.add(name)
+    return name
+
+
+def apply(program: ir.Program, kernel_name: str, op: SplitReduction) -> ir.Program:
+    kernel = common.get_kernel(program, kernel_name, op)
+    _validate(program, kernel, op)
+    f = recognize(program, kernel, op)
+    loop, a, B = f.site.stmt, f.assign, op.blocks
+    T = program.tensor(op.tensor)
+    n = loop.hi if common.is_zero(program, loop.lo) else BinOp("-", loop.hi, loop.lo)
+    lb, li = Var(op.outer), Var(op.inner)
+    pos = BinOp("+", BinOp("*", Int(B), li), lb)
+    new_l = pos if common.is_zero(program, loop.lo) else BinOp("+", loop.lo, pos)
+    pidx = (lb,) + tuple(a.index)
+    target = Load(op.tensor, a.index)
+
+    def redirect(node):
+        if isinstance(node, Load) and node == target:
+            return Load(op.partials, pidx, loc=node.loc)
+        if isinstance(node, Assign) and node.tensor == op.tensor:
+            return dataclasses.replace(node, tensor=op.partials, index=pidx)
+        return None
+
+    body = tuple(ir.rewrite(s, redirect) for s in common.subst(loop.body, {op.loop: new_l}))
+    body = common.guard_leaves(body, Cmp("<", pos, n))
+    count = FloorDiv(BinOp("+", n, Int(B - 1)), B)
+    enclosing = tuple((lp.var, Var(lp.var)) for lp in f.site.loops)
+    init = Assign(op.partials, pidx, _initial(f.acc_op, T.prec, target), sid=f"{a.sid}_init",
+                  provenance=enclosing + ((op.outer, lb),), loc=a.loc)
+    new_loop = For(op.outer, Int(0), Int(B), "serial",
+                   (init, For(op.inner, Int(0), count, "serial", body, loc=loop.loc)), loc=loop.loc)
+    kernel2 = common.replace_at(kernel, f.site.path, (new_loop,))
+    # the combine: the enclosing loops and guards again, fresh names
+    used = common.used_names(program, kernel2) | {op.partials}
+    ren = {lp.var: _fresh(used, f"{lp.var}_c") for lp in f.site.loops}
+    rv = {k: Var(v) for k, v in ren.items()}
+    cidx = tuple(ir.substitute(e, rv) for e in a.index)
+    leaves = [Load(op.partials, (Int(b),) + cidx) for b in range(B)]
+    value = combine_op(f.acc_op, Load(op.tensor, cidx), tree(f.acc_op, leaves))
+    stmt = Assign(op.tensor, cidx, value, sid=f"{a.sid}_combine",
+                  provenance=tuple((v, Var(v)) for v in ren.values()), loc=a.loc)
+    guards = [ir.substitute(g, rv) for g in f.site.guards]
+    comb = (If(_conj(guards), (stmt,), loc=a.loc),) if guards else (stmt,)
+    for lp in reversed(f.site.loops):
+        comb = (For(ren[lp.var], ir.substitute(lp.lo, rv), ir.substitute(lp.hi, rv), lp.axis, comb,
+                    loc=lp.loc),)
+    top = f.top
+    kernel2 = dataclasses.replace(kernel2, body=kernel2.body[:top + 1] + comb + kernel2.body[top + 1:])
+    program2 = program.with_tensor(Tensor(op.partials, (Int(B),) + tuple(T.dims), T.prec, "global",
+                                          loc=op.loc))
+    return program2.with_kernel(simplify_kernel(program2, kernel2))
+
+
+def _conj(conds):
+    out = conds[0]
+    for c in conds[1:]:
+        out = And(out, c)
+    return out
+
+
+def obligations(ctx) -> list:
+    from . import split_reduction_checks as checks
+    return [common.timed(fn, ctx) for fn in (checks.injective_partials, checks.equivalence,
+                                             checks.reassociation)]
