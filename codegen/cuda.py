@@ -6,8 +6,9 @@ geometry is the largest upper bound of each axis's loops, computed on the host f
 (thread extents may also depend on block iterators: the host then takes the maximum over the
 grid). Serial loops stay loops, shared tensors become `__shared__` arrays (constant sizes),
 local tensors per-thread arrays, barriers `__syncthreads()`, and a tensor-core block renders
-its scalar fallback under `if (lane == 0)`. Expressions and indices come from the C backend
-(`codegen.c`), so both backends compute bitwise alike (`--fmad=false` keeps fp contraction off).
+as nvcuda::wmma where `codegen.cuda_mma` allows it (f16/bf16 operands, f32 target, multiples
+of 16, a 32-lane thread.x loop), else as its scalar fallback under `if (lane == 0)`.
+Expressions and indices come from the C backend (`codegen.c`), so both backends compute bitwise alike (`--fmad=false` keeps fp contraction off).
 
 Barriers and guards: see `codegen.gpu_lowering` (the two-level walk shared with the
 emulator); here a barrier under a mask is `__syncthreads_count(mask)`, and a count other than
@@ -28,6 +29,7 @@ from cffi import FFI
 from verified_sched import ir
 from verified_sched.errors import UsageError
 
+from . import cuda_mma
 from .build import CModule, compile_shared
 from .c import PRELUDE, cname
 from .dtypes import C_STORAGE, global_tensors, param_names
@@ -59,11 +61,31 @@ static __device__ void vs_report(int *err, int code, int id, int count) {
 class CudaEmitter(GpuLowering):
     """CUDA device code for one launch, and the host launcher of a kernel."""
 
+    def __init__(self, program: ir.Program):
+        super().__init__(program)
+        self.lanes: dict = {}  # id(TensorCore) -> its lane loop, per launch (cuda_mma.lane_loops)
+        self.uses_mma = False  # some block was rendered as WMMA: the source needs <mma.h>
+
     def out(self, depth: int, text: str) -> None:
         """The C backend's loop pragmas in nvcc's dialect (no omp simd; `#pragma unroll N`)."""
         if text == "#pragma omp simd":
             return
         super().out(depth, text.replace("#pragma GCC unroll", "#pragma unroll"))
+
+    def stmt(self, s, depth: int) -> None:
+        """A tensor-core block as WMMA when `cuda_mma.match` allows it (else, and in the
+        run-time fallback branch, the inherited scalar rendering under `if (lane == 0)`)."""
+        tile = cuda_mma.match(self.program, s, self.lanes.get(id(s))) if isinstance(s, ir.TensorCore) else None
+        if tile is None:
+            super().stmt(s, depth)
+            return
+        self.uses_mma = True
+        gate = self.gate()
+        if gate:
+            self.out(depth, f"if ({self.conj(gate)}) {{")
+        cuda_mma.emit(self, s, tile, depth + bool(gate), lambda d: super(CudaEmitter, self).stmt(s, d))
+        if gate:
+            self.out(depth, "}")
 
     def hw_index(self, axis: str) -> str:
         kind, slot = axis.split(".")
@@ -122,6 +144,7 @@ class CudaEmitter(GpuLowering):
     def device_kernel(self, name: str, launch: Launch) -> str:
         self.lines, self.hw, self.where = [], launch.hardware, (False, False)
         self.full = launch.full_axes
+        self.lanes = cuda_mma.lane_loops(launch.stmt)
         sig = [f"int64_t {cname(p)}" for p in param_names(self.program)]
         sig += [f"{C_STORAGE[t.prec]} *__restrict__ {cname(t.name)}" for t in global_tensors(self.program)]
         sig.append("int *vs_err")
@@ -253,7 +276,7 @@ def emit_cuda(program: ir.Program, kernels=None) -> str:
     if any(t.prec == "f16" for t in program.tensors) or any(
             isinstance(n, ir.Cast) and n.prec == "f16" for n in ir.walk(program.kernels)):
         parts.append(CUDA_F16)
-    declared = set()
+    declared, mma = set(), False
     for name in names:
         kernel = program.kernel(name)
         launches = [Launch(program, s, i) for i, s in enumerate(kernel.body)]
@@ -268,6 +291,9 @@ def emit_cuda(program: ir.Program, kernels=None) -> str:
             if not is_global_zero(program, launch.stmt):
                 parts.append(f"/* kernel {name}, launch {launch.index} */\n" + em.device_kernel(name, launch))
         parts.append(em.host(kernel, launches))
+        mma = mma or em.uses_mma
+    if mma:
+        parts.insert(1, cuda_mma.HEADER)
     return "\n".join(parts)
 
 

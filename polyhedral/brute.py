@@ -7,12 +7,13 @@ Slow by design (pairs per cell), independent of isl.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from verified_sched.ir import BinOp, Float, Int, Load
 from .evaluate import Dynamic, ev, evc
-from .model import HW_AXES, ORDERED, KernelModel
+from .model import HW_AXES, ORDERED, KernelModel, blend_of
 
 
 @dataclass
@@ -20,7 +21,8 @@ class Inst:
     stmt: object  # model Stmt
     values: tuple
     orig: tuple  # (orig tuple name, values)
-    accesses: list  # (tensor, qualified cell, write, accumulator, plain cell)
+    accesses: list  # (tensor, qualified cell, write, accumulator, plain cell) of the accesses made
+    effective: bool = True  # a blend whose condition fails stores back what it read
 
 
 def _may(c, env) -> bool:
@@ -47,10 +49,18 @@ def enumerate_instances(model: KernelModel, sizes: dict) -> list:
     return out
 
 
+def _evaluated(st, a, env) -> bool:
+    """Whether access `a` may be evaluated at the point `env` (lazy where, && and ||)."""
+    return all(_may(c, env) for c in (st.guards if a.context is None else a.context))
+
+
 def _inst(model, st, env, vals) -> Inst:
     hw = st.hw()
     acc = []
+    effective = st.blend is None or _may(st.blend, env)
     for a in st.accesses:
+        if not a.write and not _evaluated(st, a, env):
+            continue
         try:
             cell = tuple(ev(e, env) for e in a.index)
         except Dynamic:
@@ -58,7 +68,8 @@ def _inst(model, st, env, vals) -> Inst:
         mem = model.program.tensor(a.tensor).memory
         axes = ("block.x", "block.y", "block.z") if mem == "shared" else HW_AXES if mem == "local" else ()
         pre = tuple(vals[hw[x]] if x in hw else 0 for x in axes)
-        acc.append((a.tensor, None if cell is None else pre + cell, a.write and not a.noop, a.accumulator, cell))
+        acc.append((a.tensor, None if cell is None else pre + cell, a.write and not a.noop and effective,
+                    a.accumulator, cell))
     v = getattr(st.node, "value", None)
     if isinstance(v, Load) and v.tensor == acc[0][0] and acc[0][4] is not None:
         try:
@@ -67,7 +78,7 @@ def _inst(model, st, env, vals) -> Inst:
         except Dynamic:
             pass
     orig = (st.orig_tuple, tuple(ev(e, env) for e in st.orig_exprs))
-    return Inst(st, vals, orig, acc)
+    return Inst(st, vals, orig, acc, effective)
 
 
 def before(x: Inst, y: Inst) -> bool:
@@ -107,7 +118,32 @@ def storage_ok(model, inst: Inst, sizes) -> bool:
 
 
 def in_bounds(model, sizes) -> bool:
-    return all(storage_ok(model, i, sizes) for i in enumerate_instances(model, sizes))
+    """Every access, at every loop point where it is evaluated (a read in a condition also
+    where the condition fails, a read in a where branch only where the branch is taken)."""
+    for st in model.stmts:
+        def rec(d, env):
+            if d == st.depth:
+                for a in st.accesses:
+                    if not _evaluated(st, a, env):
+                        continue
+                    try:
+                        cell = [ev(e, env) for e in a.index]
+                    except Dynamic:
+                        continue
+                    dims = [ev(x, sizes) for x in model.program.tensor(a.tensor).storage_dims()]
+                    if any(not 0 <= c < n for c, n in zip(cell, dims)):
+                        return False
+                return True
+            lp = st.loops[d]
+            for v in range(ev(lp.lo, env), ev(lp.hi, env)):
+                env[lp.var] = v
+                if not rec(d + 1, env):
+                    return False
+            env.pop(lp.var, None)
+            return True
+        if not rec(0, dict(sizes)):
+            return False
+    return True
 
 
 def _conflict_pairs(insts):
@@ -171,10 +207,11 @@ def race(model, sizes, phases_exact=False) -> bool:
 
 def coverage(mb, ma, sizes, idempotent) -> bool:
     ib, ia = enumerate_instances(mb, sizes), enumerate_instances(ma, sizes)
-    cb, ca = Counter(i.orig for i in ib), Counter(i.orig for i in ia)
+    cb = Counter(i.orig for i in ib if i.effective)
+    ca = Counter(i.orig for i in ia if i.effective)
     if set(cb) - set(ca):
         return False
-    ext = {n for n, i in enumerate(ia) if i.orig not in cb}
+    ext = {n for n, i in enumerate(ia) if i.orig not in cb and i.effective}
     for n in ext:
         e = ia[n]
         for tensor, cell, write, _, plain in e.accesses:
@@ -215,10 +252,13 @@ def dependence(mb, ma, sizes):
     idem = idempotent_fn(mb)
     copies = defaultdict(list)
     for i in ia:
-        copies[i.orig].append(i)
+        if i.effective:  # a blend's no-op instances stand for nothing
+            copies[i.orig].append(i)
     ok, reversed_red = True, False
     for (x, y), kind in _conflict_pairs(ib).items():
         a, b = ib[x], ib[y]
+        if not (a.effective and b.effective):
+            continue
         if before(b, a):
             a, b = b, a
         elif not before(a, b):
@@ -258,7 +298,8 @@ def terms(model, sizes) -> Counter:
         if st.zero_like:
             out[("zero", w[0], w[4])] += 1
             continue
-        e = accumulation(st.node)[1] if st.acc_op else st.node.value
+        node = dataclasses.replace(st.node, value=blend_of(st.node, st.names(model.pnames))[1])
+        e = accumulation(node)[1] if st.acc_op else node.value
         coef, fs = 1.0, []
         for f in _factors(e):
             if isinstance(f, (Int, Float)):

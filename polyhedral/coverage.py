@@ -49,42 +49,55 @@ def _skel(e, names, leaves):
     return ("?", repr(e))
 
 
-def fold_where(model: KernelModel, st, e):
-    """`where(c, a, b)` with an affine c that the statement's domain decides, replaced by the
-    branch it takes (e.g. the load masks of a predicated tail, true wherever the store runs)."""
-    from verified_sched.ir import Where, rewrite
+def fold_where(model: KernelModel, st, e, dom=None):
+    """`where(c, a, b)` with an affine c that isl decides on the instances `dom` (default: the
+    statement's effective instances), replaced by the branch it takes: the load masks of a
+    predicated tail, `where(p, L, 0)`, are L on every instance that has an original, and a
+    blend `where(c, v, t[I])` is v where it takes effect. Nested wheres are decided on the
+    instances their branch is evaluated on."""
+    import dataclasses
+
+    from verified_sched import ir
     from .affine import cond
     names = st.names(model.pnames)
-    dom = model.domains[st.name]
 
-    def fn(n):
-        if not isinstance(n, Where):
-            return None
-        try:
-            c = isl.Set(model.space(f"{model.tup(st)} : {cond(n.cond, names)}"))
-        except NonAffine:
-            return None
-        if dom.is_subset(c):
-            return n.a
-        if dom.intersect(c).is_empty():
-            return n.b
-        return None
-    return rewrite(e, fn)
+    def go(n, dom):
+        if isinstance(n, ir.Where):
+            try:
+                c = isl.Set(model.space(f"{model.tup(st)} : {cond(n.cond, names)}"))
+            except NonAffine:
+                c = None
+            if c is not None:
+                if dom.is_subset(c):
+                    return go(n.a, dom)
+                if dom.intersect(c).is_empty():
+                    return go(n.b, dom)
+                a, b = go(n.a, dom.intersect(c)), go(n.b, dom.subtract(c))
+                return n if a is n.a and b is n.b else dataclasses.replace(n, a=a, b=b)
+        if not isinstance(n, ir.Node):
+            return n
+        changes = {}
+        for name, v in ir._child_fields(n):
+            nv = tuple(go(x, dom) for x in v) if isinstance(v, tuple) else go(v, dom)
+            if nv is not v and (not isinstance(v, tuple) or any(x is not y for x, y in zip(nv, v))):
+                changes[name] = nv
+        return dataclasses.replace(n, **changes) if changes else n
+    return go(e, model.effective_domains[st.name] if dom is None else dom)
 
 
-def skeleton(model: KernelModel, st):
+def skeleton(model: KernelModel, st, dom=None):
     """(structure, affine leaves) of what an instance computes: written tensor and index,
-    value and data-dependent guards."""
+    value and data-dependent guards (wheres decided on the instances `dom`: see fold_where)."""
     names = st.names(model.pnames)
     leaves = []
     node = st.node
     if st.zero_like:
         value = ("zero",)
     else:
-        value = _skel(fold_where(model, st, node.value), names, leaves)
+        value = _skel(fold_where(model, st, node.value, dom), names, leaves)
     w = next(a for a in st.accesses if a.write)
     idx = tuple(_skel(e, names, leaves) for e in w.index)
-    guards = tuple(_skel(g, names, leaves) for g in st.data_guards(model.pnames))
+    guards = tuple(_skel(fold_where(model, st, g, dom), names, leaves) for g in st.data_guards(model.pnames))
     return ("stmt", w.tensor, idx, value, guards), leaves
 
 
@@ -107,7 +120,7 @@ def idempotent_fn(model: KernelModel):
             ok = bool(sts) and all(s.acc_op is None for s in sts)
             if ok:
                 for s in sts:
-                    r = model._union(model.access_map(s, a) for a in s.accesses if not a.write)
+                    r = model._union(model.read_map(s, a) for a in s.accesses if not a.write)
                     if not r.range().intersect(written).is_empty():
                         ok = False
                         break
@@ -324,13 +337,14 @@ def _uset_part(u: isl.UnionSet, name: str, model) -> isl.Set:
 def _consistent(before, after, sid, sb, sa, pa, pb):
     """Every after instance accesses the cells and computes the expression of its original."""
     for a in sa:
-        ska, la = skeleton(after, a)
         pa_a = after.prov_map(a)
         for b in sb:
-            skb, lb = skeleton(before, b)
             m = pa_a.apply_range(before.prov_map(b).reverse())
             if m.is_empty():
                 continue
+            # compared on the instances that stand for an original (effective, with a preimage)
+            ska, la = skeleton(after, a, m.domain())
+            skb, lb = skeleton(before, b, m.range())
             if ska != skb or len(la) != len(lb):
                 return Finding("unknown", f"statement {sid} computes a different expression after the op "
                                           f"(structure changed; not validated generically)")

@@ -9,6 +9,11 @@ Original instances: an assignment maps through its provenance to `O_<sid>[orig i
 constant-zero store (a `zero T` or its expansion) is identified by the cell it writes,
 `Z_<T>[cell]`, so `expand_zero` needs no provenance of its own.
 
+Reads are evaluated lazily (`reads_in_context`): a read in a `where` branch or right of `&&`
+/`||` carries the conditions it is evaluated under (`Access.context`; in_bounds checks it
+there). A blend store `t[I] = where(c, v, t[I])` takes effect only under c (`effective_domains`):
+its stores and provenance are restricted to c, its reads (all of them) still count.
+
 Execution order (DESIGN section 2) is `before`: top-level statements run one after another;
 serial and unrolled loops order by iterator; iterations of vectorized loops are unordered;
 instances whose hardware indices differ are unordered anywhere inside one top-level statement.
@@ -22,7 +27,7 @@ from functools import cached_property
 import islpy as isl
 
 from verified_sched import ir
-from verified_sched.ir import Assign, Float, For, If, Int, Load, TensorCore, Var, Zero
+from verified_sched.ir import And, Assign, Float, For, If, Int, Load, Or, TensorCore, Var, Where, Zero
 from .affine import (NonAffine, TRUE, aff, approx_cond, cond, conjuncts, is_data_cond, join_and,
                      negate)
 
@@ -49,7 +54,9 @@ class Access:
     accumulator: bool = False  # the self-read/write of an accumulation
     noop: bool = False  # the store of `t[I] = t[I]`: writes back what it read, changes nothing
     # a read inside an enclosing condition is evaluated under the conditions OUTSIDE it (and the
-    # conjuncts left of it: `&&` short-circuits), not under the statement's full guard chain
+    # conjuncts left of it: `&&` short-circuits), not under the statement's full guard chain;
+    # a read inside `where(c, a, b)` under the statement's guards and c (in a) or not c (in b).
+    # None: evaluated exactly where the statement runs.
     context: tuple | None = None
 
 
@@ -69,6 +76,10 @@ class Stmt:
     accesses: list
     zero_like: bool
     barrier_before: int = 0  # barriers preceding in program text (for later race analysis)
+    # `t[I] = where(c, v, t[I])` with affine c: a blend; where c fails the store writes back the
+    # value it read (a no-op), so the instance is effective (stores, stands for its original)
+    # only under c. Its accesses all count for in_bounds, independence and race.
+    blend: object = None
 
     @property
     def depth(self) -> int:
@@ -102,6 +113,66 @@ def original_sid(sid: str) -> str:
 
 def is_zero_const(e) -> bool:
     return isinstance(e, (Int, Float)) and e.value == 0
+
+
+def reads_in_context(node, ctx: tuple = ()) -> list:
+    """(Load, conditions) for every read below `node` (pre-order, as `ir.reads`), with the
+    conditions under which it is evaluated besides `ctx`. Evaluation is lazy, as in C and the
+    interpreter: `where(c, a, b)` evaluates a only where c holds and b only where it fails;
+    `a && b` evaluates b only where a holds, `a || b` only where a fails. A load's index is
+    evaluated with the load."""
+    out = []
+
+    def go(n, ctx):
+        match n:
+            case Where(cond=c, a=a, b=b):
+                go(c, ctx)
+                go(a, ctx + (c,))
+                go(b, ctx + (negate(c),))
+            case And(a=a, b=b):
+                go(a, ctx)
+                go(b, ctx + (a,))
+            case Or(a=a, b=b):
+                go(a, ctx)
+                go(b, ctx + (negate(a),))
+            case Load(index=idx):
+                out.append((n, ctx))
+                for e in idx:
+                    go(e, ctx)
+            case tuple():
+                for x in n:
+                    go(x, ctx)
+            case ir.Node():
+                for _, v in ir._child_fields(n):
+                    go(v, ctx)
+    go(node, tuple(ctx))
+    return out
+
+
+def _where_path(value, inner) -> tuple:
+    """The conditions `reads_in_context` gives a read at `inner`, the value of nested blends."""
+    path = []
+    while value is not inner:
+        path.append(value.cond)
+        value = value.a
+    return tuple(path)
+
+
+def blend_of(s, names: dict):
+    """(c, v) when `s` is the blend `t[I] = where(c, v, t[I])` with an affine c, else (None,
+    s.value). Nested blends of one store (a split of each of two loops) peel to the
+    conjunction of their conditions and the innermost value."""
+    v, conds = getattr(s, "value", None), []
+    target = Load(s.tensor, s.index) if isinstance(s, Assign) else None
+    while isinstance(v, Where) and v.b == target and not is_data_cond(v.cond, names):
+        conds.append(v.cond)
+        v = v.a
+    if not conds:
+        return None, getattr(s, "value", None)
+    c = conds[0]
+    for d in conds[1:]:
+        c = And(c, d)
+    return c, v
 
 
 class KernelModel:
@@ -160,27 +231,27 @@ class KernelModel:
                       None, [Access(s.tensor, idx, True)], True, self.barriers)
             self.stmts.append(st)
             return
-        acc = ir.accumulation(s)
+        names = {**self.pnames, **{lp.var: lp.var for lp in loops}}
+        blend, effective_value = blend_of(s, names)
+        # a blend is an accumulation when its effective store is one
+        acc = ir.accumulation(s if blend is None else ir.Assign(s.tensor, s.index, effective_value, s.sid))
         noop = s.value == Load(s.tensor, s.index)
         accesses = [Access(s.tensor, s.index, True, acc is not None, noop)]
+        acc_ctx = () if blend is None else _where_path(s.value, effective_value)
         if acc is not None:
-            accesses.append(Access(s.tensor, s.index, False, True))
-        value_reads = ir.reads(s.value)
+            accesses.append(Access(s.tensor, s.index, False, True, context=self._ctx(guards, acc_ctx)))
         target = Load(s.tensor, s.index)
         skip_one = acc is not None
-        for r in value_reads:
-            if skip_one and r == target:
+        for r, ctx in reads_in_context(s.value):
+            if skip_one and r == target and ctx == acc_ctx:
                 skip_one = False
                 continue
-            accesses.append(Access(r.tensor, r.index, False))
-        for e in s.index:
-            accesses += [Access(r.tensor, r.index, False) for r in ir.reads(e)]
+            accesses.append(Access(r.tensor, r.index, False, context=self._ctx(guards, ctx)))
+        for r, ctx in reads_in_context(s.index):
+            accesses.append(Access(r.tensor, r.index, False, context=self._ctx(guards, ctx)))
         for k, g in enumerate(guards):
-            outer = tuple(guards[:k])
-            left = []
-            for c in conjuncts(g):
-                accesses += [Access(r.tensor, r.index, False, context=outer + tuple(left)) for r in ir.reads(c)]
-                left.append(c)
+            accesses += [Access(r.tensor, r.index, False, context=tuple(guards[:k]) + ctx)
+                         for r, ctx in reads_in_context(g)]
         zero_like = is_zero_const(s.value) and not s.sid.startswith("S")
         if zero_like:
             otuple, onames, oexprs = f"Z_{_safe(s.tensor)}", tuple(f"c{d}" for d in range(len(s.index))), s.index
@@ -191,7 +262,12 @@ class KernelModel:
             sid = original_sid(s.sid)
             otuple = f"O_{_safe(sid)}"
         self.stmts.append(Stmt(name, sid, s, list(loops), sched, list(guards), top, otuple, onames, oexprs,
-                               acc[0] if acc else None, accesses, zero_like, self.barriers))
+                               acc[0] if acc else None, accesses, zero_like, self.barriers, blend))
+
+    @staticmethod
+    def _ctx(guards, ctx):
+        """The context of a value or index read: None (the statement's domain) outside any where."""
+        return tuple(guards) + tuple(ctx) if ctx else None
 
     # ------------------------------------------------------------ text helpers
 
@@ -256,7 +332,8 @@ class KernelModel:
     def access_map(self, st: Stmt, acc: Access, storage_view: bool = False, evaluated: bool = False) -> isl.Map:
         """Instance -> cell map (`storage_view`: plain cells, else memory-space-qualified).
         `evaluated`: over every point where the access is evaluated — for a read in an
-        enclosing condition that is more than the statement's domain (in_bounds needs it)."""
+        enclosing condition that is more than the statement's domain (in_bounds needs it), for a
+        read inside a `where` branch less."""
         outs, extra, _ = self.index_text(st, acc)
         pre = [] if storage_view else self._mem_prefix(st, acc.tensor)
         text = self.space(f"{self.tup(st)} -> T_{_safe(acc.tensor)}[{', '.join(pre + outs)}] : {extra}")
@@ -264,6 +341,24 @@ class KernelModel:
             where = isl.Set(self.space(f"{self.tup(st)} : {self.domain_text(st, guards=acc.context)}"))
             return isl.Map(text).intersect_domain(where)
         return isl.Map(text).intersect_domain(self.domains[st.name])
+
+    def read_map(self, st: Stmt, acc: Access) -> isl.Map:
+        """A read over the instances (of the domain) that evaluate it: a read in a `where`
+        branch is not made where the branch is not taken (dependences and conflicts)."""
+        m = self.access_map(st, acc, evaluated=True)
+        return m if acc.context is None else m.intersect_domain(self.domains[st.name])
+
+    @cached_property
+    def effective_domains(self) -> dict:
+        """Per statement, the instances whose store takes effect: all of them, except for a
+        blend `t[I] = where(c, v, t[I])`, whose instances where c fails store back what they read."""
+        out = {}
+        for st in self.stmts:
+            d = self.domains[st.name]
+            if st.blend is not None:
+                d = d.intersect(isl.Set(self.space(f"{self.tup(st)} : {cond(st.blend, st.names(self.pnames))}")))
+            out[st.name] = d
+        return out
 
     def _union(self, maps) -> isl.UnionMap:
         u = None
@@ -275,7 +370,7 @@ class KernelModel:
     def store_map(self, st: Stmt) -> isl.Map:
         """The effective stores of a statement: `t[f] = t[g]` stores nothing where f = g."""
         w = st.accesses[0]
-        m = self.access_map(st, w)
+        m = self.access_map(st, w).intersect_domain(self.effective_domains[st.name])
         v = getattr(st.node, "value", None)
         if isinstance(v, Load) and v.tensor == w.tensor and not w.noop:
             try:
@@ -292,17 +387,17 @@ class KernelModel:
 
     @cached_property
     def reads(self) -> isl.UnionMap:
-        return self._union(self.access_map(st, a) for st in self.stmts for a in st.accesses if not a.write)
+        return self._union(self.read_map(st, a) for st in self.stmts for a in st.accesses if not a.write)
 
     @cached_property
     def nonacc_reads(self) -> isl.UnionMap:
-        return self._union(self.access_map(st, a) for st in self.stmts for a in st.accesses
+        return self._union(self.read_map(st, a) for st in self.stmts for a in st.accesses
                            if not a.write and not a.accumulator)
 
     @cached_property
     def acc_writes(self) -> isl.UnionMap:
-        return self._union(self.access_map(st, a) for st in self.stmts for a in st.accesses
-                           if a.write and a.accumulator)
+        return self._union(self.access_map(st, a).intersect_domain(self.effective_domains[st.name])
+                           for st in self.stmts for a in st.accesses if a.write and a.accumulator)
 
     @cached_property
     def accesses(self) -> isl.UnionMap:
@@ -318,7 +413,7 @@ class KernelModel:
         names = st.names(self.pnames)
         outs = [aff(e, names) for e in st.orig_exprs]
         return isl.Map(self.space(f"{self.tup(st)} -> {st.orig_tuple}[{', '.join(outs)}]")).intersect_domain(
-            self.domains[st.name])
+            self.effective_domains[st.name])
 
     @cached_property
     def prov(self) -> isl.UnionMap:

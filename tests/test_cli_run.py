@@ -112,3 +112,16 @@ def test_run_draws_inputs_from_declared_ranges(tmp_path):
     assert set(np.unique(x)) <= set(range(-3, 4)) and len(np.unique(x)) > 3
     assert np.all(w * 4 == np.round(w * 4)) and np.abs(w).max() <= 1 and len(np.unique(w)) > 3
     assert main(["run", str(path), "--size", "N=5"]) == 0
+
+
+@pytest.mark.parametrize("sizes", ["N=1,OH=5,OW=7,C=3,F=2", "N=1,OH=4,OW=6,C=2,F=2"])
+def test_winograd_small_int_run_is_bitwise_at_odd_and_even_sizes(cases_dir, capsys, sizes):
+    """Small integers satisfy the proved exactness bound: the oracle demands bitwise equality."""
+    assert main(["run", str(cases_dir / "winograd_odd.vs"), "--inputs", "small-int", "--size", sizes]) == 0
+    out = capsys.readouterr().out
+    assert "(bitwise): equal" in out and "max abs error 0," in out
+
+
+def test_winograd_random_run_uses_a_tolerance(cases_dir, capsys):
+    assert main(["run", str(cases_dir / "winograd_odd.vs"), "--size", "N=1,OH=5,OW=7,C=3,F=2"]) == 0
+    assert "(rtol=" in capsys.readouterr().out

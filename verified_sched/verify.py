@@ -128,7 +128,9 @@ def in_bounds(model: KernelModel, label: str, timeout: float = 10.0) -> Finding:
     prog = model.program
     for st, acc in f.pending:
         loops = [(lp.var, lp.lo, lp.hi) for lp in st.loops]
-        d = access_in_bounds(prog.params, prog.constraints, loops, st.guards, acc.index,
+        # where the access is evaluated: under its lazy context (where branch, condition)
+        guards = list(st.guards if acc.context is None else acc.context)
+        d = access_in_bounds(prog.params, prog.constraints, loops, guards, acc.index,
                              prog.tensor(acc.tensor).storage_dims(), timeout)
         if d.status == "unknown":
             return Finding("unknown", f"{st.sid}: access to {acc.tensor} not decided ({d.reason})", f.statement,

@@ -2,9 +2,8 @@
 its op-specific `obligations(ctx)`. `apply_op` dispatches on the op record's type; every op's
 apply ends with the simplifier, so a returned kernel prints clean.
 
-Ops not built here (stage, privatize, tensorize, fuse_epilogue, split_reduction, winograd)
-are looked up in `verified_sched.rewrites` or a module of the same name in this package when
-present; otherwise applying them is a precondition failure naming the op.
+Each op record type maps to a module of this package (or of `verified_sched.rewrites`); an
+op whose module is missing is a precondition failure naming the op.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """split_reduction L of T blocks=B -> Lb, Li, P: the deterministic two-pass reduction (seed 001).
 
-Static form only. The serial loop `for L in lo .. hi` whose subtree holds the single
+Static form: the serial loop `for L in lo .. hi` whose subtree holds the single
 accumulation `T[I] = T[I] op e` (op in + * max min, fma counting as +; I free of L and of every
 loop inside L; nothing else in the enclosing top-level statement touches T) becomes
 
@@ -17,6 +17,15 @@ launch), re-iterates the loops that enclose L (fresh names `<v>_c`) with the gua
 enclose it: `T[I] = T[I] op tree(P[0, I], ..., P[B-1, I])`, the tree a fixed balanced one
 (unrolled: B is a constant).
 
+Dynamic scatter form (seed 001's embedding backward): the single accumulation is an add
+(`+` or fma) whose index reads memory, `T[ids[n], d] += e` (possibly under guards; I may use
+loops inside L). Rows are data-dependent, so there is no in-nest initialization: the same
+block/inner split, the accumulation redirected to `P[Lb, I]` (collisions inside a block stay
+serial; distinct blocks own distinct slices P[Lb, ...]); `zero P` as its own top-level
+statement right before the enclosing one; and the combine right after it over EVERY storage
+cell of T (fresh loops `<T>_c0, ...`): `T[c] = T[c] + tree(P[0, c], ..., P[B-1, c])`. P has
+dims [B, T's storage dims] (no padding).
+
 Decisions (documented in the report and the README):
 - Block b takes the iterations L = lo + b, lo + b + B, ... (a cyclic distribution), not the
   seed's contiguous chunks `ceil(N/B)*b + i`: the product of a size expression and an iterator
@@ -27,9 +36,15 @@ Decisions (documented in the report and the README):
   the scheduled program's extra global tensors for the candidate run only and never compares
   them (the unscheduled program has no such tensor); the verifier's equivalence obligation is
   about T, and the generic coverage (which would see P's new cells) is narrowed away.
-- The dynamic scatter form (a data-dependent index of T) is a precondition failure (not built).
+- The dynamic form keeps every statement outside the enclosing one unchanged (only the new
+  statement is simplified), so the obligations can compare the kernels around it structurally.
+- Dynamic form: the combine adds the B partials to every cell, also to cells no term reached
+  (there it adds zeros: the value is unchanged, except that a -0.0 becomes +0.0). Whether the
+  data-dependent rows stay inside T is the generic `in_bounds` obligation, which isl cannot
+  decide for a dynamic index (unknown, as for the unscheduled kernel).
 - New statements: the initialization has sid `<S>_init`, the combine `<S>_combine` (S the
-  accumulation's sid), each with the identity provenance over its loops at creation.
+  accumulation's sid), each with the identity provenance over its loops at creation; the
+  dynamic form's `zero P` is a plain whole-tensor zero (identified by its cells).
 """
 from __future__ import annotations
 
@@ -82,6 +97,7 @@ class Found:
     assign: Assign
     acc_op: str
     top: int
+    dynamic: bool = False  # the index of T reads memory (the scatter form)
 
 
 def _count(node, tensor: str) -> tuple:
@@ -111,13 +127,16 @@ def recognize(program: ir.Program, kernel: ir.Kernel, op: SplitReduction) -> Fou
     if acc is None:
         raise error(op, f"tensor '{op.tensor}': the store to it is not an accumulation "
                         "T[I] = T[I] op e with op in + * max min")
-    if any(ir.reads(e) for e in a.index):
-        raise error(op, f"tensor '{op.tensor}': the dynamic scatter form (a data-dependent index) is "
-                        "not supported; only the static form is")
+    dynamic = any(ir.reads(e) for e in a.index)
+    if dynamic and acc[0] != "+":
+        raise error(op, f"tensor '{op.tensor}': the dynamic scatter form (an index that reads memory) "
+                        f"needs an add accumulation (+ or fma); this one accumulates with {acc[0]}")
     top_stmt = kernel.body[site.path[0][1]]
     if _count(top_stmt, op.tensor) != (1, 1, 0):
         raise error(op, f"tensor '{op.tensor}': nothing else in the statement holding loop '{op.loop}' "
                         "may access it (its combined value exists only after the combine)")
+    if dynamic:
+        return Found(site, a, acc[0], site.path[0][1], True)
     inner = {op.loop} | {n.var for n in ir.walk(loop.body) if isinstance(n, For)}
     bad = ir.free_vars(a.index) & inner
     if bad:
@@ -144,12 +163,12 @@ def apply(program: ir.Program, kernel_name: str, op: SplitReduction) -> ir.Progr
     kernel = common.get_kernel(program, kernel_name, op)
     _validate(program, kernel, op)
     f = recognize(program, kernel, op)
+    if f.dynamic:
+        return _apply_dynamic(program, kernel, op, f)
     loop, a, B = f.site.stmt, f.assign, op.blocks
     T = program.tensor(op.tensor)
-    n = loop.hi if common.is_zero(program, loop.lo) else BinOp("-", loop.hi, loop.lo)
-    lb, li = Var(op.outer), Var(op.inner)
-    pos = BinOp("+", BinOp("*", Int(B), li), lb)
-    new_l = pos if common.is_zero(program, loop.lo) else BinOp("+", loop.lo, pos)
+    n, pos, new_l, count = _split_parts(program, loop, op)
+    lb = Var(op.outer)
     pidx = (lb,) + tuple(a.index)
     target = Load(op.tensor, a.index)
 
@@ -162,7 +181,6 @@ def apply(program: ir.Program, kernel_name: str, op: SplitReduction) -> ir.Progr
 
     body = tuple(ir.rewrite(s, redirect) for s in common.subst(loop.body, {op.loop: new_l}))
     body = common.guard_leaves(body, Cmp("<", pos, n))
-    count = FloorDiv(BinOp("+", n, Int(B - 1)), B)
     enclosing = tuple((lp.var, Var(lp.var)) for lp in f.site.loops)
     init = Assign(op.partials, pidx, _initial(f.acc_op, T.prec, target), sid=f"{a.sid}_init",
                   provenance=enclosing + ((op.outer, lb),), loc=a.loc)
@@ -188,6 +206,50 @@ def apply(program: ir.Program, kernel_name: str, op: SplitReduction) -> ir.Progr
     program2 = program.with_tensor(Tensor(op.partials, (Int(B),) + tuple(T.dims), T.prec, "global",
                                           loc=op.loc))
     return program2.with_kernel(simplify_kernel(program2, kernel2))
+
+
+def _split_parts(program, loop, op):
+    """(n, position expr, new value of L, inner count) of the cyclic block/inner split."""
+    B = op.blocks
+    n = loop.hi if common.is_zero(program, loop.lo) else BinOp("-", loop.hi, loop.lo)
+    pos = BinOp("+", BinOp("*", Int(B), Var(op.inner)), Var(op.outer))
+    new_l = pos if common.is_zero(program, loop.lo) else BinOp("+", loop.lo, pos)
+    return n, pos, new_l, FloorDiv(BinOp("+", n, Int(B - 1)), B)
+
+
+def _apply_dynamic(program: ir.Program, kernel: ir.Kernel, op: SplitReduction, f: Found) -> ir.Program:
+    """The scatter form: partials zeroed by their own statement, combine over all of T."""
+    loop, a, B = f.site.stmt, f.assign, op.blocks
+    T = program.tensor(op.tensor)
+    n, pos, new_l, count = _split_parts(program, loop, op)
+    pidx = (Var(op.outer),) + tuple(a.index)
+    target = Load(op.tensor, a.index)
+
+    def redirect(node):  # before substituting L: the index mentions L (ids[L])
+        if isinstance(node, Load) and node == target:
+            return Load(op.partials, pidx, loc=node.loc)
+        if isinstance(node, Assign) and node.tensor == op.tensor:
+            return dataclasses.replace(node, tensor=op.partials, index=pidx)
+        return None
+
+    body = common.subst(tuple(ir.rewrite(s, redirect) for s in loop.body), {op.loop: new_l})
+    body = common.guard_leaves(body, Cmp("<", pos, n))
+    new_loop = For(op.outer, Int(0), Int(B), "serial",
+                   (For(op.inner, Int(0), count, "serial", body, loc=loop.loc),), loc=loop.loc)
+    top_stmt = common.replace_at(kernel, f.site.path, (new_loop,)).body[f.top]
+    program2 = program.with_tensor(Tensor(op.partials, (Int(B),) + tuple(T.storage_dims()), T.prec, "global",
+                                          loc=op.loc))
+    only = simplify_kernel(program2, dataclasses.replace(kernel, body=(top_stmt,))).body
+    used = common.used_names(program, kernel) | {op.outer, op.inner, op.partials}
+    cvars = [_fresh(used, f"{op.tensor}_c{d}") for d in range(len(T.dims))]
+    cidx = tuple(Var(v) for v in cvars)
+    leaves = [Load(op.partials, (Int(b),) + cidx) for b in range(B)]
+    comb = (Assign(op.tensor, cidx, BinOp("+", Load(op.tensor, cidx), tree("+", leaves)),
+                   sid=f"{a.sid}_combine", provenance=tuple((v, Var(v)) for v in cvars), loc=a.loc),)
+    for v, dim in reversed(list(zip(cvars, T.storage_dims()))):
+        comb = (For(v, Int(0), dim, "serial", comb, loc=a.loc),)
+    body = kernel.body[:f.top] + (ir.Zero(op.partials, loc=op.loc),) + only + comb + kernel.body[f.top + 1:]
+    return program2.with_kernel(dataclasses.replace(kernel, body=body))
 
 
 def _conj(conds):
