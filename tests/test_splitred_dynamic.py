@@ -90,6 +90,7 @@ def test_reproducible_refutes_reassociation_with_a_replayable_collision():
     assert sorted(x["index"][0] for x in cex["data"]) == sorted([a["at"]["n"], b["at"]["n"]])
     assert all(x["tensor"] == "ids" and x["value"] == 0 for x in cex["data"])
     assert cex["cells"] == [{"tensor": "emb", "index": [0, a["at"]["d"]]}]
+    assert a["writes"] == b["writes"] == {"tensor": "emb", "index": [0, a["at"]["d"]]}
 
 
 def test_guarded_variant():
@@ -259,7 +260,7 @@ def test_guarded_variant_runs_equal():
     outs = []
     for prog, runner in ((p, load_c(p).run), (serial, load_c(serial).run),
                          (parallel, load_emulated(parallel, seed=4, detect_races=True).run)):
-        arrays = _inputs(prog, {**sizes, "V": 5}, 2)
+        arrays = _inputs(prog, sizes, 2)
         arrays["ids"][4] = 0  # a row the guard skips
         runner(K, dict(sizes), arrays)
         outs.append((arrays["emb"], arrays["cnt"]))

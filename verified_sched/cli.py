@@ -114,10 +114,8 @@ def cmd_emit(args) -> int:
     program = _load(args.file)
     program = _after(program, args.after)
     if args.target == "cuda":
-        try:
-            from codegen.cuda import emit_cuda
-        except ImportError:
-            raise UsageError("--target cuda: the CUDA backend is not installed (issue 4)") from None
+        from codegen.cuda import emit_cuda
+
         source = emit_cuda(program)
     else:
         from codegen.c import emit_c
@@ -145,29 +143,22 @@ def _runner(program: ir.Program, target: str, seed: int, races: bool = False):
 
             return load_c(program).run
         case "emulate":
-            try:
-                from codegen.emulate import load_emulated
-            except ImportError:
-                raise UsageError("--target emulate: the GPU-on-CPU emulator is not installed (issue 4)") from None
+            from codegen.emulate import load_emulated
+
             return load_emulated(program, seed=seed, detect_races=races).run
         case "cuda":
-            try:
-                from codegen.cuda import load_cuda
-            except ImportError:
-                raise UsageError("--target cuda: the CUDA backend is not installed (issue 4)") from None
+            from codegen.cuda import load_cuda
+
             return load_cuda(program).run
     raise UsageError(f"unknown target {target!r}")
 
 
 def _runtime_errors() -> tuple:
     """Errors that are findings about a running kernel (exit 1), not usage errors."""
+    from codegen.emulate import EmulationError
     from codegen.oracle import OutOfStorage
     from .interp import KernelError
 
-    try:
-        from codegen.emulate import EmulationError
-    except ImportError:
-        return (KernelError, OutOfStorage)
     return (KernelError, OutOfStorage, EmulationError)
 
 
@@ -184,10 +175,8 @@ def _reassociates(program: ir.Program, profile: str, kernel=None, claim=None) ->
     reduction is reordered."""
     if profile == "approximate":
         return True
-    try:
-        from .verify import verify_claim, verify_kernel
-    except ImportError:
-        return True
+    from .verify import verify_claim, verify_kernel
+
     try:
         if claim is not None:
             return verify_claim(program, claim, profile, 10.0).reassociates
@@ -198,31 +187,14 @@ def _reassociates(program: ir.Program, profile: str, kernel=None, claim=None) ->
 
 def _gpu_target(program: ir.Program, kernel: str, target: str) -> str:
     """The C backend runs threads one after another with barriers as no-ops, which is only
-    right when no barrier sits inside a thread loop; otherwise use the GPU-on-CPU emulator
-    (or, where it is missing, the interpreter), which run threads phase by phase."""
+    right when no barrier sits inside a thread loop; otherwise use the GPU-on-CPU emulator,
+    which runs threads phase by phase."""
     body = program.kernel(kernel).body
     if target == "c" and any(isinstance(n, ir.For) and ir.is_hardware(n.axis) and
                              any(isinstance(b, ir.Barrier) for b in ir.walk(n.body)) for n in ir.walk(body)):
-        try:
-            import codegen.emulate  # noqa: F401
-            target = "emulate"
-        except ImportError:
-            target = "interp"
+        target = "emulate"
         _stderr(f"vsched: note: {kernel} has barriers inside hardware loops; running it with --target {target}")
     return target
-
-
-def _missing_op(sched) -> str | None:
-    """The first op of a schedule that has no implementation yet (None when all exist)."""
-    from .ops import op_module
-    from .schedule import op_name
-
-    for op in sched.ops:
-        try:
-            op_module(op)
-        except VschedError:
-            return op_name(op)
-    return None
 
 
 def _jobs(program: ir.Program, args) -> list:
@@ -230,7 +202,7 @@ def _jobs(program: ir.Program, args) -> list:
     target, cand target, rtol or None for bitwise)."""
     profile = program.profile or "default"
     ref_target = "interp" if args.target == "interp" else "c"
-    jobs, plain = [], []
+    jobs = []
     for claim in program.claims if args.kernel is None else ():
         rtol = _rtol(program, [claim.a, claim.b]) if _reassociates(program, profile, claim=claim) else None
         jobs.append((f"claim {claim.a} == {claim.b}", program, claim.a, program, claim.b,
@@ -238,18 +210,11 @@ def _jobs(program: ir.Program, args) -> list:
     for sched in program.schedules:
         if args.kernel is not None and sched.kernel != args.kernel:
             continue
-        missing = _missing_op(sched)
-        if missing is not None:
-            _stderr(f"vsched: note: the {missing} op is not implemented yet; running {sched.kernel} "
-                    f"in C against the interpreter instead of against its schedule")
-            plain.append(sched.kernel)
-            continue
         after = _scheduled(program, sched.kernel)
         rtol = _rtol(program, [sched.kernel]) if _reassociates(program, profile, kernel=sched.kernel) else None
         jobs.append((f"schedule of {sched.kernel}", program, sched.kernel, after, sched.kernel,
                      ref_target, args.target, rtol))
-    if not jobs and not plain:
-        plain = _kernel_names(program, args.kernel)
+    plain = [] if jobs else _kernel_names(program, args.kernel)
     other = args.target if args.target in ("emulate", "cuda") else "interp"
     what = {"interp": "interpreter", "emulate": "GPU emulator", "cuda": "CUDA"}[other]
     jobs += [(f"kernel {k} (C vs {what})", program, k, program, k, "c", other, None) for k in plain]
@@ -337,27 +302,9 @@ def cmd_exec(args) -> int:
 # ---------------------------------------------------------------- verify
 
 
-def _merge(reports, filename: str) -> dict:
-    """One JSON object per file: claims and every kernel's obligations together."""
-    try:
-        from .verify import file_report_json
-    except ImportError:
-        file_report_json = None
-    if file_report_json is not None:
-        return file_report_json(reports, filename)
-    objs = [r.to_json() for r in reports]
-    obls = [o for obj in objs for o in obj["obligations"]]
-    statuses = {o["status"] for o in obls}
-    verdict = "illegal" if "refuted" in statuses else "legal" if statuses <= {"proved"} else "unknown"
-    return {"file": filename, "kernel": ", ".join(obj["kernel"] for obj in objs), "verdict": verdict,
-            "reassociates": any(obj["reassociates"] for obj in objs), "obligations": obls}
-
-
 def cmd_verify(args) -> int:
-    try:
-        from .verify import format_report, verify_program
-    except ImportError:
-        raise UsageError("verification engine not installed") from None
+    from .verify import file_report_json, format_report, verify_program
+
     worst = 0
     for path in args.files:
         try:
@@ -368,7 +315,7 @@ def cmd_verify(args) -> int:
             continue
         with _progress(f"verifying {path}"):
             reports = verify_program(program, profile=args.profile, timeout=args.timeout, filename=path)
-        merged = _merge(reports, path)
+        merged = file_report_json(reports, path)
         if args.json:
             print(json.dumps(merged))
         else:

@@ -302,6 +302,8 @@ def _cex_text(o: Obligation) -> list:
         lines.append(f"barrier phase: {c['phase']}")
     if c.get("barrier"):
         lines.append(f"barrier: {c['barrier']}")
+    if c.get("profile"):
+        lines.append(f"active profile: {c['profile']} (any sizes)")
     for key in ("term", "missing_in", "extra_in"):
         if key in c:
             lines.append(f"{key.replace('_', ' ')}: {c[key]}")

@@ -248,6 +248,8 @@ def _same_through_prov(mb, ma, sb, sa, view_b, view_a):
     structure on both sides and equal affine leaves through the provenance (isl). Otherwise
     (status, message[, counterexample])."""
     import islpy as isl
+    if not sa or not sb:
+        return "unknown", f"statement {(sa or sb)[0].sid} exists on one side only"
     pa, pb = ma._union(ma.prov_map(st) for st in sa), mb._union(mb.prov_map(st) for st in sb)
     if not pa.is_injective():
         return "refuted", "two instances stand for one original instance (a term would be added twice)"
@@ -431,6 +433,7 @@ def _dyn_reassociation(ctx, f, mb, ma, S, A):
         for d, e in rows.items():
             data.append({"tensor": e.tensor, "index": [ev(x, env) for x in e.index], "value": 0})
         cell = [0 if d in rows else ev(e, env) for d, e in enumerate(S[0].node.index)]
+        inst["writes"]["index"] = cell  # with the chosen rows
     where = " and ".join(f"{x['tensor']}[{', '.join(map(str, x['index']))}] = 0" for x in data)
     return ob("refuted", f"the two-pass + reduction regroups the terms of {ctx.op.tensor}: at {_params_text(params)}, "
                          f"with {where}, {_who(insts[0])} and {_who(insts[1])} both add to "

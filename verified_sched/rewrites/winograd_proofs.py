@@ -151,7 +151,7 @@ def profile_obligation(profile: str | None) -> Result:
         return Result("profile", "proved", "structural", "winograd under the approximate profile")
     return Result("profile", "refuted", "structural",
                   f"winograd changes rounding beyond reassociation; it is allowed only under the "
-                  f"approximate profile (active: {active})", counterexample={"profile": active})
+                  f"approximate profile (active: {active})", counterexample={"params": {}, "profile": active})
 
 
 def coverage_obligation(before: ir.Program, after: ir.Program, region: list, m: Minted) -> Result:
