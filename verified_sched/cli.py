@@ -314,7 +314,8 @@ def cmd_verify(args) -> int:
             worst = 2
             continue
         with _progress(f"verifying {path}"):
-            reports = verify_program(program, profile=args.profile, timeout=args.timeout, filename=path)
+            reports = verify_program(program, profile=args.profile, timeout=args.timeout, filename=path,
+                                     shared_limit=args.shared_limit)
         merged = file_report_json(reports, path)
         if args.json:
             print(json.dumps(merged))
@@ -339,6 +340,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per file")
     p.add_argument("--profile", choices=ir.PROFILES, help="override the file's profile")
     p.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per kernel")
+    p.add_argument("--shared-limit", type=_count, default=48 * 1024, metavar="BYTES",
+                   help="shared memory a block may use (hardware_limits; default 49152)")
     p.set_defaults(fn=cmd_verify)
 
     p = sub.add_parser("show", help="print the program in the DSL (after K schedule ops)")

@@ -28,7 +28,6 @@ GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence
 # instead of hanging past the timeout, which is only checked between checks.
 ISL_MAX_OPERATIONS = 5_000_000
 # shared-memory bytes per block for hardware_limits (a one-element list so a CLI option can set it)
-SHARED_LIMIT = [gpu_limits.SHARED_LIMIT]
 
 
 @dataclass
@@ -62,6 +61,7 @@ class OpContext:
     profile: str
     timeout: float
     deadline: float = 0.0
+    shared_limit: int = gpu_limits.SHARED_LIMIT  # bytes of shared memory per block
 
     # short names used by the op modules
     @property
@@ -150,7 +150,7 @@ def in_bounds(model: KernelModel, label: str, timeout: float = 10.0) -> Finding:
     return f
 
 
-def kernel_obligations(program, kernel_name, deadline) -> list:
+def kernel_obligations(program, kernel_name, deadline, shared_limit=gpu_limits.SHARED_LIMIT) -> list:
     """The kernel's own obligations (op_index 0): in_bounds, independence, race."""
     label = f"kernel {kernel_name}"
     model = KernelModel(program, kernel_name, tag="K")
@@ -159,11 +159,12 @@ def kernel_obligations(program, kernel_name, deadline) -> list:
         out += _run("independence", 0, label,
                     lambda loop=loop, inside=inside, depth=depth: checks.independence(
                         model, loop, inside, depth, "kernel"), deadline)
-    out += gpu_obligations(program, kernel_name, model, 0, label, deadline)
+    out += gpu_obligations(program, kernel_name, model, 0, label, deadline, shared_limit)
     return out
 
 
-def gpu_obligations(program, kernel_name, model: KernelModel, op_index, op_text, deadline) -> list:
+def gpu_obligations(program, kernel_name, model: KernelModel, op_index, op_text, deadline,
+                    shared_limit=gpu_limits.SHARED_LIMIT) -> list:
     """barrier_uniformity (when the kernel has barriers), race and hardware_limits (when it has
     hardware loops) of one kernel: polyhedral/race.py, polyhedral/phases.py, gpu_limits.py."""
     out = []
@@ -173,7 +174,7 @@ def gpu_obligations(program, kernel_name, model: KernelModel, op_index, op_text,
         out += _run("race", op_index, op_text, lambda: race.race(model, "kernel" if op_index == 0 else "after"),
                     deadline)
         out += _run("hardware_limits", op_index, op_text,
-                    lambda: gpu_limits.hardware_limits(program, kernel_name, SHARED_LIMIT[0]), deadline)
+                    lambda: gpu_limits.hardware_limits(program, kernel_name, shared_limit), deadline)
     return out
 
 
@@ -203,14 +204,15 @@ def op_obligations(ctx: OpContext) -> list:
             out += _run("independence", idx, text,
                         lambda loop=loop, inside=inside, depth=depth: checks.independence(ma, loop, inside, depth),
                         ctx.deadline)
-    out += gpu_obligations(ctx.program_after, ctx.kernel_name, ma, idx, text, ctx.deadline)
+    out += gpu_obligations(ctx.program_after, ctx.kernel_name, ma, idx, text, ctx.deadline, ctx.shared_limit)
     return out
 
 
-def verify_kernel(program: ir.Program, kernel_name: str, profile: str, timeout: float, filename="") -> KernelReport:
+def verify_kernel(program: ir.Program, kernel_name: str, profile: str, timeout: float, filename="",
+                  shared_limit: int = gpu_limits.SHARED_LIMIT) -> KernelReport:
     report = KernelReport(filename, kernel_name)
     deadline = time.perf_counter() + timeout
-    report.obligations += kernel_obligations(program, kernel_name, deadline)
+    report.obligations += kernel_obligations(program, kernel_name, deadline, shared_limit)
     sched = program.schedule_for(kernel_name)
     if sched is None:
         return report
@@ -226,7 +228,7 @@ def verify_kernel(program: ir.Program, kernel_name: str, profile: str, timeout: 
             return report
         report.obligations.append(Obligation("precondition", k, op.text(), "the op applies to the kernel",
                                              "structural", "proved", time.perf_counter() - t0, "applies"))
-        ctx = OpContext(current, after, kernel_name, op, k, profile, timeout, deadline)
+        ctx = OpContext(current, after, kernel_name, op, k, profile, timeout, deadline, shared_limit)
         try:
             report.obligations += specific(ctx)
         except ScheduleError as exc:
@@ -254,12 +256,13 @@ def verify_claim(program: ir.Program, claim: ir.Claim, profile: str, timeout: fl
 
 
 def verify_program(program: ir.Program, profile: str | None = None, timeout: float = 10.0,
-                   filename: str = "") -> list:
-    """One KernelReport per claim and per kernel of the program."""
+                   filename: str = "", shared_limit: int = gpu_limits.SHARED_LIMIT) -> list:
+    """One KernelReport per claim and per kernel of the program (`shared_limit`: bytes of
+    shared memory a block may use, for `hardware_limits`)."""
     prof = profile or program.profile or "default"
     reports = [verify_claim(program, c, prof, timeout, filename) for c in program.claims]
     for k in program.kernels:
-        reports.append(verify_kernel(program, k.name, prof, timeout, filename))
+        reports.append(verify_kernel(program, k.name, prof, timeout, filename, shared_limit))
     return reports
 
 
