@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from verified_sched.ir import BinOp, Float, Int, Load
 from .evaluate import Dynamic, ev, evc
-from .model import HW_AXES, ORDERED, KernelModel, blend_of
+from .lazy import blend_of
+from .model import HW_AXES, ORDERED, KernelModel
 
 
 @dataclass
@@ -50,7 +51,7 @@ def enumerate_instances(model: KernelModel, sizes: dict) -> list:
 
 
 def _evaluated(st, a, env) -> bool:
-    """Whether access `a` may be evaluated at the point `env` (lazy where, && and ||)."""
+    """Whether access `a` may be evaluated at the point `env` (lazy where, and, or)."""
     return all(_may(c, env) for c in (st.guards if a.context is None else a.context))
 
 

@@ -9,8 +9,8 @@ Original instances: an assignment maps through its provenance to `O_<sid>[orig i
 constant-zero store (a `zero T` or its expansion) is identified by the cell it writes,
 `Z_<T>[cell]`, so `expand_zero` needs no provenance of its own.
 
-Reads are evaluated lazily (`reads_in_context`): a read in a `where` branch or right of `&&`
-/`||` carries the conditions it is evaluated under (`Access.context`; in_bounds checks it
+Reads are evaluated lazily (lazy.py): a read in a `where` branch or right of `and`/`or`
+carries the conditions it is evaluated under (`Access.context`; in_bounds checks it
 there). A blend store `t[I] = where(c, v, t[I])` takes effect only under c (`effective_domains`):
 its stores and provenance are restricted to c, its reads (all of them) still count.
 
@@ -27,9 +27,10 @@ from functools import cached_property
 import islpy as isl
 
 from verified_sched import ir
-from verified_sched.ir import And, Assign, Float, For, If, Int, Load, Or, TensorCore, Var, Where, Zero
+from verified_sched.ir import Assign, Float, For, If, Int, Load, TensorCore, Var, Zero
 from .affine import (NonAffine, TRUE, aff, approx_cond, cond, conjuncts, is_data_cond, join_and,
                      negate)
+from .lazy import blend_of, reads_in_context, where_path
 
 HW_AXES = ir.HW_AXES
 BLOCK_AXES = ("block.x", "block.y", "block.z")
@@ -115,66 +116,6 @@ def is_zero_const(e) -> bool:
     return isinstance(e, (Int, Float)) and e.value == 0
 
 
-def reads_in_context(node, ctx: tuple = ()) -> list:
-    """(Load, conditions) for every read below `node` (pre-order, as `ir.reads`), with the
-    conditions under which it is evaluated besides `ctx`. Evaluation is lazy, as in C and the
-    interpreter: `where(c, a, b)` evaluates a only where c holds and b only where it fails;
-    `a && b` evaluates b only where a holds, `a || b` only where a fails. A load's index is
-    evaluated with the load."""
-    out = []
-
-    def go(n, ctx):
-        match n:
-            case Where(cond=c, a=a, b=b):
-                go(c, ctx)
-                go(a, ctx + (c,))
-                go(b, ctx + (negate(c),))
-            case And(a=a, b=b):
-                go(a, ctx)
-                go(b, ctx + (a,))
-            case Or(a=a, b=b):
-                go(a, ctx)
-                go(b, ctx + (negate(a),))
-            case Load(index=idx):
-                out.append((n, ctx))
-                for e in idx:
-                    go(e, ctx)
-            case tuple():
-                for x in n:
-                    go(x, ctx)
-            case ir.Node():
-                for _, v in ir._child_fields(n):
-                    go(v, ctx)
-    go(node, tuple(ctx))
-    return out
-
-
-def _where_path(value, inner) -> tuple:
-    """The conditions `reads_in_context` gives a read at `inner`, the value of nested blends."""
-    path = []
-    while value is not inner:
-        path.append(value.cond)
-        value = value.a
-    return tuple(path)
-
-
-def blend_of(s, names: dict):
-    """(c, v) when `s` is the blend `t[I] = where(c, v, t[I])` with an affine c, else (None,
-    s.value). Nested blends of one store (a split of each of two loops) peel to the
-    conjunction of their conditions and the innermost value."""
-    v, conds = getattr(s, "value", None), []
-    target = Load(s.tensor, s.index) if isinstance(s, Assign) else None
-    while isinstance(v, Where) and v.b == target and not is_data_cond(v.cond, names):
-        conds.append(v.cond)
-        v = v.a
-    if not conds:
-        return None, getattr(s, "value", None)
-    c = conds[0]
-    for d in conds[1:]:
-        c = And(c, d)
-    return c, v
-
-
 class KernelModel:
     """isl relations of one kernel of a program (built lazily, cached)."""
 
@@ -237,7 +178,7 @@ class KernelModel:
         acc = ir.accumulation(s if blend is None else ir.Assign(s.tensor, s.index, effective_value, s.sid))
         noop = s.value == Load(s.tensor, s.index)
         accesses = [Access(s.tensor, s.index, True, acc is not None, noop)]
-        acc_ctx = () if blend is None else _where_path(s.value, effective_value)
+        acc_ctx = () if blend is None else where_path(s.value, effective_value)
         if acc is not None:
             accesses.append(Access(s.tensor, s.index, False, True, context=self._ctx(guards, acc_ctx)))
         target = Load(s.tensor, s.index)

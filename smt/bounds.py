@@ -12,22 +12,44 @@ from .intexpr import NoTerm, cond, term
 from .solver import Decision, decide
 
 
-def access_in_bounds(params, constraints, loops, guards, index, storage, timeout=10.0) -> Decision:
+def read_symbols(facts: list, stable=frozenset(), ranges=None):
+    """A `load` function for intexpr.term: each read of an integer tensor becomes a z3 symbol,
+    bounded by the tensor's declared value range (else the i32 range). Reads of a tensor the
+    kernel never writes (`stable`) with equal index expressions share one symbol — within one
+    instance they read the same cell, which holds the same value; any other read gets a fresh
+    symbol, so nothing is assumed about values a kernel may change in between."""
+    ranges = ranges or {}
+    symbols = {}
+
+    def load(node):
+        key = node if node.tensor in stable else object()
+        if key not in symbols:
+            v = symbols[key] = z3.Int(f"{node.tensor}#{len(symbols)}")
+            lo, hi = ranges.get(node.tensor, (-2 ** 31, 2 ** 31 - 1))
+            facts.extend([lo <= v, v <= hi])
+        return symbols[key]
+    return load
+
+
+def access_in_bounds(params, constraints, loops, guards, index, storage, timeout=10.0, load=None,
+                     facts=None) -> Decision:
     """`loops`: (var, lo, hi) outermost first; `guards`: IR conditions (a guard without an
-    integer meaning makes a refutation unknown, never a proof); `storage`: extents."""
+    integer meaning makes a refutation unknown, never a proof); `storage`: extents; `load` and
+    `facts`: reads as symbols (read_symbols) and the facts it collects about them."""
     env = {p: z3.Int(p) for p in params}
-    facts, loose = [], False
+    facts, loose = (facts if facts is not None else []), False
     try:
         facts += [cond(c, env) for c in constraints]
         for var, lo, hi in loops:
             v = env.setdefault(var, z3.Int(var))
             facts += [term(lo, env) <= v, v < term(hi, env)]
-        goal = z3.And(*[z3.And(0 <= term(e, env), term(e, env) < term(d, env)) for e, d in zip(index, storage)])
+        goal = z3.And(*[z3.And(0 <= term(e, env, load), term(e, env, load) < term(d, env))
+                        for e, d in zip(index, storage)])
     except NoTerm as exc:
         return Decision("unknown", None, str(exc))
     for g in guards:
         try:
-            facts.append(cond(g, env))
+            facts.append(cond(g, env, load))
         except NoTerm:
             loose = True  # dropping a guard only adds instances: proofs stay sound
     d = decide(facts, goal, timeout)

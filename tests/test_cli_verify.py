@@ -56,3 +56,13 @@ def test_verify_parse_error_exits_2_but_reports_the_other_files(tmp_path, repo_r
     assert main(["verify", "--json", str(bad), str(repo_root / "examples" / "matmul.vs")]) == 2
     cap = capsys.readouterr()
     assert cap.err.startswith(f"{bad}:") and len(json_lines(cap.out)) == 1
+
+
+def test_verify_shared_limit_option_refutes_hardware_limits(cases_dir, capsys):
+    """The staged matmul uses 2048 bytes of shared memory: legal by default, refuted under 1 KiB."""
+    path = str(cases_dir / "stage_shared_matmul.vs")
+    assert main(["verify", path, "--shared-limit", "1024", "--json"]) == 1
+    (obj,) = json_lines(capsys.readouterr().out)
+    hit = [o for o in obj["obligations"] if o["kind"] == "hardware_limits" and o["status"] == "refuted"]
+    assert hit and hit[0]["counterexample"]["params"]
+    assert main(["verify", path, "--shared-limit", "2048"]) == 0

@@ -10,6 +10,7 @@ For each `claim A == B`: contraction equivalence with multiplicities.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -120,18 +121,28 @@ def _idempotent(model: KernelModel):
 
 
 def in_bounds(model: KernelModel, label: str, timeout: float = 10.0) -> Finding:
-    """isl for affine accesses; z3 for integer accesses isl cannot state (products of sizes)."""
+    """isl for affine accesses; z3 for integer accesses isl cannot state (products of sizes)
+    and for dynamic indices, whose reads become symbols bounded by the enclosing guards and the
+    tensor's declared `inputs` range."""
     f = checks.in_bounds(model, label)
     if f.status != "proved" or not f.pending:
         return f
-    from smt.bounds import access_in_bounds
+    from smt.bounds import access_in_bounds, read_symbols
     prog = model.program
+    stable = {t.name for t in prog.tensors} - {a.tensor for st in model.stmts for a in st.accesses if a.write}
+    ranges = {n: (math.ceil(r.lo), math.floor(r.hi)) for r in prog.inputs if r.grid_exp == 0 for n in r.tensors}
     for st, acc in f.pending:
         loops = [(lp.var, lp.lo, lp.hi) for lp in st.loops]
         # where the access is evaluated: under its lazy context (where branch, condition)
         guards = list(st.guards if acc.context is None else acc.context)
+        facts = []
         d = access_in_bounds(prog.params, prog.constraints, loops, guards, acc.index,
-                             prog.tensor(acc.tensor).storage_dims(), timeout)
+                             prog.tensor(acc.tensor).storage_dims(), timeout,
+                             read_symbols(facts, stable, ranges), facts)
+        if d.status == "refuted" and any(isinstance(n, ir.Load) for n in ir.walk(acc.index)):
+            # the values that break it are data nobody promised: not a replayable refutation
+            return Finding("unknown", f"{st.sid}: dynamic index into {acc.tensor} may leave storage (no guard "
+                           f"or declared `inputs` range bounds it)", f.statement, engine="z3")
         if d.status == "unknown":
             return Finding("unknown", f"{st.sid}: access to {acc.tensor} not decided ({d.reason})", f.statement,
                            engine="z3")
