@@ -48,3 +48,12 @@ def test_a_written_index_tensor_is_not_identified_across_reads():
         "    for d in 0 .. D {\n", "    ids[n] = ids[n] + 1\n    for d in 0 .. D {\n", 1)
     rep = file_report_json(verify_program(parse_text(src)), "f")
     assert [o["status"] for o in rep["obligations"] if o["kind"] == "in_bounds"] == ["unknown"]
+
+
+def test_guarded_embedding_backward_split_reduction_is_legal(repo_root):
+    from verified_sched.dsl import parse_file
+
+    path = repo_root / "examples" / "embedding_backward.vs"
+    rep = file_report_json(verify_program(parse_file(path)), str(path))
+    assert rep["verdict"] == "legal" and rep["reassociates"]
+    assert any(o["kind"] == "injective_partials" and o["status"] == "proved" for o in rep["obligations"])
