@@ -22,41 +22,15 @@ from __future__ import annotations
 import islpy as isl
 
 from verified_sched import ir
-from verified_sched.ir import For, If, Load, TensorCore
-from .affine import join_and, negate
+from verified_sched.ir import Load
+from .affine import join_and
 from .describe import Finding, coords, instance, param_values
-from .model import HW_AXES, ORDERED, Access, KernelModel, Loop, Stmt
+from .model import HW_AXES, Access, KernelModel, Stmt, lex_before
 
 STATEMENT = ("forall params and every read r of the tile: the writes of r's cell that happen before r "
              "(same thread earlier, or same block across a barrier) are non-empty with one last element, "
              "which copies exactly the source cell the original read saw, and no write of that cell is "
              "unordered with r")
-
-
-def barrier_stmts(model: KernelModel) -> list:
-    """Barrier instances as pseudo statements (the model's walk, mirrored)."""
-    out = []
-
-    def walk(stmts, loops, guards, pos, prefix, top):
-        for k, s in enumerate(stmts):
-            p = pos + (k,)
-            t = k if top is None else top
-            match s:
-                case For():
-                    key = tuple(x for x in prefix if isinstance(x, tuple)) + (p,)
-                    lp = Loop(s.var, s.lo, s.hi, s.axis, key)
-                    walk(s.body, loops + [lp], guards, (), prefix + [p, lp], t)
-                case If(cond=c):
-                    walk(s.then, loops, guards + [c], p + (0,), prefix, t)
-                    walk(s.orelse, loops, guards + [negate(c)], p + (1,), prefix, t)
-                case TensorCore(fallback=fb):
-                    walk(fb, loops, guards, p + (0,), prefix, t)
-                case ir.Barrier():
-                    name = f"{model.tag}_BAR{len(out)}"
-                    out.append(Stmt(name, "barrier", s, list(loops), prefix + [p], list(guards), t, "", (), (),
-                                    None, [], False))
-    walk(model.kernel.body, [], [], (), [], None)
-    return out
 
 
 def _hw_eq(s: Stmt, t: Stmt, axes) -> list:
@@ -76,37 +50,17 @@ def agnostic_before(s: Stmt, t: Stmt, same_thread: bool) -> str | None:
     has_hw = bool(s.hw()) or bool(t.hw())
     if s.top != t.top and has_hw:
         return None
-    disj, eq = [], []
-    ss, ts = s.sched, t.sched
-    j = 0
-    while True:
-        ps, pt = ss[2 * j], ts[2 * j]
-        if ps != pt:
-            if ps < pt:
-                disj.append(join_and(eq))
-            break
-        if 2 * j + 1 >= len(ss) or 2 * j + 1 >= len(ts):
-            break
-        ls, lt = ss[2 * j + 1], ts[2 * j + 1]
-        if ls is not lt and ls.key != lt.key:
-            break
-        va, vb = f"a{j}", f"b{j}"
-        if ls.axis in ORDERED:
-            disj.append(join_and(eq + [f"{va} < {vb}"]))
-            eq.append(f"{va} = {vb}")
-        elif ls.axis == "vectorized":
-            eq.append(f"{va} = {vb}")
-        j += 1
-    if not disj:
+    order = lex_before(s, t, tie=lambda axis: axis == "vectorized")
+    if order is None:
         return None
     axes = HW_AXES if same_thread else HW_AXES[:3]
-    return join_and([" or ".join(f"({d})" for d in disj)] + _hw_eq(s, t, axes))
+    return join_and([order] + _hw_eq(s, t, axes))
 
 
 class Dataflow:
     def __init__(self, model: KernelModel):
         self.m = model
-        self.bars = barrier_stmts(model)
+        self.bars = model.barrier_stmts
         self.bar_dom = {b.name: isl.Set(model.space(f"{model.tup(b)} : {model.domain_text(b)}"))
                         for b in self.bars}
 

@@ -21,7 +21,7 @@ instances whose hardware indices differ are unordered anywhere inside one top-le
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 import islpy as isl
@@ -116,6 +116,36 @@ def is_zero_const(e) -> bool:
     return isinstance(e, (Int, Float)) and e.value == 0
 
 
+def lex_before(s: Stmt, t: Stmt, tie=lambda axis: True) -> str | None:
+    """Constraint text (over a* dims of s, b* dims of t) of `s runs before t` in program order:
+    serial/unrolled loops order by their iterators; a shared loop of another axis contributes
+    equality of its iterators where `tie(axis)` (one thread's own index), nothing otherwise.
+    None when s never runs before t."""
+    disj, eq = [], []
+    ss, ts = s.sched, t.sched
+    j = 0
+    while True:
+        ps, pt = ss[2 * j], ts[2 * j]
+        if ps != pt:
+            if ps < pt:
+                disj.append(join_and(eq))
+            break
+        if 2 * j + 1 >= len(ss) or 2 * j + 1 >= len(ts):
+            break
+        ls, lt = ss[2 * j + 1], ts[2 * j + 1]
+        if ls is not lt and ls.key != lt.key:
+            break
+        if ls.axis in ORDERED:
+            disj.append(join_and(eq + [f"a{j} < b{j}"]))
+            eq.append(f"a{j} = b{j}")
+        elif tie(ls.axis):
+            eq.append(f"a{j} = b{j}")
+        j += 1
+    if not disj:
+        return None
+    return " or ".join(f"({d})" for d in disj)
+
+
 class KernelModel:
     """isl relations of one kernel of a program (built lazily, cached)."""
 
@@ -130,7 +160,7 @@ class KernelModel:
         self.param_text = join_and(cons + [extra_params])
         self.stmts: list[Stmt] = []
         self.barriers = 0
-        self.barrier_sites = []  # (top-level index, enclosing loops, enclosing guards)
+        self.barrier_stmts: list[Stmt] = []  # barrier occurrences as pseudo statements (no accesses)
         self._n = 0
         self._zero_count = {}
         self.approximate = set()  # names of statements whose model over-approximates
@@ -155,7 +185,10 @@ class KernelModel:
                     self._walk(fb, loops, g, p + (0,), sched_prefix, t)
                 case ir.Barrier():
                     self.barriers += 1
-                    self.barrier_sites.append((t, list(loops), list(guards)))
+                    n = len(self.barrier_stmts)
+                    self.barrier_stmts.append(Stmt(f"{self.tag}_BAR{n}", f"barrier{n}", s, list(loops),
+                                                   sched_prefix + [p], list(guards), t, "", (), (), None,
+                                                   [], False))
                 case Assign() | Zero():
                     self._add(s, loops, guards, sched_prefix + [p], t)
 
@@ -381,26 +414,8 @@ class KernelModel:
     def before_pair(self, s: Stmt, t: Stmt) -> str | None:
         """Constraint text (over a* dims of s, b* dims of t) of `s-instance runs before
         t-instance`, or None when never."""
-        disj, eq = [], []
-        ss, ts = s.sched, t.sched
-        j = 0
-        while True:
-            ps, pt = ss[2 * j], ts[2 * j]
-            if ps != pt:
-                if ps < pt:
-                    disj.append(join_and(eq))
-                break
-            if 2 * j + 1 >= len(ss) or 2 * j + 1 >= len(ts):
-                break
-            ls, lt = ss[2 * j + 1], ts[2 * j + 1]
-            if ls is not lt and ls.key != lt.key:
-                break
-            va, vb = f"a{j}", f"b{j}"
-            if ls.axis in ORDERED:
-                disj.append(join_and(eq + [f"{va} < {vb}"]))
-            eq.append(f"{va} = {vb}")
-            j += 1
-        if not disj:
+        order = lex_before(s, t)
+        if order is None:
             return None
         hw = []
         if s.top == t.top:
@@ -409,7 +424,7 @@ class KernelModel:
                 if axis not in hs or axis not in ht:
                     return None
                 hw.append(f"a{hs[axis]} = b{ht[axis]}")
-        return join_and([" or ".join(f"({d})" for d in disj)] + hw)
+        return join_and([order] + hw)
 
     @cached_property
     def before(self) -> isl.UnionMap:

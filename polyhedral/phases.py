@@ -35,10 +35,10 @@ from functools import cached_property
 import islpy as isl
 
 from verified_sched import ir
-from verified_sched.ir import For, If, Int, TensorCore, Var
-from .affine import NonAffine, aff, join_and, negate
+from verified_sched.ir import For
+from .affine import NonAffine, aff, join_and
 from .describe import coords, param_values
-from .model import ORDERED, KernelModel, Loop, Stmt, _safe
+from .model import KernelModel, Stmt, _safe, lex_before
 
 AXES = ir.HW_AXES  # h0..h5
 H = [f"h{k}" for k in range(6)]
@@ -56,58 +56,8 @@ class Site:
 
 
 def _barrier_sites(model: KernelModel) -> list:
-    """Barrier occurrences with loops/guards/schedule built exactly as KernelModel._walk does."""
-    out = []
-
-    def walk(stmts, loops, guards, pos, prefix, top):
-        for k, s in enumerate(stmts):
-            p = pos + (k,)
-            t = k if top is None else top
-            match s:
-                case For():
-                    key = tuple(x for x in prefix if isinstance(x, tuple)) + (p,)
-                    lp = Loop(s.var, s.lo, s.hi, s.axis, key)
-                    walk(s.body, loops + [lp], guards, (), prefix + [p, lp], t)
-                case If(cond=c):
-                    walk(s.then, loops, guards + [c], p + (0,), prefix, t)
-                    walk(s.orelse, loops, guards + [negate(c)], p + (1,), prefix, t)
-                case TensorCore(lane=lane, fallback=fb):
-                    g = guards + ([ir.Cmp("==", Var(lane), Int(0))] if any(l.var == lane for l in loops) else [])
-                    walk(fb, loops, g, p + (0,), prefix, t)
-                case ir.Barrier():
-                    n = len(out)
-                    st = Stmt(f"BAR{n}", f"barrier{n}", s, list(loops), prefix + [p], list(guards), t,
-                              "", (), (), None, [], False)
-                    out.append(Site(st, s.loc))
-
-    walk(model.kernel.body, [], [], (), [], None)
-    return out
-
-
-def _lex_before(s: Stmt, t: Stmt) -> str | None:
-    """Constraint (a* dims of s, b* dims of t) of `s runs before t in ONE thread's order`:
-    serial/unrolled loops by iterator, hardware loops are the thread's own (equal) index."""
-    disj, eq = [], []
-    ss, ts = s.sched, t.sched
-    j = 0
-    while True:
-        ps, pt = ss[2 * j], ts[2 * j]
-        if ps != pt:
-            if ps < pt:
-                disj.append(join_and(eq))
-            break
-        if 2 * j + 1 >= len(ss) or 2 * j + 1 >= len(ts):
-            break
-        ls, lt = ss[2 * j + 1], ts[2 * j + 1]
-        if ls is not lt and ls.key != lt.key:
-            break
-        if ls.axis in ORDERED:
-            disj.append(join_and(eq + [f"a{j} < b{j}"]))
-        eq.append(f"a{j} = b{j}")
-        j += 1
-    if not disj:
-        return None
-    return " or ".join(f"({d})" for d in disj)
+    """Barrier occurrences, with loops/guards/schedule as the model built them."""
+    return [Site(st, st.node.loc) for st in model.barrier_stmts]
 
 
 class Phases:
@@ -265,12 +215,12 @@ class Phases:
                 if s.top != b.top:
                     continue
                 heq = [f"x{k} = y{k}" for k in range(6)]
-                c = _lex_before(s, b)
+                c = lex_before(s, b)
                 if c is not None:
                     mp = isl.Map(m.space(f"{self.xtup(s, 'a', 'x')} -> {self.xtup(b, 'b', 'y')} : "
                                          f"{join_and([c] + heq)}"))
                     to_b.append(mp.intersect_domain(self.xdomains[s.name]).intersect_range(bdom))
-                c = _lex_before(b, s)
+                c = lex_before(b, s)
                 if c is not None:
                     mp = isl.Map(m.space(f"{self.xtup(b, 'a', 'x')} -> {self.xtup(s, 'b', 'y')} : "
                                          f"{join_and([c] + heq)}"))
@@ -334,7 +284,7 @@ class Phases:
             b = site.stmt
             if b.top != st.top:
                 continue
-            c = _lex_before(b, st)
+            c = lex_before(b, st)
             if c is None:
                 continue
             heq = [f"x{k} = y{k}" for k in range(6)]

@@ -10,7 +10,7 @@ from verified_sched.dsl import parse_file, parse_text
 from verified_sched.errors import ParseError
 from verified_sched.rewrites.winograd import rewrite_kernel
 from verified_sched.rewrites.winograd_examples import conv_source
-from verified_sched.rewrites.winograd_exact import parse_inputs_line
+from verified_sched.dsl.inputs import parse_inputs_line
 from verified_sched.rewrites.winograd_proofs import (bounds_obligations, coverage_obligation,
                                                      identity_obligations, winograd_results)
 from verified_sched.verify import file_report_json, verify_program

@@ -18,14 +18,13 @@ is decided for all parameter values under the constraints by z3 (with a timeout)
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 import z3
 
 from .. import ir
-from ..dsl.inputs import parse_inputs_line, ranges_from_comments  # noqa: F401 (re-exported)
+from ..dsl.inputs import ranges_from_comments
 
 LIMIT = 2 ** 24
 
