@@ -60,16 +60,6 @@ def in_bounds(model: KernelModel, label="after") -> Finding:
 # ---------------------------------------------------------------- dependences
 
 
-def _unmodelled_guard_reads(model: KernelModel) -> set:
-    """Tensors the kernel writes that an enclosing condition reads: such a read is evaluated
-    also where the condition (or an inner one) fails, outside the statement's domain, where
-    the dependence model does not see it — so no proof may rest on it."""
-    written = {a.tensor for st in model.stmts for a in st.accesses if a.write}
-    return {a.tensor for st in model.stmts for a in st.accesses
-            if not a.write and a.context is not None and a.tensor in written
-            and not set(st.guards) <= set(a.context)}
-
-
 def dependence(before: KernelModel, after: KernelModel, profile: str):
     """Formal statement: for every dependence (b1, b2) of `before` (conflicting, b1 runs
     before b2) and after instances a1, a2 with P_a(a1) = P_b(b1), P_a(a2) = P_b(b2):
@@ -100,8 +90,8 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
     elif not may.is_empty():
         dep = Finding("unknown", "a dependence through a data-dependent guard or index may be violated "
                       "(the conflict itself depends on data)", st_dep)
-    elif _unmodelled_guard_reads(before) or _unmodelled_guard_reads(after):
-        t = sorted(_unmodelled_guard_reads(before) | _unmodelled_guard_reads(after))
+    elif before.unmodelled_guard_reads or after.unmodelled_guard_reads:
+        t = sorted(before.unmodelled_guard_reads | after.unmodelled_guard_reads)
         dep = Finding("unknown", f"a condition reads {', '.join(t)}, which the kernel writes, at instances "
                       "where the guarded statement does not run: those reads are not in the dependence model",
                       st_dep)

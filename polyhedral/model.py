@@ -323,6 +323,16 @@ class KernelModel:
         return m if acc.context is None else m.intersect_domain(self.domains[st.name])
 
     @cached_property
+    def unmodelled_guard_reads(self) -> set:
+        """Tensors the kernel writes that an enclosing condition reads: such a read is evaluated
+        also where the condition (or an inner one) fails, outside the statement's domain, where
+        the dependence and race relations do not see it — so no proof may rest on them."""
+        written = {a.tensor for st in self.stmts for a in st.accesses if a.write}
+        return {a.tensor for st in self.stmts for a in st.accesses
+                if not a.write and a.context is not None and a.tensor in written
+                and not set(st.guards) <= set(a.context)}
+
+    @cached_property
     def effective_domains(self) -> dict:
         """Per statement, the instances whose store takes effect: all of them, except for a
         blend `t[I] = where(c, v, t[I])`, whose instances where c fails store back what they read."""

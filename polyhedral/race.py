@@ -87,6 +87,11 @@ def race(model: KernelModel, label="kernel", phases_exact: bool = True) -> Findi
     for rel in (intra, cross):
         if not ph.exact_pairs(rel)[1].is_empty():
             return Finding("unknown", "threads may conflict through a data-dependent guard or index", STATEMENT)
+    hidden = model.unmodelled_guard_reads
+    if hidden:
+        return Finding("unknown", f"a condition reads {', '.join(sorted(hidden))}, which the kernel writes, "
+                       "where the guarded statement does not run: those reads are not in the race model",
+                       STATEMENT)
     n = len(ph.good_sites())
     return Finding("proved", "no two hardware threads conflict" +
                    (f" outside the order of {n} barrier(s)" if n else ""), STATEMENT)

@@ -63,3 +63,22 @@ schedule k {
 """
     assert statuses(src, "dependence") == ["unknown"]
     assert statuses(src.replace("    A[i] = x[i]\n", ""), "dependence") == ["proved"]
+
+
+def test_guard_read_racing_with_another_threads_write_is_not_proved():
+    src = """params B where B >= 1
+tensor x[B, 32] f32
+tensor y[B, 32] f32
+tensor s[32] f32 shared
+kernel k {
+  for b in 0 .. B : block.x {
+    for t in 0 .. 32 : thread.x {
+      if s[(t + 1) % 32] > 0 {
+        y[b, t] = 1.0
+      }
+      s[t] = x[b, t]
+    }
+  }
+}
+"""
+    assert "proved" not in statuses(src, "race")
