@@ -10,7 +10,10 @@ import pytest
 
 from polyhedral.dataflow import tile_dataflow
 from polyhedral.model import KernelModel
-from smt.swizzle import check_bijection, rotation_obligation
+from smt.swizzle import check_bijection
+from verified_sched.ir import Var
+from verified_sched.ops.stage import swizzle_col
+from verified_sched.ops.stage_checks import rotation_obligation
 from verified_sched import ir
 from verified_sched.ops import apply_op
 
@@ -74,7 +77,7 @@ def test_swizzle_on_a_non_power_of_two_row_is_refuted_with_a_colliding_pair():
                                                       (4, 32, 1, "proved"), (16, 12, 1, "refuted"),
                                                       (16, 24, 4, "refuted"), (1, 2, 1, "proved")])
 def test_swizzle_bijection(rows, minor, unit, status):
-    got, msg, wit = check_bijection(rows, minor, unit)
+    got, msg, wit = check_bijection(swizzle_col(Var("col"), Var("row"), minor, unit), rows, minor, unit)
     assert got == status, msg
     if status == "refuted":
         a, b = wit["images"]

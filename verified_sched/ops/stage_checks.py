@@ -8,6 +8,7 @@ import dataclasses
 from .. import ir
 from ..ir import Assign, Barrier, For, If, Load, TensorCore
 from ..simplify import simplify_kernel
+from ..sizes import eval_int
 from . import common
 from .stage import load_sid
 
@@ -106,11 +107,68 @@ def correspondence(ctx):
 
 
 def obligations(ctx) -> list:
-    from smt import swizzle
     out = [common.timed(dataflow, ctx), common.timed(correspondence, ctx)]
     op = ctx.op
     if op.swizzle is not None:
-        out.append(common.timed(lambda c: swizzle.bijection_obligation(c), ctx))
+        out.append(common.timed(bijection_obligation, ctx))
     if op.pipeline == 2:
-        out.append(common.timed(lambda c: swizzle.rotation_obligation(c), ctx))
+        out.append(common.timed(rotation_obligation, ctx))
     return out
+
+
+def bijection_obligation(ctx):
+    """Formal statement: for the tile's actual shape (R rows = product of the leading dims, C =
+    the minor storage dim), the swizzle rendered in the IR equals the bit-vector XOR of the
+    column (or 16-byte unit) with the row's low bits and is a bijection of [0, C) for every row.
+    Decided by z3 over 32-bit vectors; refuted with the colliding (or escaping) pair."""
+    from smt.swizzle import BIJECTION, check_bijection
+    from .stage import swizzle_col, swizzle_unit
+    op = ctx.op
+    t = ctx.after.tensor(op.tile)
+    dims = [eval_int(d, {}) for d in t.dims]
+    if op.pipeline == 2:
+        dims = dims[1:]
+    rows = 1
+    for d in dims[:-1]:
+        rows *= d
+    minor = dims[-1] + t.pad[-1]
+    unit = swizzle_unit(op, t.prec, minor)
+    f = swizzle_col(ir.Var("col"), ir.Var("row"), minor, unit)
+    status, msg, wit = check_bijection(f, rows, minor, unit, ctx.timeout)
+    cex = None
+    if wit is not None:
+        cex = {"params": {}, "cells": [{"tensor": op.tile, "index": [wit["row"], c]} for c in wit["cols"]],
+               "images": wit["images"]}
+    return common.obligation(ctx, "bijection", BIJECTION, status, msg, cex, "z3")
+
+
+def _buffer_exprs(kernel, tile):
+    reads = [n.index[0] for n in ir.walk(kernel.body) if isinstance(n, ir.Load) and n.tensor == tile]
+    writes = [n.index[0] for n in ir.walk(kernel.body) if isinstance(n, ir.Assign) and n.tensor == tile]
+    return reads, writes
+
+
+def rotation_obligation(ctx):
+    """Formal statement: with H the anchor's trip count (H >= 1) and k in [0, H), the buffer
+    index R(k) read by iteration k equals the prologue's buffer P when k = 0 and the buffer
+    W(k - 1) the prefetch of iteration k - 1 wrote when k >= 1, and W(k) != R(k) (the prefetch
+    overwrites the copy not being read). R, W, P are the IR's index expressions. z3 over
+    integers."""
+    from smt.swizzle import ROTATION, check_rotation
+    reads, writes = _buffer_exprs(ctx.after.kernel(ctx.kernel), ctx.op.tile)
+    rset = set(reads)
+    consts = {w for w in writes if not ir.free_vars(w)}
+    loops = {w for w in writes if ir.free_vars(w)}
+    if len(rset) != 1 or len(consts) != 1 or len(loops) != 1:
+        return common.obligation(ctx, "dataflow", ROTATION, "unknown",
+                                 "the rotating buffer indices are not one read, one prologue and one prefetch form",
+                                 engine="z3")
+    r, p, w = rset.pop(), consts.pop(), loops.pop()
+    names = ir.free_vars(r) | ir.free_vars(w)
+    if len(names) != 1:
+        return common.obligation(ctx, "dataflow", ROTATION, "unknown", "buffer index over several counters",
+                                 engine="z3")
+    kname = names.pop()
+    status, msg, kv = check_rotation(r, w, p, kname, ctx.timeout)
+    cex = None if kv is None else {"params": {}, "instances": [{"stmt": "read", "at": {kname: kv}}]}
+    return common.obligation(ctx, "dataflow", ROTATION, status, msg, cex, "z3")
