@@ -16,8 +16,7 @@ from codegen.dtypes import check_sizes, param_names, storage_shape
 from codegen.oracle import compare_kernels
 from verified_sched.errors import UsageError
 
-interp = pytest.importorskip("verified_sched.interp")
-dsl = pytest.importorskip("verified_sched.dsl")
+from verified_sched import dsl, interp  # noqa: E402
 
 RACY = {"shared_missing_barrier.vs", "barrier_divergent.vs"}
 MAX_CELLS = 2048

@@ -5,7 +5,6 @@ interchange of a kernel without dependences) run equal to the original (interpre
 fewer examples) at sizes satisfying the constraints, on random inputs."""
 from __future__ import annotations
 
-import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -124,7 +123,6 @@ def test_preserving_ops_run_equal_in_interpreter(data):
 @settings(max_examples=10, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(st.data())
 def test_preserving_ops_run_equal_in_c(data):
-    pytest.importorskip("codegen.build")
     program = data.draw(programs(max_loops=3, max_tensors=2, precisions=("f32", "i32")))
     ops, after = data.draw(preserving_schedule(program))
     assume(ops)
