@@ -29,46 +29,7 @@ from verified_sched.errors import VschedError  # noqa: E402
 TARGET = 5.0
 CASE = Path(__file__).resolve().parents[2] / "shared" / "cases" / "stage_shared_matmul.vs"
 
-STAGED = """
-params TN, TM, TK where TN >= 1, TM >= 1, TK >= 1
-tensor a[16 * TN, 16 * TK] f32
-tensor b[16 * TK, 16 * TM] f32
-tensor c[16 * TN, 16 * TM] f32
-tensor a_tile[16, 16] f32 shared
-tensor b_tile[16, 16] f32 shared
-
-kernel matmul {
-  zero c
-  for i in 0 .. 16 * TN {
-    for j in 0 .. 16 * TM {
-      for k in 0 .. 16 * TK {
-        c[i, j] += a[i, k] * b[k, j]
-      }
-    }
-  }
-}
-
-kernel staged {
-  zero c
-  for bi in 0 .. TN : block.y {
-    for bj in 0 .. TM : block.x {
-      for ti in 0 .. 16 : thread.y {
-        for tj in 0 .. 16 : thread.x {
-          for ko in 0 .. TK {
-            a_tile[ti, tj] = a[16 * bi + ti, 16 * ko + tj]
-            b_tile[ti, tj] = b[16 * ko + ti, 16 * bj + tj]
-            barrier
-            for ki in 0 .. 16 {
-              c[16 * bi + ti, 16 * bj + tj] += a_tile[ti, ki] * b_tile[ki, tj]
-            }
-            barrier
-          }
-        }
-      }
-    }
-  }
-}
-"""
+STAGED = (Path(__file__).resolve().parents[1] / "examples" / "tiled_shared_matmul.vs").read_text()
 
 
 def best_of(run, kernel, sizes, inputs, repeat):
@@ -112,10 +73,10 @@ def main(argv=None) -> int:
     base, ref = best_of(serial.run, "matmul", sizes, inputs, args.repeat)
 
     rows = [("unscheduled serial C", base, True)]
-    emu = load_emulated(program, kernels=["staged"])
-    det = load_emulated(program, kernels=["staged"], detect_races=True)
+    emu = load_emulated(program, kernels=["tiled"])
+    det = load_emulated(program, kernels=["tiled"], detect_races=True)
     for label, mod in (("emulated staged (hand-written)", emu), ("  + race detector", det)):
-        secs, out = best_of(mod.run, "staged", sizes, inputs, args.repeat)
+        secs, out = best_of(mod.run, "tiled", sizes, inputs, args.repeat)
         rows.append((label, secs, np.array_equal(out["c"].view(np.uint32), ref["c"].view(np.uint32))))
     scheduled = staged_by_op()
     if scheduled is not None:

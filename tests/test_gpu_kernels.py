@@ -16,48 +16,8 @@ CASES = Path(__file__).resolve().parents[1].parent / "shared" / "cases"
 GPU_CASES = ["shared_missing_barrier", "shared_with_barrier", "barrier_divergent", "stage_shared_matmul",
              "rowsum_parallel_race", "split_reduction", "tensorize_matmul"]
 
-TILED = """
-params TN, TM, TK where TN >= 1, TM >= 1, TK >= 1
-
-tensor a[16 * TN, 16 * TK] f32
-tensor b[16 * TK, 16 * TM] f32
-tensor c[16 * TN, 16 * TM] f32
-tensor a_tile[16, 16] f32 shared
-tensor b_tile[16, 16] f32 shared
+TILED = (Path(__file__).resolve().parents[1] / "examples" / "tiled_shared_matmul.vs").read_text() + """
 tensor acc[1] f32 local
-
-kernel matmul {
-  zero c
-  for i in 0 .. 16 * TN {
-    for j in 0 .. 16 * TM {
-      for k in 0 .. 16 * TK {
-        c[i, j] += a[i, k] * b[k, j]
-      }
-    }
-  }
-}
-
-# blocks over output tiles, threads over a tile, both operands staged through shared tiles
-kernel tiled {
-  zero c
-  for bi in 0 .. TN : block.y {
-    for bj in 0 .. TM : block.x {
-      for ti in 0 .. 16 : thread.y {
-        for tj in 0 .. 16 : thread.x {
-          for ko in 0 .. TK {
-            a_tile[ti, tj] = a[16 * bi + ti, 16 * ko + tj]
-            b_tile[ti, tj] = b[16 * ko + ti, 16 * bj + tj]
-            barrier
-            for ki in 0 .. 16 {
-              c[16 * bi + ti, 16 * bj + tj] += a_tile[ti, ki] * b_tile[ki, tj]
-            }
-            barrier
-          }
-        }
-      }
-    }
-  }
-}
 
 # a per-thread local accumulator kept across phases; the k loop's bound names the thread
 # index (uniform only at run time), so it takes the per-thread trip-count path
