@@ -69,7 +69,7 @@ def main() -> int:
     ap.add_argument("--size", type=int, default=512)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
-    cases = Path(__file__).resolve().parents[2] / "shared" / "cases" / "matmul_tiled.vs"
+    cases = Path(__file__).resolve().parents[1] / "tests" / "cases" / "matmul_tiled.vs"
     program = parse_text(cases.read_text(), str(cases)) if cases.exists() else parse_text(MATMUL)
     source = "corpus matmul_tiled.vs (kernel without its schedule)" if cases.exists() else "built-in DSL text"
 

@@ -27,7 +27,7 @@ from verified_sched.dsl import parse_file, parse_text  # noqa: E402
 from verified_sched.errors import VschedError  # noqa: E402
 
 TARGET = 5.0
-CASE = Path(__file__).resolve().parents[2] / "shared" / "cases" / "stage_shared_matmul.vs"
+CASE = Path(__file__).resolve().parents[1] / "tests" / "cases" / "stage_shared_matmul.vs"
 
 STAGED = (Path(__file__).resolve().parents[1] / "examples" / "tiled_shared_matmul.vs").read_text()
 

@@ -9,7 +9,7 @@
 set -u
 cd "$(dirname "$0")/.."
 vs=${VSCHED:-vsched}
-cases_dir=${CASES:-../shared/cases}
+cases_dir=${CASES:-tests/cases}
 # legal corpus cases with block/thread loops, and two size sets each
 rows=(
   "shared_with_barrier B=1 B=37"

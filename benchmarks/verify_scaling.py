@@ -110,7 +110,7 @@ def brute_force(program, value, budget):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("cases", nargs="?", default=str(ROOT.parent / "shared" / "cases"))
+    ap.add_argument("cases", nargs="?", default=str(ROOT / "tests" / "cases"))
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--budget", type=int, default=100_000, help="max instances per kernel for brute force")
     ap.add_argument("--no-brute", action="store_true")

@@ -216,7 +216,7 @@ def main(argv=None) -> int:
         ok = "" if err <= random_atol(64) and np.array_equal(a2["d"], work["d"]) else "  (MISMATCH)"
         print(f"{hw}x{hw:<5} {dm:>13,} {wm:>11,} {wc:>9,} {dm / wm:>6.3f} {td * 1e3:>10.2f} "
               f"{tw * 1e3:>8.2f} {td / tw:>7.2f}x {tws * 1e3:>11.2f} {td / tws:>7.2f}x {err:>9.2e}{ok}")
-    case = ROOT.parent / "shared" / "cases" / "winograd_odd.vs"
+    case = ROOT / "tests" / "cases" / "winograd_odd.vs"
     if case.is_file():
         t = time.perf_counter()
         reports = verify_program(parse_file(str(case)), filename=str(case))

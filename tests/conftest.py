@@ -30,8 +30,8 @@ set_hypothesis_home_dir(_HYPOTHESIS_HOME)
 atexit.register(shutil.rmtree, _HYPOTHESIS_HOME, ignore_errors=True)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-# The verdict corpus lives beside the project root (../shared/cases).
-CASES_DIR = REPO_ROOT.parent / "shared" / "cases"
+# The verdict corpus, copied into the repository (tests/cases): the suite reads nothing outside it.
+CASES_DIR = REPO_ROOT / "tests" / "cases"
 
 
 @pytest.fixture(scope="session")
@@ -41,8 +41,7 @@ def repo_root() -> Path:
 
 @pytest.fixture(scope="session")
 def cases_dir() -> Path:
-    if not CASES_DIR.is_dir():
-        pytest.skip(f"verdict corpus not found at {CASES_DIR} (it lives beside the project root)")
+    assert CASES_DIR.is_dir(), f"verdict corpus missing at {CASES_DIR}"
     return CASES_DIR
 
 

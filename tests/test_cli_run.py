@@ -11,7 +11,7 @@ from verified_sched.cli import main
 from verified_sched.dsl import parse_file
 from verified_sched.sizes import example_sizes
 
-CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
+CASES = Path(__file__).resolve().parent / "cases"
 FILES = sorted(CASES.glob("*.vs"))
 LEGAL = [f for f in FILES if re.search(r"^#\s*expect:\s*legal\b", f.read_text(), re.M)]
 

@@ -8,7 +8,7 @@ import pytest
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file, parse_text
 
-CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
+CASES = Path(__file__).resolve().parent / "cases"
 FILES = sorted(CASES.glob("*.vs"))
 EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.vs"))
 

@@ -16,7 +16,7 @@ from verified_sched.dsl import parse_file
 from verified_sched.interp import KernelError, run_kernel
 from verified_sched.sizes import example_sizes
 
-CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
+CASES = Path(__file__).resolve().parent / "cases"
 FILES = sorted(CASES.glob("*.vs"))
 MODES = ("random", "small-int", "random")
 

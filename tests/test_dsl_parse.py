@@ -11,7 +11,7 @@ from verified_sched.dsl import parse_file, parse_text
 from verified_sched.dsl.printer import cond_text, expr_text, print_kernel, print_program
 from verified_sched.errors import Loc
 
-CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
+CASES = Path(__file__).resolve().parent / "cases"
 CASE_FILES = sorted(CASES.glob("*.vs"))
 
 

@@ -11,7 +11,7 @@ from verified_sched.errors import UsageError
 from verified_sched.sizes import (check_sizes, eval_cond, eval_int, example_sizes, parse_size_arg,
                                   tensor_shape)
 
-CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
+CASES = Path(__file__).resolve().parent / "cases"
 
 PROGRAM = parse_text("""
 params N, M, T where N >= 1, M == 4 * T, T >= 1

@@ -12,7 +12,7 @@ from verified_sched import ir
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.errors import ScheduleError, UsageError
 
-CASES = Path(__file__).resolve().parents[1].parent / "shared" / "cases"
+CASES = Path(__file__).resolve().parent / "cases"
 GPU_CASES = ["shared_missing_barrier", "shared_with_barrier", "barrier_divergent", "stage_shared_matmul",
              "rowsum_parallel_race", "split_reduction", "tensorize_matmul"]
 

@@ -16,7 +16,7 @@ from polyhedral.model import KernelModel
 from polyhedral.phases_brute import simulate
 from verified_sched.dsl import parse_file, parse_text
 
-CASES = Path("/work/shared/cases")
+CASES = Path(__file__).resolve().parent / "cases"
 if not CASES.exists():
     CASES = Path(__file__).resolve().parent.parent / "examples"
 

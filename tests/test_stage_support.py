@@ -7,7 +7,7 @@ from verified_sched.dsl import parse_file, parse_text
 from verified_sched.ops import apply_op
 from verified_sched.verify import verify_program
 
-CASES = Path(__file__).resolve().parents[1].parent / "shared" / "cases"
+CASES = Path(__file__).resolve().parent / "cases"
 
 ROWSUM = """
 params T, K where T >= 1, K >= 1

@@ -1,6 +1,6 @@
 """Every corpus case reaches its stated verdict, with zero unknowns, and every refutation of
-a listed kind carries a counterexample (precondition failures excepted, as in
-../shared/tools/check_cases.py)."""
+a listed kind carries a counterexample (precondition failures excepted, as in the corpus
+README, tests/cases/README.md)."""
 from __future__ import annotations
 
 import re
@@ -11,8 +11,8 @@ import pytest
 from verified_sched.dsl import parse_file
 from verified_sched.verify import file_report_json, verify_program
 
-# The whole verdict corpus (../shared/cases), every file; cases beside the repo root.
-CASES = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "shared" / "cases").glob("*.vs"))
+# The whole verdict corpus (tests/cases, a copy of the public corpus), every file.
+CASES = sorted(p.stem for p in (Path(__file__).resolve().parent / "cases").glob("*.vs"))
 
 
 def test_the_whole_corpus_is_collected():
