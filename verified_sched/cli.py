@@ -20,7 +20,7 @@ from . import ir
 from .cli_support import fit_array, infer_sizes, read_npy
 from .errors import UsageError, VschedError
 
-TARGETS = ("c", "cuda", "emulate", "interp")
+TARGETS = ("c", "cuda", "emulate", "interp", "iree")
 RTOL = {"f16": 1e-2, "bf16": 1e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0}
 
 
@@ -112,15 +112,18 @@ def cmd_show(args) -> int:
 
 def cmd_emit(args) -> int:
     program = _load(args.file)
-    program = _after(program, args.after)
-    if args.target == "cuda":
+    if args.target == "mlir":  # at fixed sizes, as written (verified_sched/mlir/emit.py)
+        from .mlir.emit import emit_cli
+
+        source = emit_cli(program, args)
+    elif args.target == "cuda":
         from codegen.cuda import emit_cuda
 
-        source = emit_cuda(program)
+        source = emit_cuda(_after(program, args.after))
     else:
         from codegen.c import emit_c
 
-        source = emit_c(program)
+        source = emit_c(_after(program, args.after))
     if args.output:
         Path(args.output).write_text(source)
     else:
@@ -150,6 +153,10 @@ def _runner(program: ir.Program, target: str, seed: int, races: bool = False):
             from codegen.cuda import load_cuda
 
             return load_cuda(program).run
+        case "iree":
+            from .mlir.iree_backend import load_iree
+
+            return load_iree(program).run
     raise UsageError(f"unknown target {target!r}")
 
 
@@ -158,8 +165,9 @@ def _runtime_errors() -> tuple:
     from codegen.emulate import EmulationError
     from codegen.oracle import OutOfStorage
     from .interp import KernelError
+    from .mlir.iree_backend import IreeError
 
-    return (KernelError, OutOfStorage, EmulationError)
+    return (KernelError, OutOfStorage, EmulationError, IreeError)
 
 
 def _rtol(program: ir.Program, kernels) -> float:
@@ -215,8 +223,8 @@ def _jobs(program: ir.Program, args) -> list:
         jobs.append((f"schedule of {sched.kernel}", program, sched.kernel, after, sched.kernel,
                      ref_target, args.target, rtol))
     plain = [] if jobs else _kernel_names(program, args.kernel)
-    other = args.target if args.target in ("emulate", "cuda") else "interp"
-    what = {"interp": "interpreter", "emulate": "GPU emulator", "cuda": "CUDA"}[other]
+    other = args.target if args.target in ("emulate", "cuda", "iree") else "interp"
+    what = {"interp": "interpreter", "emulate": "GPU emulator", "cuda": "CUDA", "iree": "IREE"}[other]
     jobs += [(f"kernel {k} (C vs {what})", program, k, program, k, "c", other, None) for k in plain]
     if args.target == "c":
         jobs = [(*job[:5], _gpu_target(job[1], job[2], job[5]), _gpu_target(job[3], job[4], job[6]), job[7])
@@ -352,9 +360,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("emit", help="emit source code of the scheduled kernels")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--target", choices=("c", "cuda"), default="c")
+    p.add_argument("--target", choices=("c", "cuda", "mlir"), default="c")
     p.add_argument("--after", type=_count, default=None, metavar="K",
                    help="apply only the first K ops of each schedule (default: all; 0: as written)")
+    p.add_argument("--size", metavar="N=37,M=20", help="--target mlir: the static sizes")
     p.add_argument("-o", "--output", metavar="OUT")
     p.set_defaults(fn=cmd_emit)
 
@@ -381,6 +390,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .rewrites import conv_backward  # `vsched conv-backward` (DESIGN section 6)
 
     conv_backward.add_subparser(sub)
+    from .mlir import cli as mlir_cli  # `vsched import FILE.mlir` (verified_sched/mlir)
+
+    mlir_cli.add_subparser(sub)
     return ap
 
 
