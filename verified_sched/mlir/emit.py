@@ -9,15 +9,17 @@ as i16 bit patterns and is bitcast at entry and exit), its results the global te
 - a loop nest: one `linalg.generic` per assignment (a nest holding several assignments is
   distributed when they touch disjoint tensors), with one iteration dimension per enclosing
   loop (dimension = iterator - lower bound), the written cells as the output (an
-  `extract_slice`/`insert_slice` pair when the loops cover part of the tensor), every read as
+  `extract_slice`/`insert_slice` pair, strided for `a * i + c`, when the loops cover part of
+  the tensor), every read as
   an input with the affine map of its index (sliced so that an `i + c` component is a plain
-  dimension), and the region computing the value (emit_body.py). A loop is `reduction`
+  dimension) when every component increases with the iterators, else a `tensor.extract` in
+  the region (IREE's tiling mis-sizes decreasing maps such as `2 - d0`), and the region computing the value (emit_body.py). A loop is `reduction`
   exactly when it does not index the written cell and the assignment is an accumulation
   (`t[I] = t[I] op e`, op in + * min max): the verifier's notion of a reduction.
 
 Refused, with a UsageError naming the statement: guards (`if`), barriers, tensor-core blocks,
 min/max or dynamic (non-affine) indices, loop bounds that depend on iterators, a written index
-that is not an iterator plus a constant, an assignment that reads the tensor it writes at
+that is not a positive multiple of an iterator plus a constant, an assignment that reads the tensor it writes at
 another cell (a loop-carried dependence; linalg's operands are values), a loop that does not
 index the written cell of a non-accumulation, reads outside a tensor's storage.
 """
@@ -209,21 +211,23 @@ class KernelEmitter:
         domain = "(" + ", ".join(f"d{k}" for k in range(len(loops))) + ")"
         target = stmt.tensor
         tshape = self.shape(target)
-        # ---- the written cells: iterator + constant or constant, per dimension
-        offs, sizes_, kept, written_vars = [], [], [], []
+        # ---- the written cells: a * iterator + constant (a strided slice) or constant, per dim
+        offs, sizes_, strides, kept, written_vars = [], [], [], [], []
         for comp, n in zip(stmt.index, tshape):
-            lin, ipc = linear(comp), iterator_plus_const(comp)
+            lin = linear(comp)
             if lin is not None and not lin[0]:
-                offs.append(lin[1]); sizes_.append(1)  # noqa: E702
-            elif ipc is not None and ipc[0] in dims and ipc[0] not in written_vars:
-                v, c = ipc
-                offs.append(ranges[v][0] + c); sizes_.append(extents[dims[v][0]])  # noqa: E702
+                offs.append(lin[1]); sizes_.append(1); strides.append(1)  # noqa: E702
+            elif lin is not None and len(lin[0]) == 1 and min(lin[0].values()) > 0 and \
+                    next(iter(lin[0])) in dims and next(iter(lin[0])) not in written_vars:
+                (v, a), = lin[0].items()
+                offs.append(a * ranges[v][0] + lin[1]); sizes_.append(extents[dims[v][0]])  # noqa: E702
+                strides.append(a)
                 kept.append(len(offs) - 1)
                 written_vars.append(v)
             else:
                 raise _refuse(kn, stmt, f"the written index {expr_text(comp)} (an output must be "
-                                        "indexed by distinct iterators plus constants)")
-            if offs[-1] < 0 or offs[-1] + sizes_[-1] > n:
+                                        "indexed by distinct iterators times a positive constant plus a constant)")
+            if offs[-1] < 0 or offs[-1] + strides[-1] * (sizes_[-1] - 1) >= n:
                 raise _refuse(kn, stmt, f"a write outside {target}'s storage at these sizes")
         acc = ir.accumulation(stmt)
         iters = []
@@ -247,7 +251,11 @@ class KernelEmitter:
                                             "cell (a loop-carried dependence; linalg operands are values)")
                 leaves[ld] = ("%out", self.program.tensor(target).prec)
                 continue
-            value, amap = self.operand(ld, stmt, dims, ranges, extents, mdims, domain, covered)
+            operand = self.operand(ld, stmt, dims, ranges, extents, mdims, domain, covered)
+            if operand is None:  # read inside the region with tensor.extract
+                leaves[ld] = ("extract", self.current(ld.tensor))
+                continue
+            value, amap = operand
             leaves[ld] = (f"%in{len(ins)}", self.program.tensor(ld.tensor).prec)
             ins.append(value)
             maps.append(amap)
@@ -261,18 +269,19 @@ class KernelEmitter:
         # ---- output
         full = self.current(target)
         out_shape = [sizes_[i] for i in kept]
-        whole = offs == [0] * len(offs) and sizes_ == tshape
+        whole = offs == [0] * len(offs) and sizes_ == tshape and set(strides) <= {1}
         out_ty = self.ttype(target) if whole else self.ttype(target, out_shape)
         if whole:
             dest = full
         else:
             dest = self.fresh()
-            self.out(f"{dest} = tensor.extract_slice {full}{self.slice_text(offs, sizes_)} : "
+            self.out(f"{dest} = tensor.extract_slice {full}{self.slice_text(offs, sizes_, strides)} : "
                      f"{self.ttype(target)} to {out_ty}")
         out_map = f"affine_map<{domain} -> (" + ", ".join(f"d{dims[v][0]}" for v in written_vars) + ")>"
         # ---- region
         prec = self.program.tensor(target).prec
-        body = Body(self.program, dims, leaves)
+        body = Body(self.program, dims, leaves,
+                    tensor_types={ld.tensor: self.ttype(ld.tensor) for ld in leaves})
         value = body.compute_to_storage(body.scalar(stmt.value, COMPUTE[prec]), prec)
         res = self.fresh()
         in_types = [x[1] for x in ins]
@@ -291,13 +300,14 @@ class KernelEmitter:
             self.cur[target] = res
         else:
             new = self.fresh()
-            self.out(f"{new} = tensor.insert_slice {res} into {full}{self.slice_text(offs, sizes_)} : "
+            self.out(f"{new} = tensor.insert_slice {res} into {full}{self.slice_text(offs, sizes_, strides)} : "
                      f"{out_ty} into {self.ttype(target)}")
             self.cur[target] = new
 
     @staticmethod
-    def slice_text(offs, sizes) -> str:
-        return f"[{', '.join(map(str, offs))}] [{', '.join(map(str, sizes))}] [{', '.join('1' for _ in offs)}]"
+    def slice_text(offs, sizes, strides=None) -> str:
+        strides = strides or [1] * len(offs)
+        return f"[{', '.join(map(str, offs))}] [{', '.join(map(str, sizes))}] [{', '.join(map(str, strides))}]"
 
     def operand(self, ld: ir.Load, stmt, dims, ranges, extents, mdims, domain, covered):
         """(value, affine map) of one read; `i + c` components are sliced to plain dimensions."""
@@ -305,7 +315,7 @@ class KernelEmitter:
         shape = self.shape(ld.tensor)
         if len(ld.index) != len(shape):
             raise _refuse(kn, stmt, f"the read {expr_text(ld)} (rank mismatch)")
-        offs, sizes_, results = [], [], []
+        offs, sizes_, results, monotone = [], [], [], True
         for comp, n in zip(ld.index, shape):
             try:
                 lo, hi = interval(comp, ranges)
@@ -316,6 +326,8 @@ class KernelEmitter:
             if lo < 0 or hi >= n:
                 raise _refuse(kn, stmt, f"the read {expr_text(ld)}, outside {ld.tensor}'s storage "
                                         f"(index {lo}..{hi}, extent {n}) at these sizes")
+            lin = linear(comp)
+            monotone = monotone and lin is not None and all(c > 0 for c in lin[0].values())
             ipc = iterator_plus_const(comp)
             if ipc is not None:
                 v, c = ipc
@@ -327,6 +339,10 @@ class KernelEmitter:
                 offs.append(0)
                 sizes_.append(n)
                 results.append(text)
+        if not monotone:
+            # IREE tiles an operand by the map's values at the tile's bounds, which is wrong for
+            # decreasing maps (2 - d0) and mod: such reads are tensor.extract in the region
+            return None
         value = self.current(ld.tensor)
         if offs != [0] * len(offs) or sizes_ != shape:
             sl = self.fresh()

@@ -40,8 +40,10 @@ class Body:
     """Emits the ops of one region; `leaves` maps each Load (keyed by itself) to (block
     argument, storage precision); `dims` maps an iterator to (linalg dim number, lower bound)."""
 
-    def __init__(self, program: ir.Program, dims: dict, leaves: dict, prefix: str = "%v"):
+    def __init__(self, program: ir.Program, dims: dict, leaves: dict, prefix: str = "%v",
+                 tensor_types: dict | None = None):
         self.program = program
+        self.tensor_types = tensor_types or {}
         self.dims = dims
         self.leaves = leaves
         self.lines: list[str] = []
@@ -139,6 +141,11 @@ class Body:
                 return self.index_to(self.index(e), ct)
             case ir.Load() if e in self.leaves:
                 arg, prec = self.leaves[e]
+                if arg == "extract":  # prec holds the SSA value of the whole tensor
+                    t = self.program.tensor(e.tensor)
+                    idx = ", ".join(self.index(i) for i in e.index)
+                    arg = self.op(f"tensor.extract {prec}[{idx}] : {self.tensor_types[e.tensor]}")
+                    prec = t.prec
                 return self.convert(self.storage_to_compute(arg, prec), COMPUTE[prec], ct)
             case ir.BinOp(op="/", a=a, b=b) if not fl:
                 x, y = self.scalar(a, ct), self.scalar(b, ct)

@@ -54,17 +54,23 @@ class View:
 
 
 class Importer:
-    def __init__(self, text: str, filename: str = "<mlir>", params: bool = True, bind: dict | None = None):
+    def __init__(self, text: str, filename: str = "<mlir>", params: bool = True, bind: dict | None = None,
+                 prefix: str = "", memory: str = "global", reserved=()):
         self.text = text
         self.filename = filename
         self.use_params = params
-        self.bind = bind or {}  # {func: ([arg tensor names], [result tensor names])}
+        # {func: ([arg tensor names], [result tensor names], kernel name)}: bind a function to
+        # tensors declared elsewhere (not declared again) and name its kernel
+        self.bind = bind or {}
+        self.prefix = prefix
+        self.memory = memory
+        self.external: set = set()
         self.module = parse_module(text, filename)
         self.locs = locate(self.module, text, filename)
         self.tensors: dict = {}  # name -> (shape, prec)
         self.kernels: list = []
         self.extents: set = set()
-        self.reserved: set = set(RESERVED)
+        self.reserved: set = set(RESERVED) | set(reserved)
 
     # ------------------------------------------------------------ helpers
     def error(self, op, message: str) -> MlirImportError:
@@ -81,7 +87,7 @@ class Importer:
         if prec not in PRECS:
             raise self.error(op, f"element type {prec} (supported: {', '.join(PRECS)})")
         stem = re.sub(r"\W", "_", hint or "t")
-        stem = stem if stem[:1].isalpha() else "t_" + stem
+        stem = self.prefix + (stem if stem[:1].isalpha() else "t_" + stem)
         name, k = stem, 0
         while name in self.tensors or name in self.reserved or re.fullmatch(r"D\d+", name):
             k += 1
@@ -141,15 +147,24 @@ class Importer:
         self.by_base.setdefault(view.base, []).append(value)
 
     # ------------------------------------------------------------ functions
-    def run(self) -> ir.Program:
+    def translate(self) -> None:
         for func in self.module.ops:
             if func.name != "func.func":
                 raise self.error(func, "only func.func at the top level")
             self.function(func)
+
+    def tensor_lines(self) -> list:
         lines = []
         for name, (shape, prec) in self.tensors.items():
+            if name in self.external:
+                continue
             dims = ", ".join(print_dim(self.size(n)) for n in shape)
-            lines.append(f"tensor {name}[{dims}] {prec}")
+            lines.append(f"tensor {name}[{dims}] {prec}" + (f" {self.memory}" if self.memory != "global" else ""))
+        return lines
+
+    def run(self) -> ir.Program:
+        self.translate()
+        lines = self.tensor_lines()
         params = sorted(self.extents)
         if params:
             lines.insert(0, "params " + ", ".join(f"D{n}" for n in params) + " where " +
@@ -162,14 +177,18 @@ class Importer:
         fname = func.sym_name.data
         self.values, self.by_base, self.stmts, self.args = {}, {}, [], set()
         block = func.body.block
-        arg_names, res_names = self.bind.get(fname, (None, None))
+        arg_names, res_names, kname = self.bind.get(fname, (None, None, fname))
         for k, arg in enumerate(block.args):
             prec = elem_of(arg.type.get_element_type()) if hasattr(arg.type, "get_element_type") else None
             if prec is None:
                 raise self.error(func, f"argument {k} is not a tensor")
             shape = shape_of(arg.type)
-            name = arg_names[k] if arg_names else self.new_tensor(f"{fname}_{arg.name_hint or f'arg{k}'}",
-                                                                  shape, prec, func)
+            if arg_names:
+                name = arg_names[k]
+                self.tensors[name] = (shape, prec)
+                self.external.add(name)
+            else:
+                name = self.new_tensor(f"{fname}_{arg.name_hint or f'arg{k}'}", shape, prec, func)
             self.args.add(name)
             self.define(arg, View(name, shape, lambda i: i))
         ops = list(block.ops)
@@ -181,7 +200,7 @@ class Importer:
                     self.last_use[v] = n
         for op in ops:
             self.operation(op, fname, res_names)
-        self.kernels.append(ir.Kernel(fname, tuple(self.stmts)))
+        self.kernels.append(ir.Kernel(kname, tuple(self.stmts)))
 
     def operation(self, op, fname, res_names) -> None:
         name = op.name
@@ -415,6 +434,11 @@ class Importer:
             src = self.view(v, op)
             if res_names:
                 name = res_names[k]
+                if self.tensors.get(name, (src.shape,))[0] != src.shape:
+                    raise self.error(op, f"result {k} has shape {_shape_text(src.shape)}, not the shape "
+                                         f"{_shape_text(self.tensors[name][0])} of {name}")
+                self.tensors.setdefault(name, (src.shape, self.tensors[src.base][1]))
+                self.external.add(name)
             else:
                 name = self.new_tensor(f"{fname}_result{k}", src.shape, self.tensors[src.base][1], op)
             self.copy(name, src)

@@ -7,7 +7,13 @@ the transposes a real NHWC pipeline has. Needs torch==2.13.0 and torch-mlir==202
 """
 from __future__ import annotations
 
-from verified_sched.errors import UsageError
+import warnings
+
+from verified_sched.errors import UsageError, VschedError
+
+
+class TorchMlirError(VschedError):
+    """torch-mlir could not lower the module (a finding about torch-mlir, not a usage error)."""
 from verified_sched.rewrites.conv_backward import Conv
 
 
@@ -30,8 +36,9 @@ def shapes(cv: Conv) -> dict:
     return {"x": (cv.n, cv.c, h.size, w.size), "w": (cv.f, cv.cg, h.k, w.k), "dy": (cv.n, cv.f, oh, ow)}
 
 
-def backward_fn(cv: Conv):
-    """A function (dy, x, w) -> (dx, dw) in the file's layout, calling aten.convolution_backward."""
+def backward_fn(cv: Conv, grads=("input", "weight")):
+    """A function (dy, x, w) -> the requested gradients (dx, dw) in the file's layout, calling
+    aten.convolution_backward with the matching output mask."""
     torch, _ = torch_modules()
     nhwc = cv.layout == "nhwc"
     stride = [cv.ah.s, cv.aw.s]
@@ -41,19 +48,19 @@ def backward_fn(cv: Conv):
     def fn(dy, x, w):
         if nhwc:
             dy, x, w = (t.permute(0, 3, 1, 2) for t in (dy, x, w))
-        dx, dw, _ = torch.ops.aten.convolution_backward(dy, x, w, [0], stride, padding, dilation, False,
-                                                        [0, 0], cv.groups, [True, True, False])
-        if nhwc:
-            dx, dw = dx.permute(0, 2, 3, 1), dw.permute(0, 2, 3, 1)
-        return dx, dw
+        mask = ["input" in grads, "weight" in grads, False]
+        out = torch.ops.aten.convolution_backward(dy, x, w, [0], stride, padding, dilation, False,
+                                                  [0, 0], cv.groups, mask)
+        out = [g for g, m in zip(out, mask) if m]
+        return tuple(g.permute(0, 2, 3, 1) if nhwc else g for g in out)
 
     return fn
 
 
-def export_mlir(cv: Conv, dtype: str = "f32") -> str:
+def export_mlir(cv: Conv, dtype: str = "f32", grads=("input", "weight")) -> str:
     """The torch-mlir LINALG_ON_TENSORS module of the backward (function @conv_backward)."""
     torch, fx = torch_modules()
-    fn = backward_fn(cv)
+    fn = backward_fn(cv, grads)
 
     class Backward(torch.nn.Module):
         def forward(self, dy, x, w):
@@ -61,6 +68,12 @@ def export_mlir(cv: Conv, dtype: str = "f32") -> str:
 
     tdtype = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}[dtype]
     args = [torch.zeros(s, dtype=tdtype) for s in (shapes(cv)[k] for k in ("dy", "x", "w"))]
-    module = fx.export_and_import(Backward(), *args, output_type=fx.OutputType.LINALG_ON_TENSORS,
-                                  func_name="conv_backward")
+    try:
+        with warnings.catch_warnings():  # torch's pytree deprecation notes, not ours to show
+            warnings.simplefilter("ignore", FutureWarning)
+            module = fx.export_and_import(Backward(), *args, output_type=fx.OutputType.LINALG_ON_TENSORS,
+                                          func_name="conv_backward")
+    except Exception as e:  # noqa: BLE001 - torch-mlir raises its own compiler errors
+        first = next((ln for ln in str(e).splitlines() if "error" in ln.lower()), str(e)[:300])
+        raise TorchMlirError(f"torch-mlir failed to lower aten.convolution_backward: {first.strip()}") from None
     return str(module)
