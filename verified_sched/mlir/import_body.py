@@ -171,9 +171,8 @@ class BodyTranslator:
             a, b = (self.translate(x) for x in op.operands)
             if pred in _FCMP:
                 return ir.Cmp(_FCMP[pred], a, b)
-            if pred in _FCMP_NEG:
-                opp = {">=": "<", ">": "<=", "<=": ">", "<": ">="}[_FCMP_NEG[pred]]
-                return ir.Not(ir.Cmp(opp, a, b))
+            if pred in _FCMP_NEG:  # unordered: true where the ordered opposite is false
+                return ir.Not(ir.Cmp(_FCMP_NEG[pred], a, b))
             raise self.error(op, f"arith.cmpf predicate '{pred}'")
         if name == "arith.cmpi":
             pred = _ICMP_NAMES[int_value(op, "predicate")]

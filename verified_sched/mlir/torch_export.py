@@ -7,6 +7,7 @@ the transposes a real NHWC pipeline has. Needs torch==2.13.0 and torch-mlir==202
 """
 from __future__ import annotations
 
+import functools
 import warnings
 
 from verified_sched.errors import UsageError, VschedError
@@ -57,8 +58,10 @@ def backward_fn(cv: Conv, grads=("input", "weight")):
     return fn
 
 
+@functools.lru_cache(maxsize=64)
 def export_mlir(cv: Conv, dtype: str = "f32", grads=("input", "weight")) -> str:
-    """The torch-mlir LINALG_ON_TENSORS module of the backward (function @conv_backward)."""
+    """The torch-mlir LINALG_ON_TENSORS module of the backward (function @conv_backward);
+    memoized per process (an export takes a second or two)."""
     torch, fx = torch_modules()
     fn = backward_fn(cv, grads)
 
@@ -74,6 +77,7 @@ def export_mlir(cv: Conv, dtype: str = "f32", grads=("input", "weight")) -> str:
             module = fx.export_and_import(Backward(), *args, output_type=fx.OutputType.LINALG_ON_TENSORS,
                                           func_name="conv_backward")
     except Exception as e:  # noqa: BLE001 - torch-mlir raises its own compiler errors
-        first = next((ln for ln in str(e).splitlines() if "error" in ln.lower()), str(e)[:300])
-        raise TorchMlirError(f"torch-mlir failed to lower aten.convolution_backward: {first.strip()}") from None
+        first = next((ln.strip() for ln in str(e).splitlines() if ln.strip()), type(e).__name__)
+        raise TorchMlirError(f"torch-mlir failed to lower aten.convolution_backward ({first[:200]}; "
+                             "its diagnostic is printed above)") from None
     return str(module)

@@ -46,20 +46,22 @@ def parse_conv_line(text: str) -> Conv | None:
     return None
 
 
-def imported_kernel(cv: Conv, grad: str) -> tuple:
-    """(tensor lines, kernel text) of the torch-mlir lowering of one gradient."""
-    source = export_mlir(cv, grads=(grad,))
+def imported_kernel(source: str, grad: str, filename: str = "") -> tuple:
+    """(tensor lines, kernel text) of a torch-mlir lowering of one gradient (function
+    @conv_backward(dy, x, w) -> dx or dw)."""
     out = {"input": "dx", "weight": "dw"}[grad]
     kernel = f"torch_mlir_{grad}_grad"
-    imp = Importer(source, f"<torch-mlir {grad} gradient>", params=False,
+    imp = Importer(source, filename or f"<torch-mlir {grad} gradient>", params=False,
                    bind={"conv_backward": (["dy", "x", "w"], [out], kernel)},
                    prefix=f"tm_{grad[0]}_", memory="local", reserved=TENSOR_NAMES)
     imp.translate()
     return imp.tensor_lines(), print_kernel(imp.kernels[0])
 
 
-def against_torch_mlir_text(cv: Conv, base: str) -> tuple:
-    """(file text, [refusal messages])."""
+def against_torch_mlir_text(cv: Conv, base: str, source_for=None) -> tuple:
+    """(file text, [refusal messages]); `source_for(grad)` gives the MLIR of one gradient's
+    lowering (default: export it with torch-mlir now)."""
+    source_for = source_for or (lambda grad: export_mlir(cv, grads=(grad,)))
     lines = [base.rstrip("\n"), "",
              "# against: torch-mlir (aten.convolution_backward lowered by torch-mlir to linalg on tensors,",
              "# imported by `vsched conv-backward --against torch-mlir`)", conv_line(cv), ""]
@@ -68,7 +70,7 @@ def against_torch_mlir_text(cv: Conv, base: str) -> tuple:
         if grad not in cv.grads:
             continue
         try:
-            tensors, kernel = imported_kernel(cv, grad)
+            tensors, kernel = imported_kernel(source_for(grad), grad)
         except VschedError as e:
             message = f"torch_mlir_{grad}_grad not imported: {e}"
             refused.append(message)
