@@ -195,7 +195,7 @@ class KernelEmitter:
     # ------------------------------------------------------------ one assignment
     def generic(self, loops: list, stmt: ir.Assign) -> None:
         kn = self.kernel.name
-        stmt = ir.substitute(stmt, self.params)
+        orig, stmt = stmt, ir.substitute(stmt, self.params)  # messages quote the statement as written
         dims, ranges, extents = {}, {}, []
         for k, (v, lo, hi, node) in enumerate(loops):
             bad = (ir.free_vars(lo) | ir.free_vars(hi)) - set(self.sizes)
@@ -225,10 +225,10 @@ class KernelEmitter:
                 kept.append(len(offs) - 1)
                 written_vars.append(v)
             else:
-                raise _refuse(kn, stmt, f"the written index {expr_text(comp)} (an output must be "
+                raise _refuse(kn, orig, f"the written index {expr_text(comp)} (an output must be "
                                         "indexed by distinct iterators times a positive constant plus a constant)")
             if offs[-1] < 0 or offs[-1] + strides[-1] * (sizes_[-1] - 1) >= n:
-                raise _refuse(kn, stmt, f"a write outside {target}'s storage at these sizes")
+                raise _refuse(kn, orig, f"a write outside {target}'s storage at these sizes")
         acc = ir.accumulation(stmt)
         iters = []
         for v, _, _, node in loops:
@@ -237,7 +237,7 @@ class KernelEmitter:
             elif acc is not None:
                 iters.append("reduction")
             else:
-                raise _refuse(kn, stmt, f"loop {v}, which does not index the written cell of an "
+                raise _refuse(kn, orig, f"loop {v}, which does not index the written cell of an "
                                         "assignment that is not an accumulation (the last write would win)")
         # ---- operands
         self_load = ir.Load(target, stmt.index)
@@ -247,11 +247,11 @@ class KernelEmitter:
                 continue
             if ld.tensor == target:
                 if ld != self_load:
-                    raise _refuse(kn, stmt, f"the read {expr_text(ld)} of the tensor it writes at another "
+                    raise _refuse(kn, orig, f"the read {expr_text(ld)} of the tensor it writes at another "
                                             "cell (a loop-carried dependence; linalg operands are values)")
                 leaves[ld] = ("%out", self.program.tensor(target).prec)
                 continue
-            operand = self.operand(ld, stmt, dims, ranges, extents, mdims, domain, covered)
+            operand = self.operand(ld, orig, dims, ranges, extents, mdims, domain, covered)
             if operand is None:  # read inside the region with tensor.extract
                 leaves[ld] = ("extract", self.current(ld.tensor))
                 continue
@@ -318,8 +318,8 @@ class KernelEmitter:
         offs, sizes_, results, monotone = [], [], [], True
         for comp, n in zip(ld.index, shape):
             try:
-                lo, hi = interval(comp, ranges)
                 text = affine_text(comp, mdims)
+                lo, hi = interval(comp, ranges)
             except (NotAffine, KeyError) as e:
                 raise _refuse(kn, stmt, str(e) if isinstance(e, NotAffine) else
                               f"the index {expr_text(comp)}") from None

@@ -25,7 +25,7 @@ from verified_sched.errors import UsageError
 from .emit import emit_mlir
 
 FLAGS = ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
-         "--iree-llvmcpu-target-cpu=generic")
+         "--iree-llvmcpu-target-cpu=generic", "--iree-input-demote-f64-to-f32=false")
 STATS = {"compiled": 0, "disk": 0, "memory": 0}
 _MEMO: dict = {}
 
