@@ -315,7 +315,7 @@ class KernelEmitter:
         shape = self.shape(ld.tensor)
         if len(ld.index) != len(shape):
             raise _refuse(kn, stmt, f"the read {expr_text(ld)} (rank mismatch)")
-        offs, sizes_, results, monotone = [], [], [], True
+        offs, sizes_, results, monotone, plain = [], [], [], True, set()
         for comp, n in zip(ld.index, shape):
             try:
                 text = affine_text(comp, mdims)
@@ -334,7 +334,7 @@ class KernelEmitter:
                 offs.append(ranges[v][0] + c)
                 sizes_.append(extents[dims[v][0]])
                 results.append(f"d{dims[v][0]}")
-                covered.add(v)
+                plain.add(v)
             else:
                 offs.append(0)
                 sizes_.append(n)
@@ -343,6 +343,7 @@ class KernelEmitter:
             # IREE tiles an operand by the map's values at the tile's bounds, which is wrong for
             # decreasing maps (2 - d0) and mod: such reads are tensor.extract in the region
             return None
+        covered |= plain
         value = self.current(ld.tensor)
         if offs != [0] * len(offs) or sizes_ != shape:
             sl = self.fresh()
