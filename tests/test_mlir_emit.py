@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("iree.compiler")
 pytest.importorskip("iree.runtime")
@@ -18,9 +20,11 @@ from codegen.oracle import compare_kernels  # noqa: E402
 from verified_sched.dsl.parser import parse_file, parse_text  # noqa: E402
 from verified_sched.errors import UsageError  # noqa: E402
 from verified_sched.mlir.emit import emit_mlir  # noqa: E402
-from verified_sched.mlir.iree_backend import factory, load_iree  # noqa: E402
+from verified_sched.mlir.iree_backend import IreeError, factory, load_iree  # noqa: E402
+from verified_sched.dsl.printer import print_program  # noqa: E402
 from verified_sched.mlir.run_iree import expressible, has_accumulation  # noqa: E402
 from verified_sched.sizes import example_sizes  # noqa: E402
+from test_mlir_import import linalg_kernels  # noqa: E402
 
 CASES = Path(__file__).parent / "cases"
 ROOT = Path(__file__).resolve().parents[1]
@@ -146,3 +150,17 @@ def test_iree_finds_a_wrong_kernel():
     report = compare_kernels(program, "a", "b", {"N": 9}, runner_ref=load_c(program).run,
                              runner_cand=factory(program))
     assert not report.ok
+
+
+@settings(max_examples=10)
+@given(linalg_kernels(), st.sampled_from([{"N": 1, "M": 1}, {"N": 3, "M": 5}, {"N": 6, "M": 2}]))
+def test_random_kernels_on_iree_equal_c(program, sizes):
+    """Random precisions, calls, where and casts: IREE computes the C oracle's bits (a product
+    reduction within tolerance: IREE may reorder it)."""
+    rtol = 1e-2 if has_accumulation(program, "k") else None
+    try:
+        report = compare_kernels(program, "k", "k", sizes, runner_ref=load_c(program).run,
+                                 runner_cand=factory(program), rtol=rtol, atol=rtol or 0.0)
+    except IreeError as e:
+        raise AssertionError(f"{print_program(program)}\nat {sizes}:\n{emit_mlir(program, sizes)}\n{e}") from None
+    assert report.equal, report.text()

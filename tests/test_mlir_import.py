@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("xdsl")
 
@@ -155,12 +157,9 @@ def _corpus_kernels():
     return out
 
 
-@pytest.mark.parametrize("path, kernel", _corpus_kernels())
-def test_emit_then_import_round_trips_bitwise(path, kernel):
-    """emit --target mlir, then import back: the imported kernel equals the original bit for bit
-    (both follow the C typing rules and keep the loop order), at the largest example sizes."""
-    program = dataclasses.replace(parse_file(str(path)), schedules=(), claims=())
-    sizes = max(example_sizes(program, 3), key=lambda s: sum(s.values()))
+def _round_trip(program, kernel: str, sizes: dict):
+    """emit --target mlir at `sizes`, import it back as kernel `round_trip` beside the original
+    (its intermediates local), and compare the two in C, bitwise."""
     text = emit_mlir(program, sizes, [kernel])
     k = program.kernel(kernel)
     used = {n.tensor for n in _walk(k)}
@@ -172,8 +171,62 @@ def test_emit_then_import_round_trips_bitwise(path, kernel):
     imp.translate()
     extra = "\n".join(imp.tensor_lines()) + "\n\n" + "\n".join(print_kernel(k) for k in imp.kernels)
     full = parse_text(print_program(program) + "\n" + extra)
-    report = compare_kernels(full, kernel, "round_trip", sizes)
+    return compare_kernels(full, kernel, "round_trip", sizes)
+
+
+@pytest.mark.parametrize("path, kernel", _corpus_kernels())
+def test_emit_then_import_round_trips_bitwise(path, kernel):
+    """emit --target mlir, then import back: the imported kernel equals the original bit for bit
+    (both follow the C typing rules and keep the loop order), at the largest example sizes."""
+    program = dataclasses.replace(parse_file(str(path)), schedules=(), claims=())
+    sizes = max(example_sizes(program, 3), key=lambda s: sum(s.values()))
+    report = _round_trip(program, kernel, sizes)
     assert report.ok and not report.vacuous, report.text()
+
+
+PRECS = ("f32", "f16", "bf16", "i32", "f64")
+
+
+@st.composite
+def _exprs(draw, depth=0):
+    leaves = ["a[i, j]", "b[j]", "i", "j", "2", "0.75", "c[i]"]
+    if depth >= 2 or draw(st.booleans()):
+        return draw(st.sampled_from(leaves))
+    kind = draw(st.sampled_from(["bin", "bin", "call", "where", "cast"]))
+    x, y = draw(_exprs(depth + 1)), draw(_exprs(depth + 1))
+    if kind == "bin":
+        return f"({x} {draw(st.sampled_from(['+', '-', '*', '/']))} {y})"
+    if kind == "call":
+        fn = draw(st.sampled_from(["min", "max", "abs", "neg", "relu", "fma"]))
+        return {"abs": f"abs({x})", "neg": f"neg({x})", "relu": f"relu({x})",
+                "fma": f"fma({x}, {y}, 0.5)"}.get(fn, f"{fn}({x}, {y})")
+    if kind == "where":
+        return f"where({x} < {y}, {x}, {y})"
+    return f"{draw(st.sampled_from(PRECS))}({x})"
+
+
+@st.composite
+def linalg_kernels(draw):
+    """Kernels linalg can express: an elementwise 2-D nest and/or a row reduction, random
+    precisions, values built from loads, iterators, constants, + - * /, calls, where, casts."""
+    pa, pb, pc, py = (draw(st.sampled_from(PRECS)) for _ in range(4))
+    body = []
+    if draw(st.booleans()):
+        body.append(f"  for i in 0 .. N {{\n    for j in 0 .. M {{\n      y[i, j] = {draw(_exprs())}\n    }}\n  }}")
+    op = draw(st.sampled_from(["+=", "*="]))
+    if draw(st.booleans()) or not body:
+        e = draw(_exprs()).replace("c[i]", "b[j]")
+        body.append(f"  zero c\n  for i in 0 .. N {{\n    for j in 0 .. M {{\n      c[i] {op} {e}\n    }}\n  }}")
+    text = (f"params N, M where N >= 1, M >= 1\ntensor a[N, M] {pa}\ntensor b[M] {pb}\n"
+            f"tensor c[N] {pc}\ntensor y[N, M] {py}\nkernel k {{\n" + "\n".join(body) + "\n}\n")
+    return parse_text(text)
+
+
+@settings(max_examples=25)
+@given(linalg_kernels(), st.sampled_from([{"N": 1, "M": 1}, {"N": 3, "M": 5}, {"N": 6, "M": 2}]))
+def test_emit_then_import_round_trips_random_kernels(program, sizes):
+    report = _round_trip(program, "k", sizes)
+    assert report.equal, report.text()
 
 
 def _walk(kernel, writes=False):

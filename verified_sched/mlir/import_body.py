@@ -81,7 +81,7 @@ class BodyTranslator:
             return self.imp.scalar_constant(op)
         if name == "linalg.index":
             return ir.Var(self.loop_vars[int(op.properties["dim"].value.data)])
-        if ty == "index":
+        if ty in ("index", "i64"):
             return self.index(v)
         if name in _FBIN:
             a, b = (self.translate(x) for x in op.operands)
@@ -125,9 +125,9 @@ class BodyTranslator:
         x = op.operands[0]
         src = elem_of(x.type)
         inner = self.translate(x)
-        if src == "index" or ty == "index":
-            if op.name != "arith.index_cast":
-                raise self.error(op, f"'{op.name}' from {src} to {ty}")
+        if src in ("index", "i64") or ty in ("index", "i64"):  # exact integers, converted as C does
+            if ty in ("f16", "bf16"):
+                return ir.Cast(ty, inner)
             return inner
         if src not in COMPUTE or ty not in COMPUTE:
             raise self.error(op, f"'{op.name}' from {src} to {ty} (supported element types: f32, f16, "
@@ -145,7 +145,7 @@ class BodyTranslator:
             return ir.Int(int_value(op))
         if name == "linalg.index":
             return ir.Var(self.loop_vars[int(op.properties["dim"].value.data)])
-        if name == "arith.index_cast":
+        if name in ("arith.index_cast", "arith.extsi", "arith.trunci"):
             return self.translate(op.operands[0])
         if name in _IBIN:
             a, b = (self.index(x) for x in op.operands)

@@ -182,6 +182,7 @@ class Importer:
             prec = elem_of(arg.type.get_element_type()) if hasattr(arg.type, "get_element_type") else None
             if prec is None:
                 raise self.error(func, f"argument {k} is not a tensor")
+            prec = "bf16" if prec == "i16" else prec  # bf16 bit patterns, as `emit --target mlir` passes them
             shape = shape_of(arg.type)
             if arg_names:
                 name = arg_names[k]
@@ -211,8 +212,17 @@ class Importer:
             return
         if name == "tensor.empty":
             r = op.results[0]
+            if elem_of(r.type.get_element_type()) not in PRECS:  # a shape-only operand: never read
+                self.define(r, View("", shape_of(r.type), lambda i: i))
+                return
             t = self.new_tensor(r.name_hint or "empty", shape_of(r.type), elem_of(r.type.get_element_type()), op)
             self.define(r, View(t, shape_of(r.type), lambda i: i))
+            return
+        if name == "arith.bitcast" and hasattr(op.results[0].type, "get_shape"):
+            pair = {elem_of(op.operands[0].type.get_element_type()), elem_of(op.results[0].type.get_element_type())}
+            if pair != {"i16", "bf16"}:
+                raise self.error(op, "a tensor bitcast other than i16 <-> bf16 bit patterns")
+            self.define(op.results[0], self.view(op.operands[0], op))
             return
         if name == "linalg.fill":
             value = self.scalar_constant(op.inputs[0].op) if hasattr(op.inputs[0], "op") else None
@@ -276,7 +286,7 @@ class Importer:
             raise self.error(op, "several outputs whose region reads the outputs")
 
         def make(vars_):
-            ins = [vw.read(spec.index[j](vars_)) for j, vw in enumerate(views)]
+            ins = [vw.read(spec.index[j](vars_)) if vw.base else None for j, vw in enumerate(views)]
             out_idx = [tuple(spec.index[nin + j](vars_)) for j in range(len(dsts))]
             outs = [ir.Load(d, idx) for d, idx in zip(dsts, out_idx)]
             if region:
