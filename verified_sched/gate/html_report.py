@@ -112,6 +112,9 @@ def _source(text: str, lines: dict) -> str:
     return '<pre class="code">' + "".join(out) + "</pre>"
 
 
+_IN = {"after": "after the op", "before": "before the op", "kernel": "the kernel as written"}
+
+
 def _facts(cex: dict) -> str:
     """The counterexample in words (sizes, instances, cells, threads)."""
     if not isinstance(cex, dict):
@@ -123,7 +126,7 @@ def _facts(cex: dict) -> str:
     for label, inst in zip("AB", insts):
         text = fmt_instance(inst) if isinstance(inst.get("at"), dict) else ", ".join(
             f"{k}={v}" for k, v in inst.items() if k != "kernel")
-        where = f" (in {inst['kernel']})" if inst.get("kernel") else ""
+        where = f" ({_IN.get(inst['kernel'], 'in kernel ' + str(inst['kernel']))})" if inst.get("kernel") else ""
         extra = "".join(f" {k} ({', '.join(f'{a}={b}' for a, b in inst[k].items()) or 'the only one'})"
                         for k in ("block", "thread") if isinstance(inst.get(k), dict))
         items.append(f'<b style="color:{COLOR[label]}">{label}</b> = {escape(text + where + extra)}')
@@ -136,8 +139,12 @@ def _facts(cex: dict) -> str:
     for key in ("term", "missing_in", "extra_in", "barrier", "phase", "limit", "profile"):
         if key in cex:
             items.append(escape(f"{key.replace('_', ' ')}: {cex[key]}"))
-    for t in cex.get("threads") or []:
-        items.append(escape(f"thread: {t}"))
+    if not any(isinstance(i.get("thread"), dict) for i in insts):
+        for label, t in zip("AB", cex.get("threads") or []):
+            flat = {**t.get("block", {}), **t.get("thread", {})} if "thread" in t or "block" in t else t
+            where = ", ".join(f"{k}={v}" for k, v in flat.items() if isinstance(v, int)) or "the only thread"
+            items.append(escape(f"thread of {label}: {where}") + (f" (reaches the barrier: {t['reaches']})"
+                                                                  if "reaches" in t else ""))
     if cex.get("points"):
         items.append(escape(f"points: {cex['points']}"))
     return '<ul class="facts">' + "".join(f"<li>{i}</li>" for i in items) + "</ul>" if items else ""

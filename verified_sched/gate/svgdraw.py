@@ -18,7 +18,7 @@ _ids = itertools.count()
 
 
 def _cell_size(nx: int, ny: int) -> int:
-    return max(9, min(52, 520 // max(nx, 1), 300 // max(ny, 1)))
+    return max(9, min(60, 680 // max(nx, 1), 300 // max(ny, 1)))
 
 
 def _ticks(values: range) -> list:
@@ -117,7 +117,7 @@ def _pair(fr: _Frame, a: tuple, b: tuple, first: str | None, uid: str) -> str:
         n = max(((mx - px) ** 2 + (my - py) ** 2) ** 0.5, 1e-9)
         return px + (mx - px) / n * d, py + (my - py) / n * d
     (ax, ay), (bx, by) = toward(ax, ay, fr.cs * 0.4), toward(bx, by, fr.cs * 0.45)
-    lx, ly = 0.25 * ax + 0.5 * mx + 0.25 * bx, 0.25 * ay + 0.5 * my + 0.25 * by - 5
+    lx, ly = mx, my + 4  # the label beyond the curve's bow, off the marks
     if first is None:
         return (f'<g class="order-arrow unordered"><title>A and B are unordered</title><path d="M{ax:.1f},{ay:.1f} '
                 f'Q{mx:.1f},{my:.1f} {bx:.1f},{by:.1f}" fill="none" stroke="{UNORDERED_COLOR}" stroke-width="2.5" '
