@@ -13,7 +13,8 @@ from hypothesis import given, strategies as st
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file
 from verified_sched.gate.html_report import render_html
-from verified_sched.gate.iterspace import MAX_AXIS, choose_dims, scene, window
+from verified_sched.gate.geometry import MAX_SPAN, MAX_X, DrawError, choose_dims, window
+from verified_sched.gate.iterspace import scene
 from verified_sched.verify import file_report_json, verify_program
 
 DRAWN = ("stencil_interchange_illegal.vs", "shared_missing_barrier.vs", "matmul_round_up_oob.vs")
@@ -67,8 +68,8 @@ def test_race_in_a_kernel_marks_two_statements(cases_dir):
     s0, s1 = panel.views
     assert s0.marks == {"A": (63, 0)} and s1.marks == {"B": (62, 0)}
     assert panel.first is None and "unordered" in panel.order
-    # 64 threads: a window of MAX_AXIS around the marks, steps global over both statements
-    assert len(s0.xs) == MAX_AXIS and 63 in s0.xs and 62 in s1.xs
+    # 64 threads: a window of MAX_X around the marks, steps global over both statements
+    assert len(s0.xs) == MAX_X and 63 in s0.xs and 62 in s1.xs
     assert max(s0.points.values()) < min(s1.points.values())
 
 
@@ -101,11 +102,15 @@ def test_claim_draws_the_kernel_with_the_missing_term(cases_dir):
 def test_window_holds_every_marked_value(lo, width, offsets):
     hi = lo + width
     marked = [lo + min(o, width) for o in offsets]
+    if max(marked) - min(marked) + 1 > MAX_SPAN and width + 1 > MAX_X:
+        with pytest.raises(DrawError):
+            window(lo, hi, marked)
+        return
     w = window(lo, hi, marked)
     assert all(m in w for m in marked)
-    assert len(w) <= max(MAX_AXIS, max(marked) - min(marked) + 1)
+    assert len(w) <= max(MAX_X, max(marked) - min(marked) + 1)
     assert w.start >= lo and w.stop - 1 <= hi
-    if width + 1 <= MAX_AXIS:
+    if width + 1 <= MAX_X:
         assert w == range(lo, hi + 1)
 
 

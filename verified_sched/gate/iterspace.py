@@ -12,6 +12,7 @@ Everything here is plain data; html_report.py draws it.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import islpy as isl
@@ -20,18 +21,14 @@ from polyhedral.affine import NonAffine
 from polyhedral.model import KernelModel
 from .. import ir
 from ..errors import VschedError
+from .cells import cell_grid
+from .geometry import MAX_X, MAX_Y, DrawError, choose_dims, window
 
-MAX_AXIS = 40  # values shown per axis; beyond that a window around the marked points
-MAX_SPAN = 200  # marked points further apart than this are not drawn
 MAX_IMAGES = 8  # images of one original instance located through provenance
 
 # what the counterexample's "order" texts say about instance A (first) and B (second)
 _FIRST_A = ("the first runs before the second",)
 _FIRST_B = ("the second runs before the first",)
-
-
-class DrawError(Exception):
-    """The counterexample cannot be drawn (its text in the report still stands)."""
 
 
 @dataclass
@@ -59,20 +56,6 @@ class Panel:
     order: str  # the order of A and B in words
     first: str | None  # "A" or "B" runs first; None: unordered or not both here
     missing: list = field(default_factory=list)  # "A"/"B" not found in this program
-
-
-@dataclass
-class CellGrid:
-    """A 2-D window on a tensor's cells (rows: dim y, columns: dim x; None: absent)."""
-
-    tensor: str
-    shape: tuple
-    x: int | None
-    y: int | None
-    fixed: dict  # dim -> index
-    xs: range
-    ys: range
-    marks: dict  # (xv, yv) -> set of tags: conflict, A-write, A-read, B-write, B-read
 
 
 @dataclass
@@ -189,33 +172,6 @@ def locate(model, inst, params, direct_first: bool) -> list:
 # ---------------------------------------------------------------- slices
 
 
-def choose_dims(depth: int, marked: list, extents: list | None = None) -> tuple:
-    """(x, y) dims to draw (y the outer one; None: not drawn): the two in which the marked
-    tuples differ most, completed by the widest other dims (the innermost on a tie); a dim of
-    extent 1 is not drawn."""
-    extents = extents or [2] * depth
-    spread = [max(m[k] for m in marked) - min(m[k] for m in marked) for k in range(depth)]
-    diff = sorted((k for k in range(depth) if spread[k] > 0), key=lambda k: (-spread[k], -k))
-    rest = sorted((k for k in range(depth) if spread[k] == 0 and extents[k] > 1), key=lambda k: (-extents[k], -k))
-    dims = sorted((diff + rest)[:2])
-    if len(dims) == 2:
-        return dims[1], dims[0]
-    return (dims[0], None) if dims else (None, None)
-
-
-def window(lo: int, hi: int, marked: list) -> range:
-    """A range of at most MAX_AXIS values of [lo, hi] holding every marked value."""
-    if hi - lo + 1 <= MAX_AXIS:
-        return range(lo, hi + 1)
-    mlo, mhi = min(marked), max(marked)
-    if mhi - mlo + 1 > MAX_SPAN:
-        raise DrawError(f"the instances are {mhi - mlo} apart; too far to draw")
-    if mhi - mlo + 1 >= MAX_AXIS:
-        return range(mlo, mhi + 1)
-    start = max(lo, min(mlo - (MAX_AXIS - (mhi - mlo + 1)) // 2, hi - MAX_AXIS + 1))
-    return range(start, start + MAX_AXIS)
-
-
 def _bound(d: isl.Set, k: int, fallback: list) -> tuple:
     lo, hi = d.dim_min_val(k), d.dim_max_val(k)
     if not (lo.is_int() and hi.is_int()):
@@ -231,35 +187,40 @@ def seq_key(st, vals) -> tuple:
     return tuple(key)
 
 
-def make_view(model, st, marks: dict, params: dict, ghosts: dict | None = None) -> View:
+def make_view(model, st, marks: dict, params: dict, ghosts: dict | None = None, named=(),
+              dims: tuple | None = None) -> View:
     """The slice of `st`'s domain through its first mark, with the marks placed; `ghosts`:
-    instances that are not in this program, drawn where they would be."""
+    instances that are not in this program, drawn where they would be; `named`: loop names
+    the op mentions (drawn first); `dims`: force the (x, y) dims."""
     ghosts = ghosts or {}
     vals = list(marks.values()) + list(ghosts.values())
     d = _domain(model, st, params)
-    x, y = choose_dims(st.depth, vals, [_bound(d, k, [m[k] for m in vals])[1] - _bound(d, k, [m[k] for m in vals])[0]
-                                        + 1 for k in range(st.depth)])
+    names = [_display(lp) for lp in st.loops]
+    if dims is None:
+        extents = [(lambda b: b[1] - b[0] + 1)(_bound(d, k, [m[k] for m in vals])) for k in range(st.depth)]
+        dims = choose_dims(st.depth, vals, extents, {k for k, n in enumerate(names) if n in named})
+    x, y = dims
     anchor = vals[0]
     for k in range(st.depth):
         if k not in (x, y):
             d = d.fix_val(isl.dim_type.set, k, _val(anchor[k]))
-    names = [_display(lp) for lp in st.loops]
     ranges = {}
-    for k in (x, y):
+    for k, size in ((x, MAX_X), (y, MAX_Y)):
         if k is not None:
             lo, hi = _bound(d, k, [m[k] for m in vals])
-            ranges[k] = window(lo, hi, [m[k] for m in vals])
+            ranges[k] = window(lo, hi, [m[k] for m in vals], size)
             d = d.lower_bound_val(isl.dim_type.set, k, _val(ranges[k].start))
             d = d.upper_bound_val(isl.dim_type.set, k, _val(ranges[k].stop - 1))
     view = View(st.sid, _loops(st), x, y, {names[k]: anchor[k] for k in range(st.depth) if k not in (x, y)},
                 ranges.get(x, range(0, 1)), ranges.get(y, range(0, 1)),
                 line=getattr(getattr(st.node, "loc", None), "line", None))
-    for pt in _points(d, st.depth, MAX_AXIS * MAX_AXIS + 1):
+    for pt in _points(d, st.depth, MAX_X * MAX_Y + 1):
         view.points[(pt[x] if x is not None else 0, pt[y] if y is not None else 0)] = seq_key(st, pt)
     for label, m in list(marks.items()) + [(f"{g}?", v) for g, v in ghosts.items()]:
         others = {names[k]: m[k] for k in range(st.depth) if k not in (x, y) and m[k] != anchor[k]}
         if others:
-            view.off[label[0]] = "at " + ", ".join(f"{n}={v}" for n, v in others.items()) + ", outside this slice"
+            view.off[label[0]] = ("at " + ", ".join(f"{n}={v}" for n, v in others.items())
+                                  + ", outside this slice (drawn in its own slice)")
         elif label.endswith("?"):
             view.ghosts[label[0]] = (m[x] if x is not None else 0, m[y] if y is not None else 0)
         else:
@@ -310,7 +271,7 @@ def order_of(model, found: dict, params: dict, text: str | None) -> tuple:
     return "A and B are unordered (may run in parallel or in any order)" + extra, None
 
 
-def make_panel(title, model, insts: dict, params, direct_labels, order_text) -> Panel:
+def make_panel(title, model, insts: dict, params, direct_labels, order_text, named=()) -> Panel:
     found = {}
     for label, inst in insts.items():
         hits = locate(model, inst, params, inst.get("kernel") in direct_labels)
@@ -325,55 +286,19 @@ def make_panel(title, model, insts: dict, params, direct_labels, order_text) -> 
         g = _ghost(model, insts[label])
         if g is not None:
             by_stmt.setdefault(g[0].name, (g[0], {}, {}))[2][label] = g[1]
-    views = [make_view(model, st, marks, params, ghosts) for st, marks, ghosts in by_stmt.values()]
+    views = []
+    for st, marks, ghosts in by_stmt.values():
+        view = make_view(model, st, marks, params, ghosts, named)
+        views.append(view)
+        for label in view.off:  # an instance outside the first slice gets a slice of its own
+            alone = ({label: marks[label]}, {}) if label in marks else ({}, {label: ghosts[label]})
+            views.append(make_view(model, st, alone[0], params, alone[1], dims=(view.x, view.y)))
     ranks = sorted({k for v in views for k in v.points.values()})
     index = {k: n + 1 for n, k in enumerate(ranks)}
     for v in views:
         v.points = {p: index[k] for p, k in v.points.items()}
     words, first = order_of(model, found, params, order_text)
     return Panel(title, views, words, first, missing)
-
-
-# ---------------------------------------------------------------- the tensor
-
-
-def cell_grid(program: ir.Program, cex: dict, insts: dict) -> CellGrid | None:
-    from ..sizes import tensor_shape
-
-    cells = [c for c in cex.get("cells") or [] if isinstance(c, dict) and c.get("index") is not None]
-    name = cells[0]["tensor"] if cells else next(
-        (i["writes"]["tensor"] for i in insts.values() if (i.get("writes") or {}).get("index") is not None), None)
-    if name is None:
-        return None
-    shape = tensor_shape(program, name, cex.get("params") or {})
-    tags = {}
-
-    def tag(index, t):
-        if index is not None and len(index) == len(shape):
-            tags.setdefault(tuple(index), set()).add(t)
-    for c in cells:
-        if c["tensor"] == name:
-            tag(c["index"], "conflict")
-    for label, inst in insts.items():
-        w = inst.get("writes") or {}
-        if w.get("tensor") == name:
-            tag(w.get("index"), f"{label}-write")
-        for r in inst.get("reads") or []:
-            if r.get("tensor") == name:
-                tag(r.get("index"), f"{label}-read")
-    if not tags:
-        return None
-    marked = list(tags)
-    x, y = choose_dims(len(shape), marked)
-    anchor = next((c for c, t in tags.items() if "conflict" in t), marked[0])
-    keep = {c: t for c, t in tags.items() if all(c[k] == anchor[k] for k in range(len(shape)) if k not in (x, y))}
-    xs = window(min(0, *[c[x] for c in keep]), max(shape[x] - 1, *[c[x] for c in keep]),
-                [c[x] for c in keep]) if x is not None else range(0, 1)
-    ys = window(min(0, *[c[y] for c in keep]), max(shape[y] - 1, *[c[y] for c in keep]),
-                [c[y] for c in keep]) if y is not None else range(0, 1)
-    marks = {(c[x] if x is not None else 0, c[y] if y is not None else 0): t for c, t in keep.items()}
-    return CellGrid(name, shape, x, y, {k: anchor[k] for k in range(len(shape)) if k not in (x, y)},
-                    xs, ys, marks)
 
 
 # ---------------------------------------------------------------- the whole picture
@@ -393,6 +318,7 @@ def scene(program: ir.Program, obligation: dict) -> Scene:
     lines, notes, panels, grids = {}, [], [], []
     k = obligation.get("op_index", 0)
     order = cex.get("order") if isinstance(cex.get("order"), dict) else {}
+    named = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", obligation.get("op", "")))
     for kernel in kernel_of(program, obligation):
         try:
             kern = program.kernel(kernel)
@@ -424,7 +350,7 @@ def scene(program: ir.Program, obligation: dict) -> Scene:
                 progs = [("the kernel as written", program, "kernel", order.get("before"))]
             for title, prog, label, text in progs:
                 model = KernelModel(prog, kernel, tag="V")
-                panel = make_panel(title, model, insts, params, (label,), text)
+                panel = make_panel(title, model, insts, params, (label,), text, named)
                 panels.append(panel)
                 for v in panel.views:
                     if v.line is not None:

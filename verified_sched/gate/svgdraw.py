@@ -8,7 +8,8 @@ from __future__ import annotations
 import itertools
 from html import escape
 
-from .iterspace import CellGrid, View
+from .cells import CellGrid
+from .iterspace import View
 
 COLOR = {"A": "#d62728", "B": "#1f77b4"}
 ORDER_COLOR = "#2ca02c"
@@ -18,12 +19,15 @@ _ids = itertools.count()
 
 
 def _cell_size(nx: int, ny: int) -> int:
-    return max(9, min(60, 680 // max(nx, 1), 300 // max(ny, 1)))
+    return max(9, min(60, 680 // max(nx, 1), 340 // max(ny, 1)))
 
 
 def _ticks(values: range) -> list:
     step = max(1, -(-len(values) // 16))
-    return [v for n, v in enumerate(values) if n % step == 0 or v == values[-1]]
+    out = [v for n, v in enumerate(values) if n % step == 0]
+    if out[-1] != values[-1] and values[-1] - out[-1] >= max(2, step // 2 + 1):
+        out.append(values[-1])
+    return out
 
 
 class _Frame:
