@@ -42,7 +42,7 @@ table.summary td, table.summary th { border: 1px solid #d0d7de; padding: 3px 10p
 .facts { font-size: 12px; margin: 0 0 8px; padding-left: 18px; }
 .facts li { margin: 1px 0; }
 .row { display: flex; gap: 18px; align-items: flex-start; flex-wrap: wrap; }
-.source { flex: 0 0 auto; max-width: 640px; overflow-x: auto; }
+.source { flex: 0 1 auto; max-width: 500px; overflow-x: auto; }
 pre.code { font: 12px/1.45 ui-monospace, 'DejaVu Sans Mono', monospace; background: #f6f8fa; margin: 0;
            padding: 6px 0; border: 1px solid #d0d7de; border-radius: 4px; }
 pre.code .line { display: block; padding: 0 10px 0 0; white-space: pre; }
@@ -51,7 +51,7 @@ pre.code .op-line { background: #ffe58f; font-weight: bold; }
 pre.code .stmt-line { background: #dbeafe; }
 pre.code .kernel-line { background: #eef1f4; }
 pre.code .tag { color: #8a5300; font-weight: normal; font-style: italic; }
-.figures { flex: 1 1 600px; display: flex; flex-wrap: wrap; gap: 14px; }
+.figures { flex: 1 1 560px; display: flex; flex-wrap: wrap; gap: 14px; }
 .panel { border: 1px solid #e1e4e8; border-radius: 4px; padding: 6px 8px; background: #fff; }
 .panel .order { font-size: 12px; margin: 2px 0; }
 .panel .missing, .note { font-size: 12px; color: #6e7781; margin: 2px 0; }

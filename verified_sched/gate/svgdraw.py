@@ -19,7 +19,7 @@ _ids = itertools.count()
 
 
 def _cell_size(nx: int, ny: int) -> int:
-    return max(9, min(60, 680 // max(nx, 1), 340 // max(ny, 1)))
+    return max(9, min(60, 560 // max(nx, 1), 340 // max(ny, 1)))
 
 
 def _ticks(values: range) -> list:
