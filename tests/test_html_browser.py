@@ -91,3 +91,13 @@ def test_report_renders_in_headless_chromium(cases_dir, tmp_path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 50_000  # a rendered page, not a blank one
     assert not [ln for ln in res.stderr.splitlines() if "CONSOLE" in ln or "Uncaught" in ln]
     print(f"\nscreenshot of the HTML report: {shot}")
+
+
+def test_missing_chromium_skips_locally_and_fails_under_ci(monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception):
+        _chromium()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception):
+        _chromium()

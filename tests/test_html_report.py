@@ -234,3 +234,57 @@ def test_explain_parse_error_is_2(tmp_path, capsys):
     bad.write_text("kernel k {\n  y[ = 1\n}\n")
     assert main(["explain", str(bad)]) == 2
     assert re.search(r"bad\.vs:\d+:\d+: ", capsys.readouterr().err)
+
+
+TWO = """params N where N >= 2
+tensor x[N] f32
+tensor y[N] f32
+tensor z[N] f32
+kernel one {
+  for i in 1 .. N {
+    y[i] = y[i - 1] + x[i]
+  }
+}
+kernel two {
+  for i in 0 .. N {
+    z[i] = 2.0 * x[i]
+  }
+}
+schedule one {
+  retype i as vectorized
+}
+schedule two {
+  retype i as vectorized
+}
+"""
+
+
+def test_explain_picks_the_kernel_among_several(tmp_path, capsys):
+    src = tmp_path / "two.vs"
+    src.write_text(TWO)
+    assert main(["explain", str(src), "--op", "1"]) == 2
+    assert "several kernels have schedules (one, two); choose one with --kernel" in capsys.readouterr().err
+    assert main(["explain", str(src), "--op", "1", "--kernel", "two"]) == 0
+    out = tmp_path / "one.html"
+    assert main(["explain", str(src), "--op", "1", "--kernel", "one", "-o", str(out)]) == 1
+    page = out.read_text()
+    # the same op text in both schedules: the refutation is drawn in kernel one's statement
+    assert 'class="instance-b"' in page and 'data-line="7"' in page and "y[i] = y[i - 1] + x[i]" in page
+    capsys.readouterr()
+
+
+def test_same_op_text_in_two_kernels_is_drawn_in_its_own_kernel(tmp_path):
+    """Regression: the merged report does not name each obligation's kernel; two schedules
+    with the same op text must each be drawn with their own kernel's statement."""
+    src = tmp_path / "two.vs"
+    src.write_text(TWO.replace("for i in 0 .. N {\n    z[i] = 2.0 * x[i]", "for i in 1 .. N {\n    z[i] = z[i - 1] * x[i]"))
+    program, merged = _merged(src)
+    page = render_html([(str(src), src.read_text(), merged)])
+    arts = _articles(page)
+    assert len(arts) == 4  # dependence and independence in each kernel
+    for art in arts[:2]:
+        assert 'class="line stmt-line" data-line="7"' in art and 'data-line="12"><span class="no">12</span>' in art
+        assert 'class="line stmt-line" data-line="12"' not in art
+    for art in arts[2:]:
+        assert 'class="line stmt-line" data-line="12"' in art and 'class="line stmt-line" data-line="7"' not in art
+    assert all('class="instance-b"' in a for a in arts)

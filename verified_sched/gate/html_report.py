@@ -18,7 +18,7 @@ import islpy as isl
 from polyhedral.affine import NonAffine
 from polyhedral.describe import fmt_instance
 from ..errors import VschedError
-from .iterspace import DrawError, scene
+from .iterspace import DrawError, report_kernels, scene
 from .svgdraw import COLOR, ORDER_COLOR, UNORDERED_COLOR, grid_svg, view_svg
 
 CONTEXT_LINES = 3  # source lines shown around each highlighted one in long files
@@ -170,12 +170,12 @@ def _figures(sc) -> str:
     return '<div class="figures">' + "".join(parts) + "</div>"
 
 
-def _refutation(n: int, program, text: str, o: dict) -> str:
+def _refutation(n: int, program, text: str, o: dict, kernel: str | None) -> str:
     head = f"[{o.get('op_index')}] {o.get('op')}" if o.get("op_index") else str(o.get("op"))
     lines, figures = {}, '<div class="figures"><p class="note">no instances to draw</p></div>'
     if program is not None:
         try:
-            sc = scene(program, o)
+            sc = scene(program, o, kernel)
             lines = sc.lines
             if sc.panels or sc.grids or sc.notes:
                 figures = _figures(sc)
@@ -200,7 +200,8 @@ def _file(n0: int, path: str, text: str, merged: dict) -> tuple:
         err = f'<p class="note">cannot read the program: {escape(str(e))}</p>'
     verdict = merged.get("verdict", "unknown")
     obls = merged.get("obligations") or []
-    refuted = [o for o in obls if o.get("status") == "refuted"]
+    hints = report_kernels(program, merged) if program is not None else [None] * len(obls)
+    refuted = [(o, h) for o, h in zip(obls, hints) if o.get("status") == "refuted"]
     unknown = [o for o in obls if o.get("status") == "unknown"]
     parts = [f'<section class="file" data-file="{escape(path)}"><h2>{escape(path)}: '
              f'<span class="verdict-{escape(verdict)}">{escape(verdict)}</span></h2>', err]
@@ -208,8 +209,8 @@ def _file(n0: int, path: str, text: str, merged: dict) -> tuple:
         parts.append(f'<p class="note">{escape(str(merged["error"]))}</p>')
     if not refuted:
         parts.append(f'<p class="note">{"every obligation is proved: nothing to draw" if verdict == "legal" else "nothing refuted"}</p>')
-    for k, o in enumerate(refuted):
-        parts.append(_refutation(n0 + k, program, text, o))
+    for k, (o, hint) in enumerate(refuted):
+        parts.append(_refutation(n0 + k, program, text, o, hint))
     if unknown:
         parts.append("<h3>not decided</h3><ul class=\"facts\">" + "".join(
             f"<li>[{o.get('op_index')}] {escape(str(o.get('op')))} · {escape(o.get('kind', ''))}: "

@@ -80,15 +80,32 @@ def program_at(program: ir.Program, kernel: str, upto: int) -> ir.Program:
     return program
 
 
-def kernel_of(program: ir.Program, obligation: dict) -> list:
-    """Kernel names an obligation of a merged report may belong to (its op text at its index)."""
+def kernel_of(program: ir.Program, obligation: dict, hint: str | None = None) -> list:
+    """Kernel names an obligation of a merged report may belong to: its op text at its index
+    (`hint`, the kernel the report says it belongs to, first)."""
     op, k = obligation.get("op", ""), obligation.get("op_index", 0)
     if k == 0 and op.startswith("kernel "):
         return [op[len("kernel "):]]
     if k == 0 and op.startswith("claim "):
         a, _, b = op[len("claim "):].partition(" == ")
         return [a, b]
-    return [s.kernel for s in program.schedules if len(s.ops) >= k >= 1 and s.ops[k - 1].text() == op]
+    names = [s.kernel for s in program.schedules if len(s.ops) >= k >= 1 and s.ops[k - 1].text() == op]
+    return [hint] if hint in names else names
+
+
+def report_kernels(program: ir.Program, merged: dict) -> list:
+    """For each obligation of a merged report, the kernel it belongs to (None: unknown or a
+    claim): `verify_program` lists each kernel's obligations after its own `kernel NAME` ones;
+    a report of one kernel names it in its "kernel" field."""
+    names = {k.name for k in program.kernels}
+    current = merged.get("kernel") if merged.get("kernel") in names else None
+    out = []
+    for o in merged.get("obligations") or []:
+        op = str(o.get("op", ""))
+        if op.startswith("kernel ") and op[len("kernel "):] in names:
+            current = op[len("kernel "):]
+        out.append(None if op.startswith("claim ") else current)
+    return out
 
 
 def _display(lp) -> str:
@@ -309,9 +326,10 @@ def _instances(cex: dict) -> dict:
     return dict(zip("AB", insts[:2]))
 
 
-def scene(program: ir.Program, obligation: dict) -> Scene:
+def scene(program: ir.Program, obligation: dict, kernel: str | None = None) -> Scene:
     """Panels (before/after the op, or the kernel), cell grids and source lines to highlight
-    for one refuted obligation of a merged report."""
+    for one refuted obligation of a merged report (`kernel`: the one it belongs to, when
+    known: report_kernels)."""
     cex = obligation.get("counterexample") or {}
     params = cex.get("params") or {}
     insts = _instances(cex) if isinstance(cex, dict) else {}
@@ -319,7 +337,7 @@ def scene(program: ir.Program, obligation: dict) -> Scene:
     k = obligation.get("op_index", 0)
     order = cex.get("order") if isinstance(cex.get("order"), dict) else {}
     named = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", obligation.get("op", "")))
-    for kernel in kernel_of(program, obligation):
+    for kernel in kernel_of(program, obligation, kernel):
         try:
             kern = program.kernel(kernel)
         except KeyError:
