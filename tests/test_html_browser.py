@@ -1,6 +1,7 @@
 """The HTML report of three refuted corpus cases in a real headless Chromium (issue 14 item 6):
 the page loads without errors, the conflicting instances are marked in the rendered DOM, and
-a screenshot is written (its path is printed; `pytest -s` shows it).
+a screenshot is written (its path is printed in the test output and recorded as the junit
+property `screenshot`).
 
 Chromium comes from the system package manager (`.ci/run` installs the Debian package
 `chromium` when it is missing). Without it the test is skipped on a developer's machine and
@@ -55,7 +56,7 @@ def _run(browser, tmp_path, *args) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, capture_output=True, text=True, timeout=180, env=env)
 
 
-def test_report_renders_in_headless_chromium(cases_dir, tmp_path):
+def test_report_renders_in_headless_chromium(cases_dir, tmp_path, capsys, record_property):
     browser = _chromium()
     results = []
     for name in CASES:
@@ -81,6 +82,7 @@ def test_report_renders_in_headless_chromium(cases_dir, tmp_path):
     assert int(attrs["data-instance-a"]) >= 3 and int(attrs["data-instance-b"]) >= 2
     assert float(attrs["data-a-width"]) > 5
     assert dom.stdout.count('class="refutation"') == 3
+    assert 'class="instance-a"' in dom.stdout and 'class="instance-b"' in dom.stdout
     console = [ln for ln in dom.stderr.splitlines() if "CONSOLE" in ln or "Uncaught" in ln]
     assert not console, console
 
@@ -90,7 +92,9 @@ def test_report_renders_in_headless_chromium(cases_dir, tmp_path):
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 50_000  # a rendered page, not a blank one
     assert not [ln for ln in res.stderr.splitlines() if "CONSOLE" in ln or "Uncaught" in ln]
-    print(f"\nscreenshot of the HTML report: {shot}")
+    record_property("screenshot", str(shot))
+    with capsys.disabled():  # shown in the test output even without -s (not under xdist)
+        print(f"\nscreenshot of the HTML report: {shot}")
 
 
 def test_missing_chromium_skips_locally_and_fails_under_ci(monkeypatch):
