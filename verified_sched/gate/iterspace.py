@@ -321,6 +321,17 @@ def make_panel(title, model, insts: dict, params, direct_labels, order_text, nam
 # ---------------------------------------------------------------- the whole picture
 
 
+def _grid(programs: list, cex: dict, insts: dict):
+    """The cell grid in the first program that declares the tensor (after the op, else before)."""
+    for n, prog in enumerate(programs):
+        try:
+            return cell_grid(prog, cex, insts)
+        except VschedError:
+            if n == len(programs) - 1:
+                raise
+    return None
+
+
 def _instances(cex: dict) -> dict:
     insts = [i for i in cex.get("instances") or [] if isinstance(i, dict)]
     return dict(zip("AB", insts[:2]))
@@ -373,7 +384,7 @@ def scene(program: ir.Program, obligation: dict, kernel: str | None = None) -> S
                 for v in panel.views:
                     if v.line is not None:
                         lines.setdefault(v.line, "stmt")
-            grid = cell_grid(progs[-1][1], cex, insts)
+            grid = _grid([p[1] for p in reversed(progs)], cex, insts)
             if grid is not None:
                 grids.append(grid)
         except (DrawError, VschedError, NonAffine, isl.Error, KeyError) as e:
