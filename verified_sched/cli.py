@@ -381,7 +381,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .rewrites import conv_backward  # `vsched conv-backward` (DESIGN section 6)
 
     conv_backward.add_subparser(sub)
-    __import__("verified_sched.gate.explain", fromlist=["add_subparser"]).add_subparser(sub)  # `vsched explain`
+    from .gate import explain  # `vsched explain`
+
+    explain.add_subparser(sub)
     return ap
 
 
