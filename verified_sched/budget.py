@@ -144,6 +144,12 @@ def _quota_exhausted() -> bool:
     return False
 
 
+def exhausted() -> bool:
+    """Whether the running obligation has run out (deadline or isl operations): code that
+    treats an isl error as "not decidable here" must re-raise it then."""
+    return _state["depth"] > 0 and (_state["aborted"] or now() >= _state["deadline"] or _quota_exhausted())
+
+
 def unknown_reason(exc: BaseException) -> str | None:
     """The `unknown` message for an exception raised by an isl or z3 computation inside an
     obligation, or None when it is not about resources (a genuine error: re-raise it)."""
