@@ -25,6 +25,7 @@ cross-checked against at tiny sizes, bitwise. Semantics (DESIGN.md section 2):
 from __future__ import annotations
 
 import itertools
+import os
 import random
 
 import numpy as np
@@ -64,10 +65,14 @@ def _has_barrier(stmt) -> bool:
 class _Compiler:
     """Turns IR into Python closures `f(env, st)` once per run (much faster than re-matching)."""
 
-    def __init__(self, program: ir.Program, env: dict):
+    def __init__(self, program: ir.Program, env: dict, vectorize: bool = True, advance=None):
         self.program = program
         self.params = set(env)
         self.prec = {t.name: t.prec for t in program.tensors}
+        self.vectorize = vectorize  # run independent loops on the numpy path (interp_vector)
+        self.vectorized = 0  # loops compiled for the vector path so far
+        self.depth = 0  # loops around the statement being compiled
+        self.advance = advance  # progress: called per iteration of a launch's outermost loop
 
     def is_int(self, e) -> bool:
         """Whether an expression is integer typed (evaluated exactly, as C does in int64)."""
@@ -301,7 +306,28 @@ class _Compiler:
         var, axis = s.var, s.axis
         flo, fhi = self.int(s.lo), self.int(s.hi)
         inner = (where[0] or axis.startswith("block"), where[1] or axis.startswith("thread"))
-        body = self.stmts(s.body, inner, gen)
+        before = self.vectorized
+        self.depth += 1
+        try:
+            body = self.stmts(s.body, inner, gen)
+        finally:
+            self.depth -= 1
+        tick = self.advance if self.depth == 0 else None
+        if self.vectorize and not gen and self.vectorized == before:  # innermost candidate
+            from .interp_vector import NoVector, compile_loop
+            try:
+                fast = compile_loop(self, s, inner, _vector_bounds(self.params), lambda st, its: st.rng.shuffle(its))
+            except NoVector:
+                fast = None
+            if fast is not None:
+                self.vectorized += 1
+                if tick is None:
+                    return fast
+
+                def fast_ticked(env, st):
+                    fast(env, st)
+                    tick(max(0, self.int(s.hi)(env, st) - self.int(s.lo)(env, st)))
+                return fast_ticked
 
         def order(env, st):
             lo, hi = flo(env, st), fhi(env, st)
@@ -322,12 +348,41 @@ class _Compiler:
                 env.pop(var, None)
             return loop_gen
 
+        if tick is not None and not ir.is_hardware(axis):
+            def loop_ticked(env, st):
+                for v in order(env, st):
+                    env[var] = v
+                    body(env, st)
+                    tick(1)
+                env.pop(var, None)
+            return loop_ticked
+
         def loop_run(env, st):
             for v in order(env, st):
                 env[var] = v
                 body(env, st)
             env.pop(var, None)
         return loop_run
+
+
+def _vector_bounds(params):
+    """The bounds check of the vector path: the scalar check on the first failing lane."""
+    def check(name, cell, shape, env, st, loc):
+        bad = None
+        for i, n in zip(cell, shape):
+            if isinstance(i, np.ndarray):
+                out = (i < 0) | (i >= n)
+                if out.any():
+                    k = int(np.argmax(out))
+                    bad = k if bad is None else min(bad, k)
+            elif not 0 <= i < n:
+                bad = 0 if bad is None else bad
+        if bad is None:
+            return
+        lane_env = {k: (int(v[bad]) if isinstance(v, np.ndarray) else v) for k, v in env.items()}
+        lane_cell = tuple(int(i[bad]) if isinstance(i, np.ndarray) else i for i in cell)
+        _bounds(name, lane_cell, shape, lane_env, params, st, loc)
+    return check
 
 
 def _bounds(name, cell, shape, env, params, st, loc):
@@ -350,9 +405,9 @@ def _instance(env: dict, params: set, st: _State) -> str:
 class _Run:
     """One run of one kernel: memory, the random source, and the launch driver."""
 
-    def __init__(self, program, kernel, env, arrays, seed):
+    def __init__(self, program, kernel, env, arrays, seed, vectorize=True, advance=None):
         self.program, self.env, self.rng = program, env, random.Random(seed)
-        self.compiler = _Compiler(program, env)
+        self.compiler = _Compiler(program, env, vectorize, advance)
         used = {n.tensor for n in ir.walk(kernel.body) if isinstance(n, (ir.Load, ir.Assign, ir.Zero))}
         self.globals, self.scratch_tensors = {}, []
         for t in program.tensors:
@@ -362,6 +417,9 @@ class _Run:
                 self.scratch_tensors.append(t)
                 continue
             self.globals[t.name] = check_array(t, arrays, env)
+        arrs = list(self.globals.values())
+        if any(np.shares_memory(a, b) for k, a in enumerate(arrs) for b in arrs[k + 1:]):
+            self.compiler.vectorize = False  # aliased tensors: only the scalar order is right
         # outside hardware launches scratch tensors live for the whole run (like C locals)
         self.scratch = {t.name: _poisoned(t, env) for t in self.scratch_tensors}
 
@@ -469,16 +527,40 @@ def _poisoned(t: ir.Tensor, env: dict) -> np.ndarray:
     return np.full(shape + (dtype.itemsize,), 0xFF, dtype=np.uint8).view(dtype).reshape(shape)
 
 
-def run_kernel(program: ir.Program, kernel_name: str, sizes: dict, arrays: dict, seed: int = 0) -> dict:
+def run_kernel(program: ir.Program, kernel_name: str, sizes: dict, arrays: dict, seed: int = 0,
+               vectorize: bool | None = None) -> dict:
     """Run `kernel_name` at `sizes`, mutating `arrays` (name -> storage-shaped array of every
-    global/constant tensor the kernel uses) in place; returns `arrays`."""
+    global/constant tensor the kernel uses) in place; returns `arrays`. `vectorize=False` (or
+    VSCHED_INTERP_SCALAR=1) forces the scalar path everywhere (interp_vector explains the
+    vector path, which gives the same bits)."""
     try:
         kernel = program.kernel(kernel_name)
     except KeyError:
         raise UsageError(f"no kernel named {kernel_name!r}") from None
     env = check_sizes(program, sizes)
-    run = _Run(program, kernel, env, arrays, seed)
-    with np.errstate(all="ignore"):
-        for stmt in kernel.body:
-            run.launch(stmt)
+    if vectorize is None:
+        vectorize = os.environ.get("VSCHED_INTERP_SCALAR", "") in ("", "0")
+    from .progress import bar
+    with bar(f"interpreting {kernel_name}", _work(program, kernel, env)) as advance:
+        run = _Run(program, kernel, env, arrays, seed, vectorize, advance)
+        with np.errstate(all="ignore"):
+            for stmt in kernel.body:
+                run.launch(stmt)
+                if not isinstance(stmt, ir.For) or ir.is_hardware(stmt.axis):
+                    advance(1)
     return arrays
+
+
+def _work(program, kernel, env) -> int:
+    """Progress units of a run: each launch's outermost loop iterations (1 for other launches)."""
+    total = 0
+    comp = _Compiler(program, env)
+    for stmt in kernel.body:
+        n = 1
+        if isinstance(stmt, ir.For) and not ir.is_hardware(stmt.axis):
+            try:
+                n = max(0, comp.int(stmt.hi)(env, None) - comp.int(stmt.lo)(env, None))
+            except (KeyError, KernelError, TypeError, AttributeError):
+                n = 1
+        total += n
+    return total
