@@ -207,3 +207,34 @@ def test_vector_path_agrees_bitwise_on_vectorizable_kernels(text, n, seed, mode)
     assert e1 == e2
     for name in arrays:
         assert bits(scalar[name]) == bits(vector[name]), (name, text)
+
+
+def test_vsched_run_on_a_terminal_shows_the_interpreter_progress(tmp_path):
+    """`vsched run --target interp` with stderr on a terminal: the bar (fraction done) shows
+    inside the CLI's spinner."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    path = tmp_path / "mm.vs"
+    path.write_text(MATMUL)
+    master, slave = pty.openpty()
+    env = {**os.environ, "VSCHED_INTERP_SCALAR": "1", "COLUMNS": "120"}
+    proc = subprocess.Popen([sys.executable, "-m", "verified_sched", "run", str(path), "--target", "interp",
+                             "--size", "N=24,M=24,K=24"], stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    out, _ = proc.communicate(timeout=300)
+    os.close(master)
+    err = b"".join(chunks).decode(errors="replace")
+    assert proc.returncode == 0, out
+    assert "interpreting matmul" in err and "%" in err

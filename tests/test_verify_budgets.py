@@ -227,3 +227,25 @@ def test_cli_verify_with_a_tiny_cap_never_tracebacks():
     assert "Traceback" not in r.stderr
     assert r.returncode != 0
     assert "memory limit of 62914560 bytes exceeded" in r.stdout + r.stderr
+
+
+def test_thousands_of_params_end_unknown_on_the_budget_not_minutes_later():
+    """Regression (issue: a file of 10,000 params took 17 s and 3 GB in one obligation): isl's
+    budget shrinks with the parameter count, so each obligation runs out quickly."""
+    n = 2000
+    names = ", ".join(f"P{k}" for k in range(n))
+    text = (f"params {names} where " + ", ".join(f"P{k} >= 1" for k in range(n)) + "\n"
+            "tensor a[P0, P1] f32\nkernel many { for i in 0 .. P0 { for j in 0 .. P1 { a[i, j] = 2.0 } } }\n"
+            "schedule many { split i by 4 -> io, ii }\n")
+    (rep,) = verify_program(parse_text(text))
+    assert rep.verdict == "unknown"
+    assert all(o.status == "unknown" for o in rep.obligations)
+    assert all(budget.ISL_BUDGET in o.message or budget.DEADLINE in o.message for o in rep.obligations)
+
+
+def test_operation_budget_shrinks_only_for_very_many_params():
+    with budget.program(3):
+        assert budget.operations() == budget.ISL_MAX_OPERATIONS
+    with budget.program(budget.WIDE_PARAMS * 4):
+        assert budget.operations() == budget.ISL_MAX_OPERATIONS // 16
+    assert budget.operations() == budget.ISL_MAX_OPERATIONS

@@ -24,13 +24,17 @@ import time
 DEFAULT_TIMEOUT = 10.0  # seconds per kernel and per claim (`vsched verify --timeout`)
 ISL_MAX_OPERATIONS = 5_000_000  # isl operations per obligation
 MIN_Z3_MS = 1  # z3 treats 0 as "no timeout": never pass it
+# isl's rows are as wide as the parameter list, and one operation's cost grows about as its
+# square: past WIDE_PARAMS parameters the budget shrinks by (WIDE_PARAMS / params)^2, so a
+# program with thousands of parameters runs out in seconds instead of minutes
+WIDE_PARAMS = 128
 
 ISL_BUDGET = "isl operation budget exhausted"
 Z3_TIMEOUT = "z3 timeout"
 DEADLINE = "deadline"
 
 _ISL_QUOTA_TEXT = "maximal number of operations exceeded"
-_state = {"deadline": math.inf, "aborted": False, "depth": 0}
+_state = {"deadline": math.inf, "aborted": False, "depth": 0, "params": 0}
 
 
 def now() -> float:
@@ -40,6 +44,25 @@ def now() -> float:
 def remaining() -> float:
     """Seconds left before the deadline of the obligation running now (inf outside one)."""
     return _state["deadline"] - now()
+
+
+def operations() -> int:
+    """isl's operation budget per obligation for the program being verified (`program`)."""
+    n = _state["params"]
+    if n <= WIDE_PARAMS:
+        return ISL_MAX_OPERATIONS
+    return max(1000, int(ISL_MAX_OPERATIONS * (WIDE_PARAMS / n) ** 2))
+
+
+@contextlib.contextmanager
+def program(n_params: int):
+    """Budgets sized for a program with `n_params` parameters (see WIDE_PARAMS)."""
+    before = _state["params"]
+    _state["params"] = n_params
+    try:
+        yield
+    finally:
+        _state["params"] = before
 
 
 def current_deadline() -> float:
@@ -76,7 +99,7 @@ def scope(deadline: float, max_operations: int | None = None):
     ctx = isl.DEFAULT_CONTEXT
     previous = dict(_state)
     previous_ops = ctx.get_max_operations()
-    ops = ISL_MAX_OPERATIONS if max_operations is None else max_operations
+    ops = operations() if max_operations is None else max_operations
     _state.update(deadline=min(deadline, previous["deadline"]), aborted=False, depth=previous["depth"] + 1)
     mine = _state["deadline"]
     ctx.resume()
@@ -164,7 +187,7 @@ def unknown_reason(exc: BaseException) -> str | None:
         if _state["aborted"] or now() >= _state["deadline"]:
             return deadline_message("(isl aborted)")
         if _ISL_QUOTA_TEXT in text or (_state["depth"] and _quota_exhausted()):
-            return f"{ISL_BUDGET} ({ISL_MAX_OPERATIONS} operations)"
+            return f"{ISL_BUDGET} ({operations()} operations)"
         # isl reports a failed allocation inside its parser as a syntax error; our own
         # generated text has none, so under a memory cap that is the cap
         if "alloc" in text.lower() or "memory" in text.lower() or (

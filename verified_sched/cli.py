@@ -38,9 +38,9 @@ def _progress(message: str):
     if not sys.stderr.isatty():
         yield
         return
-    from rich.console import Console
+    from .progress import console  # shared, so the interpreter's progress bar nests inside
 
-    with Console(stderr=True).status(message):
+    with console().status(message):
         yield
 
 

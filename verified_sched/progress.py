@@ -8,6 +8,16 @@ import sys
 import time
 
 MIN_SECONDS = 0.5  # a run shorter than this never shows a bar
+_console = []
+
+
+def console():
+    """The one rich console on stderr shared by every live display of the process (the CLI's
+    spinner, this bar), so a bar inside the spinner nests (rich >= 14) instead of fighting it."""
+    if not _console:
+        from rich.console import Console
+        _console.append(Console(stderr=True))
+    return _console[0]
 
 
 @contextlib.contextmanager
@@ -16,7 +26,6 @@ def bar(description: str, total: int):
     if not sys.stderr.isatty() or total <= 1:
         yield lambda n=1: None
         return
-    from rich.console import Console
     from rich.errors import LiveError
     from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
 
@@ -29,7 +38,7 @@ def bar(description: str, total: int):
             if time.perf_counter() - state["t0"] < MIN_SECONDS:
                 return
             p = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
-                         TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+                         TimeRemainingColumn(), console=console(), transient=True)
             try:
                 p.start()
             except LiveError:  # another live display is active: no bar

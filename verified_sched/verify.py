@@ -215,6 +215,11 @@ def op_obligations(ctx: OpContext) -> list:
 
 def verify_kernel(program: ir.Program, kernel_name: str, profile: str, timeout: float, filename="",
                   shared_limit: int = gpu_limits.SHARED_LIMIT) -> KernelReport:
+    with budget.program(len(program.params)):  # isl's budget shrinks for very many params
+        return _verify_kernel(program, kernel_name, profile, timeout, filename, shared_limit)
+
+
+def _verify_kernel(program, kernel_name, profile, timeout, filename, shared_limit) -> KernelReport:
     report = KernelReport(filename, kernel_name)
     deadline = time.perf_counter() + timeout
     report.obligations += kernel_obligations(program, kernel_name, deadline, shared_limit)
@@ -263,7 +268,8 @@ def verify_claim(program: ir.Program, claim: ir.Claim, profile: str, timeout: fl
         ma = KernelModel(program, claim.a, tag="A")
         mb = KernelModel(program, claim.b, tag="B")
         return contraction.equivalence(ma, mb, profile)
-    report.obligations += _run("equivalence", 0, text, run, deadline)
+    with budget.program(len(program.params)):
+        report.obligations += _run("equivalence", 0, text, run, deadline)
     return report
 
 
