@@ -155,7 +155,7 @@ def test_progress_bar_on_a_terminal(monkeypatch, capsys):
 # float precision, with the operations the vector path accepts
 
 PRECS = ("f32", "f64", "f16", "bf16")
-LEAVES = ("a[i, j]", "b[j, i]", "a[i, k]", "b[k, j]", "1.5", "0.25", "i", "j", "floor(j / 3)", "j % 4")
+LEAVES = ("a[i, j]", "b[j, i]", "a[i, k]", "b[k, j]", "1.5", "0.25", "i", "j", "floor(j / 3)", "(j % 4)")
 UNARY = ("neg", "abs", "relu", "sqrt")
 
 
@@ -182,6 +182,9 @@ def vector_kernels(draw):
     e = draw(expressions())
     accumulate = draw(st.booleans())
     inner = f"for k in 0 .. N {{ c[i, j] {op} {e} }}" if accumulate else f"c[i, j] {op} {e.replace('k', 'j')}"
+    guard = draw(st.sampled_from(("", "j < N - 1", "j % 3 != 1 and i <= j", "not (2 * j >= N)")))
+    if guard:  # a lane-dependent `if`: the lanes split between the branches
+        inner = f"if {guard} {{ {inner} }} else {{ c[i, j] = f32(j) }}"
     return f"""params N where N >= 1
 tensor a[N, N] {pa}
 tensor b[N, N] {pb}
@@ -222,7 +225,7 @@ def test_vsched_run_on_a_terminal_shows_the_interpreter_progress(tmp_path):
     master, slave = pty.openpty()
     env = {**os.environ, "VSCHED_INTERP_SCALAR": "1", "COLUMNS": "120"}
     proc = subprocess.Popen([sys.executable, "-m", "verified_sched", "run", str(path), "--target", "interp",
-                             "--size", "N=24,M=24,K=24"], stdout=subprocess.PIPE, stderr=slave, env=env)
+                             "--size", "N=48,M=48,K=48"], stdout=subprocess.PIPE, stderr=slave, env=env)
     os.close(slave)
     chunks = []
     while True:

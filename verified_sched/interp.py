@@ -21,6 +21,8 @@ cross-checked against at tiny sizes, bitwise. Semantics (DESIGN.md section 2):
   system libm through ctypes, the same functions the C code calls.
 - Index arithmetic is exact (Python ints, floor division and modulo); an index outside the
   tensor's storage is a KernelError naming the tensor, the index and the instance.
+- Speed: the innermost loop whose iterations are provably independent runs on numpy lanes
+  (interp_vector.py), with the same bits; `vectorize=False` forces the scalar closures.
 """
 from __future__ import annotations
 
@@ -33,7 +35,8 @@ import numpy as np
 from codegen.dtypes import NP_DTYPE, check_array, check_sizes, storage_shape
 from . import ir
 from .errors import InternalError, UsageError
-from .interp_scalar import COMPUTE, NUMS, KernelError, Num, read_scalar, to_storage
+from .interp_scalar import (COMPUTE, NUMS, KernelError, Num, check_bounds, describe_instance, read_scalar,
+                            to_storage)
 
 __all__ = ["run_kernel", "KernelError"]
 
@@ -103,7 +106,7 @@ class _Compiler:
         def f(env, st):
             arr = st.mem[name]
             cell = tuple([g(env, st) for g in idx])
-            _bounds(name, cell, arr.shape, env, params, st, loc)
+            check_bounds(name, cell, arr.shape, env, params, st, loc)
             return read(arr[cell])
         return f
 
@@ -295,10 +298,10 @@ class _Compiler:
             except KernelError as e:
                 if e.loc is not None:
                     raise
-                raise KernelError(f"{e.message} at {_instance(env, params, st)}", loc) from None
+                raise KernelError(f"{e.message} at {describe_instance(env, params, st)}", loc) from None
             arr = st.mem[name]
             cell = tuple([g(env, st) for g in idx])
-            _bounds(name, cell, arr.shape, env, params, st, loc)
+            check_bounds(name, cell, arr.shape, env, params, st, loc)
             arr[cell] = store(value)
         return run
 
@@ -312,22 +315,13 @@ class _Compiler:
             body = self.stmts(s.body, inner, gen)
         finally:
             self.depth -= 1
-        tick = self.advance if self.depth == 0 else None
+        tick = self.advance if self.depth == 0 and not ir.is_hardware(axis) else None
         if self.vectorize and not gen and self.vectorized == before:  # innermost candidate
-            from .interp_vector import NoVector, compile_loop
-            try:
-                fast = compile_loop(self, s, inner, _vector_bounds(self.params), lambda st, its: st.rng.shuffle(its))
-            except NoVector:
-                fast = None
+            from .interp_vector import vector_runner
+            fast = vector_runner(self, s, inner, tick)
             if fast is not None:
                 self.vectorized += 1
-                if tick is None:
-                    return fast
-
-                def fast_ticked(env, st):
-                    fast(env, st)
-                    tick(max(0, self.int(s.hi)(env, st) - self.int(s.lo)(env, st)))
-                return fast_ticked
+                return fast
 
         def order(env, st):
             lo, hi = flo(env, st), fhi(env, st)
@@ -348,55 +342,14 @@ class _Compiler:
                 env.pop(var, None)
             return loop_gen
 
-        if tick is not None and not ir.is_hardware(axis):
-            def loop_ticked(env, st):
-                for v in order(env, st):
-                    env[var] = v
-                    body(env, st)
-                    tick(1)
-                env.pop(var, None)
-            return loop_ticked
-
         def loop_run(env, st):
             for v in order(env, st):
                 env[var] = v
                 body(env, st)
+                if tick is not None:
+                    tick(1)
             env.pop(var, None)
         return loop_run
-
-
-def _vector_bounds(params):
-    """The bounds check of the vector path: the scalar check on the first failing lane."""
-    def check(name, cell, shape, env, st, loc):
-        bad = None
-        for i, n in zip(cell, shape):
-            if isinstance(i, np.ndarray):
-                out = (i < 0) | (i >= n)
-                if out.any():
-                    k = int(np.argmax(out))
-                    bad = k if bad is None else min(bad, k)
-            elif not 0 <= i < n:
-                bad = 0 if bad is None else bad
-        if bad is None:
-            return
-        lane_env = {k: (int(v[bad]) if isinstance(v, np.ndarray) else v) for k, v in env.items()}
-        lane_cell = tuple(int(i[bad]) if isinstance(i, np.ndarray) else i for i in cell)
-        _bounds(name, lane_cell, shape, lane_env, params, st, loc)
-    return check
-
-
-def _bounds(name, cell, shape, env, params, st, loc):
-    for i, n in zip(cell, shape):
-        if not 0 <= i < n:
-            raise KernelError(
-                f"index out of bounds: {name}[{', '.join(map(str, cell))}] outside its storage "
-                f"[{', '.join(map(str, shape))}] at {_instance(env, params, st)}", loc)
-
-
-def _instance(env: dict, params: set, st: _State) -> str:
-    parts = [f"{k}={v}" for k, v in env.items() if k not in params]
-    parts += [f"{ax}={i}" for ax, i in st.hw.items()]
-    return ", ".join(parts) if parts else "top level"
 
 
 # ---------------------------------------------------------------- launches

@@ -16,9 +16,11 @@ Why it keeps the interpreter's semantics bitwise:
   dtype (float32 for f32/f16/bf16, float64 for f64), with the same rounding to storage; only
   operations whose numpy array form is bitwise the scalar form are accepted (+ - * /, min,
   max, abs, neg, relu, sqrt, casts between float types). Anything else (i32 arithmetic, exp,
-  log, fma, `where`, an `if` or inner loop bound depending on the lane, a dynamic index,
+  log, fma, `where`, an inner loop bound depending on the lane, a dynamic index,
   barriers, tensor-core blocks, inner vectorized or hardware loops, which draw random orders)
   makes the loop run on the scalar path (`NoVector` at compile time).
+- An `if` whose (integer, read-free) condition depends on the lane splits the lanes: those
+  where it holds run the then-branch, then the others the else-branch.
 - An index out of storage is the same KernelError, naming the first lane that fails at the
   first statement where one does (memory written by other lanes before it may differ from a
   scalar run that stopped earlier; the run has failed either way).
@@ -28,9 +30,11 @@ from __future__ import annotations
 import numpy as np
 
 from . import ir
-from .interp_scalar import COMPUTE, NUMS, Num
+from .interp_scalar import COMPUTE, NUMS, Num, check_bounds
 
 FLOAT_DTYPE = {"f32": np.float32, "f64": np.float64}
+_CMP = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "==": np.equal,
+        "!=": np.not_equal}
 
 
 class NoVector(Exception):
@@ -166,13 +170,54 @@ class VectorCompiler:
                     env.pop(v, None)
                 return loop
             case ir.If(cond=c, then=then, orelse=orelse):
-                if self.depends(c) or ir.reads(c):
-                    raise NoVector("a condition depends on the lane")
-                fc, ft, fe = self.comp.cond(c, None), self.stmts(then), self.stmts(orelse)
-                return lambda env, st: (ft if fc(env, st) else fe)(env, st)
+                if ir.reads(c):
+                    raise NoVector("a condition reads memory")
+                ft, fe = self.stmts(then), self.stmts(orelse)
+                if not self.depends(c):
+                    fc = self.comp.cond(c, None)
+                    return lambda env, st: (ft if fc(env, st) else fe)(env, st)
+                return self.masked(self.mask(c), ft, fe)
             case ir.Assign():
                 return self.comp.gated(self.assign(s), self.where)
         raise NoVector(f"statement {type(s).__name__}")
+
+    def masked(self, fm, ft, fe):
+        """A lane-dependent `if`: the lanes where it holds run the then-branch, the others the
+        else-branch (lanes are independent, so the two groups may run one after the other)."""
+        var = self.var
+
+        def run(env, st):
+            lanes = env[var]
+            m = np.broadcast_to(np.asarray(fm(env, st), dtype=bool), lanes.shape)
+            if m.all():
+                ft(env, st)
+                return
+            if m.any():  # a branch no lane takes is not run at all (its reads could be outside)
+                env[var] = lanes[m]
+                ft(env, st)
+            env[var] = lanes[~m]
+            fe(env, st)
+            env[var] = lanes
+        return run
+
+    def mask(self, c):
+        """A condition over integers as a boolean per lane (no memory reads, nothing lazy)."""
+        match c:
+            case ir.BoolConst(value=v):
+                return lambda env, st: v
+            case ir.Not(a=a):
+                fa = self.mask(a)
+                return lambda env, st: np.logical_not(fa(env, st))
+            case ir.And(a=a, b=b):
+                fa, fb = self.mask(a), self.mask(b)
+                return lambda env, st: np.logical_and(fa(env, st), fb(env, st))
+            case ir.Or(a=a, b=b):
+                fa, fb = self.mask(a), self.mask(b)
+                return lambda env, st: np.logical_or(fa(env, st), fb(env, st))
+            case ir.Cmp(op=op, a=a, b=b) if self.comp.is_int(a) and self.comp.is_int(b):
+                fa, fb, cmp = self.int(a), self.int(b), _CMP[op]
+                return lambda env, st: cmp(fa(env, st), fb(env, st))
+        raise NoVector(f"lane-dependent condition {type(c).__name__}")
 
     def assign(self, s: ir.Assign):
         prec = self.comp.prec[s.tensor]
@@ -272,6 +317,26 @@ class VectorCompiler:
         raise NoVector(f"expression {type(e).__name__}")
 
 
+def vector_bounds(params):
+    """The bounds check of the vector path: the scalar check on the first failing lane."""
+    def check(name, cell, shape, env, st, loc):
+        bad = None
+        for i, n in zip(cell, shape):
+            if isinstance(i, np.ndarray):
+                out = (i < 0) | (i >= n)
+                if out.any():
+                    k = int(np.argmax(out))
+                    bad = k if bad is None else min(bad, k)
+            elif not 0 <= i < n:
+                bad = 0
+        if bad is None:
+            return
+        lane_env = {k: (int(v[bad]) if isinstance(v, np.ndarray) else v) for k, v in env.items()}
+        lane_cell = tuple(int(i[bad]) if isinstance(i, np.ndarray) else i for i in cell)
+        check_bounds(name, lane_cell, shape, lane_env, params, st, loc)
+    return check
+
+
 def compile_loop(comp, s: ir.For, where, bounds, shuffle):
     """A vectorized runner for loop `s` (NoVector if it cannot be one): all iterations at once,
     in lockstep; a `vectorized` loop still draws its random order (so the random stream stays
@@ -295,3 +360,20 @@ def compile_loop(comp, s: ir.For, where, bounds, shuffle):
         body(env, st)
         env.pop(var, None)
     return run
+
+
+def vector_runner(comp, s: ir.For, where, tick=None):
+    """The vector runner of loop `s` for the interpreter's compiler `comp`, or None when the
+    loop must run on the scalar path; `tick(n)` (progress) gets the iterations done."""
+    try:
+        fast = compile_loop(comp, s, where, vector_bounds(comp.params), lambda st, its: st.rng.shuffle(its))
+    except NoVector:
+        return None
+    if tick is None:
+        return fast
+    flo, fhi = comp.int(s.lo), comp.int(s.hi)
+
+    def ticked(env, st):
+        fast(env, st)
+        tick(max(0, fhi(env, st) - flo(env, st)))
+    return ticked
