@@ -342,7 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", choices=ir.PROFILES, help="override the file's profile")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S", help="seconds per kernel")
     p.add_argument("--max-memory", type=memlimit.byte_count, default=None, metavar="BYTES",
-                   help="address-space cap, e.g. 4G (default: 75%% of RAM); past it: an error, exit 2")
+                   help="address-space cap, e.g. 4G (default: 75%% of RAM more than mapped now)")
     p.add_argument("--shared-limit", type=_count, default=48 * 1024, metavar="BYTES",
                    help="shared memory a block may use (hardware_limits; default 49152)")
     p.set_defaults(fn=cmd_verify)

@@ -7,7 +7,8 @@ raises. Inside an obligation the verifier turns that into `unknown` with the rea
 (budget.unknown_reason); elsewhere `guard(what)` turns a MemoryError into
 `vsched: error: memory limit of N bytes exceeded while WHAT` (a VschedError: exit 2).
 
-Default: 75% of the physical memory (or of the cgroup's limit when lower).
+Default: the address space already mapped plus 75% of the physical memory (or of the
+cgroup's limit when lower).
 """
 from __future__ import annotations
 
@@ -58,9 +59,22 @@ def physical_memory() -> int | None:
     return total
 
 
+def address_space() -> int:
+    """Bytes of address space this process maps now (0 where unknown)."""
+    try:
+        import resource
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError, ImportError):
+        return 0
+
+
 def default_limit() -> int | None:
+    """75% of RAM on top of the address space already mapped: the cap is on address space,
+    which counts reservations that use no memory (a GPU runtime in the same process maps far
+    more than RAM), so growth, not the total, is what the default bounds."""
     total = physical_memory()
-    return int(total * DEFAULT_FRACTION) if total else None
+    return address_space() + int(total * DEFAULT_FRACTION) if total else None
 
 
 def current_limit() -> int | None:
