@@ -250,6 +250,8 @@ def verify_kernel(program: ir.Program, kernel_name: str, profile: str, timeout: 
                                                  "isl", "unknown", 0.0, f"isl could not decide them ({exc})"))
         report.obligations += op_obligations(ctx)
         current = after
+    from .refute_run import refute_unknowns
+    report.obligations = refute_unknowns(program, kernel_name, report.obligations, profile)
     return report
 
 
