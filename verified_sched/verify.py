@@ -256,6 +256,8 @@ def _verify_kernel(program, kernel_name, profile, timeout, filename, shared_limi
         report.obligations += own
         report.obligations += op_obligations(ctx)
         current = after
+    from .refute_run import refute_unknowns
+    report.obligations = refute_unknowns(program, kernel_name, report.obligations, profile)
     return report
 
 
