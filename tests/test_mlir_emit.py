@@ -153,10 +153,11 @@ def test_iree_finds_a_wrong_kernel():
 
 
 @settings(max_examples=10)
-@given(linalg_kernels(), st.sampled_from([{"N": 1, "M": 1}, {"N": 3, "M": 5}, {"N": 6, "M": 2}]))
+@given(linalg_kernels(casts=("f32", "f16", "i32", "f64")), st.sampled_from([{"N": 1, "M": 1}, {"N": 3, "M": 5}, {"N": 6, "M": 2}]))
 def test_random_kernels_on_iree_equal_c(program, sizes):
     """Random precisions, calls, where and casts: IREE computes the C oracle's bits (a product
-    reduction within tolerance: IREE may reorder it)."""
+    reduction within tolerance: IREE may reorder it). No bf16 casts inside expressions: see
+    test_iree_keeps_the_rounding_of_a_bf16_cast."""
     rtol = 1e-2 if has_accumulation(program, "k") else None
     try:
         report = compare_kernels(program, "k", "k", sizes, runner_ref=load_c(program).run,
@@ -164,3 +165,14 @@ def test_random_kernels_on_iree_equal_c(program, sizes):
     except IreeError as e:
         raise AssertionError(f"{print_program(program)}\nat {sizes}:\n{emit_mlir(program, sizes)}\n{e}") from None
     assert report.equal, report.text()
+
+
+@pytest.mark.xfail(strict=True, reason="found by benchmarks/iree_fuzz.py: IREE 3.13 (llvm-cpu) drops the "
+                   "rounding of arith.truncf f32->bf16 followed by arith.extf (a cast bf16(e) inside an "
+                   "expression); f16 keeps it")
+def test_iree_keeps_the_rounding_of_a_bf16_cast():
+    program = parse_text("params N where N >= 1\ntensor x[N] f32\ntensor y[N] f32\n"
+                         "kernel k {\n for i in 0 .. N {\n y[i] = bf16(x[i] / 0.5)\n }\n}\n")
+    report = compare_kernels(program, "k", "k", {"N": 16}, runner_ref=load_c(program).run,
+                             runner_cand=factory(program))
+    assert report.ok, report.text()

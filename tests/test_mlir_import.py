@@ -188,12 +188,12 @@ PRECS = ("f32", "f16", "bf16", "i32", "f64")
 
 
 @st.composite
-def _exprs(draw, depth=0):
+def _exprs(draw, depth=0, casts=PRECS):
     leaves = ["a[i, j]", "b[j]", "i", "j", "2", "0.75", "c[i]"]
     if depth >= 2 or draw(st.booleans()):
         return draw(st.sampled_from(leaves))
     kind = draw(st.sampled_from(["bin", "bin", "call", "where", "cast"]))
-    x, y = draw(_exprs(depth + 1)), draw(_exprs(depth + 1))
+    x, y = draw(_exprs(depth + 1, casts)), draw(_exprs(depth + 1, casts))
     if kind == "bin":
         return f"({x} {draw(st.sampled_from(['+', '-', '*', '/']))} {y})"
     if kind == "call":
@@ -202,20 +202,20 @@ def _exprs(draw, depth=0):
                 "fma": f"fma({x}, {y}, 0.5)"}.get(fn, f"{fn}({x}, {y})")
     if kind == "where":
         return f"where({x} < {y}, {x}, {y})"
-    return f"{draw(st.sampled_from(PRECS))}({x})"
+    return f"{draw(st.sampled_from(casts))}({x})"
 
 
 @st.composite
-def linalg_kernels(draw):
+def linalg_kernels(draw, casts=PRECS):
     """Kernels linalg can express: an elementwise 2-D nest and/or a row reduction, random
     precisions, values built from loads, iterators, constants, + - * /, calls, where, casts."""
     pa, pb, pc, py = (draw(st.sampled_from(PRECS)) for _ in range(4))
     body = []
     if draw(st.booleans()):
-        body.append(f"  for i in 0 .. N {{\n    for j in 0 .. M {{\n      y[i, j] = {draw(_exprs())}\n    }}\n  }}")
+        body.append(f"  for i in 0 .. N {{\n    for j in 0 .. M {{\n      y[i, j] = {draw(_exprs(0, casts))}\n    }}\n  }}")
     op = draw(st.sampled_from(["+=", "*="]))
     if draw(st.booleans()) or not body:
-        e = draw(_exprs()).replace("c[i]", "b[j]")
+        e = draw(_exprs(0, casts)).replace("c[i]", "b[j]")
         body.append(f"  zero c\n  for i in 0 .. N {{\n    for j in 0 .. M {{\n      c[i] {op} {e}\n    }}\n  }}")
     text = (f"params N, M where N >= 1, M >= 1\ntensor a[N, M] {pa}\ntensor b[M] {pb}\n"
             f"tensor c[N] {pc}\ntensor y[N, M] {py}\nkernel k {{\n" + "\n".join(body) + "\n}\n")
