@@ -10,7 +10,8 @@ intermediate tensors are `local`, so they are not part of what a claim compares)
 `tensor.cast` between different static shapes) is left out with the reason in a comment and on
 stderr, and the command exits 1 (a finding about the lowering).
 
-Two comment lines record the convolution (`# against: torch-mlir` and `# conv: ...`), so that
+With `-o FILE`, each exported lowering is kept beside it as `FILE.torch_mlir_<grad>.mlir` (the
+positions of a refusal refer to it). Two comment lines record the convolution (`# against: torch-mlir` and `# conv: ...`), so that
 `vsched run FILE --target iree` can print the numerics report (numerics.py).
 """
 from __future__ import annotations
@@ -58,9 +59,10 @@ def imported_kernel(source: str, grad: str, filename: str = "") -> tuple:
     return imp.tensor_lines(), print_kernel(imp.kernels[0])
 
 
-def against_torch_mlir_text(cv: Conv, base: str, source_for=None) -> tuple:
+def against_torch_mlir_text(cv: Conv, base: str, source_for=None, save: str | None = None) -> tuple:
     """(file text, [refusal messages]); `source_for(grad)` gives the MLIR of one gradient's
-    lowering (default: export it with torch-mlir now)."""
+    lowering (default: export it with torch-mlir now); with `save`, each lowering is also
+    written to `SAVE.torch_mlir_<grad>.mlir`, the file error positions refer to."""
     source_for = source_for or (lambda grad: export_mlir(cv, grads=(grad,)))
     lines = [base.rstrip("\n"), "",
              "# against: torch-mlir (aten.convolution_backward lowered by torch-mlir to linalg on tensors,",
@@ -70,7 +72,13 @@ def against_torch_mlir_text(cv: Conv, base: str, source_for=None) -> tuple:
         if grad not in cv.grads:
             continue
         try:
-            tensors, kernel = imported_kernel(source_for(grad), grad)
+            source = source_for(grad)
+            name = ""
+            if save:
+                name = f"{save}.torch_mlir_{grad}.mlir"
+                with open(name, "w", encoding="utf-8") as fh:
+                    fh.write(source)
+            tensors, kernel = imported_kernel(source, grad, name)
         except VschedError as e:
             message = f"torch_mlir_{grad}_grad not imported: {e}"
             refused.append(message)
@@ -93,7 +101,11 @@ def write_against(args) -> int:
                 raise UsageError(f"--against torch-mlir needs static sizes ({name} = {v})")
         base = conv_backward_dsl(args.x.split(","), args.w.split(","), args.layout, args.stride,
                                  args.padding, args.dilation, args.groups, args.grads)
-        text, refused = against_torch_mlir_text(cv, base)
+        save = None if args.output in (None, "-") else args.output
+        text, refused = against_torch_mlir_text(cv, base, save=save)
+    except OSError as e:
+        print(f"vsched conv-backward: error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
+        return 2
     except VschedError as e:
         print(f"vsched conv-backward: error: {e}", file=sys.stderr)
         return 2
