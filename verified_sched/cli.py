@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 from pathlib import Path
@@ -303,29 +302,9 @@ def cmd_exec(args) -> int:
 
 
 def cmd_verify(args) -> int:
-    from .verify import file_report_json, format_report, verify_program
+    from .gate.runner import run_verify  # files, directories, -j, the proof cache, formats
 
-    worst = 0
-    for path in args.files:
-        try:
-            program = _load(path)
-        except VschedError as e:
-            _stderr(_message(e))
-            worst = 2
-            continue
-        with _progress(f"verifying {path}"):
-            reports = verify_program(program, profile=args.profile, timeout=args.timeout, filename=path,
-                                     shared_limit=args.shared_limit)
-        merged = file_report_json(reports, path)
-        if args.json:
-            print(json.dumps(merged))
-        else:
-            for r in reports:
-                print(format_report(r))
-            print(f"{path}: {merged['verdict']}")
-        if merged["verdict"] != "legal":
-            worst = max(worst, 1)
-    return worst
+    return run_verify(args)
 
 
 # ---------------------------------------------------------------- main
@@ -336,12 +315,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("verify", help="prove every schedule op and claim, or give a counterexample")
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--json", action="store_true", help="one JSON object per file")
+    p.add_argument("files", nargs="+", metavar="FILE|DIR", help="files, or directories (their *.vs, recursively)")
+    p.add_argument("--json", action="store_true", help="one JSON object per file (--format json)")
     p.add_argument("--profile", choices=ir.PROFILES, help="override the file's profile")
     p.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per kernel")
     p.add_argument("--shared-limit", type=_count, default=48 * 1024, metavar="BYTES",
                    help="shared memory a block may use (hardware_limits; default 49152)")
+    from .gate import runner as gate_runner, cache as gate_cache  # the CI gate (README "CI gate")
+
+    gate_runner.add_arguments(p)
     p.set_defaults(fn=cmd_verify)
 
     p = sub.add_parser("show", help="print the program in the DSL (after K schedule ops)")
@@ -381,6 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .rewrites import conv_backward  # `vsched conv-backward` (DESIGN section 6)
 
     conv_backward.add_subparser(sub)
+    gate_cache.add_subparser(sub)  # `vsched cache info|clear`
     return ap
 
 

@@ -1,0 +1,9 @@
+"""The CI gate around `vsched verify` (README "CI gate"): many files and directories verified
+in parallel processes (`parallel.py`), a content-addressed proof cache (`cache.py`), report
+formats for CI (`sarif.py`, `formats.py`), the verify command itself (`runner.py`) and a
+pytest plugin (`pytest_plugin.py`, entry point `pytest11`).
+
+`results.py` holds the one record everything here passes around: a file's verification
+result in a JSON-able form, from which the human report, the JSON object, the SARIF results
+and the GitHub annotations are all rendered, whether it was proved now or read from the cache.
+"""
