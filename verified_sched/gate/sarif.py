@@ -74,7 +74,9 @@ RULES = {
 }
 
 
-def _uri(path: str) -> str:
+def artifact_uri(path: str) -> str:
+    """A relative path as a relative URI reference (for code scanning, relative to the
+    checkout); an absolute one as a file: URI."""
     p = PurePath(path)
     if p.is_absolute():
         from pathlib import Path
@@ -106,7 +108,7 @@ def result_objects(result) -> list:
             "level": "error" if refuted else "warning",
             "message": {"text": finding_text(kernel, o)},
             "locations": [{
-                "physicalLocation": {"artifactLocation": {"uri": _uri(result.path)},
+                "physicalLocation": {"artifactLocation": {"uri": artifact_uri(result.path)},
                                      "region": {"startLine": int(line), "startColumn": int(col)}},
                 "logicalLocations": [{"name": kernel, "kind": "function"}],
             }],
@@ -123,7 +125,7 @@ def _notification(result) -> dict:
             "properties": {"status": result.status}}
     if result.status == "input":
         line, col = result.error_loc or (1, 1)
-        note["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": _uri(result.path)},
+        note["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": artifact_uri(result.path)},
                                                    "region": {"startLine": int(line), "startColumn": int(col)}}}]
     return note
 
