@@ -26,7 +26,7 @@ import pytest
 
 EXPECT = re.compile(r"#\s*expect:\s*(legal|illegal)\s*(\S*)")
 _ROOTS = pytest.StashKey[list]()
-_VERIFIED: dict = {}  # (path, options) -> FileResult, per process
+_VERIFIED = pytest.StashKey[dict]()  # (path, options) -> FileResult, per session and process
 
 
 def pytest_addoption(parser) -> None:
@@ -46,6 +46,7 @@ def pytest_configure(config) -> None:
         return
     base = Path(config.invocation_params.dir)
     config.stash[_ROOTS] = [(base / p).resolve() for p in paths]
+    config.stash[_VERIFIED] = {}
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = list(paths)  # not the ini's testpaths: just the schedules
     else:
@@ -96,10 +97,11 @@ class VschedFile(pytest.File):
 
         opts = self.config.option
         key = (str(self.path), opts.vsched_timeout, opts.vsched_no_cache)
-        if key not in _VERIFIED:
-            _VERIFIED[key] = verify_files([str(self.path)], timeout=opts.vsched_timeout, jobs=1,
-                                          use_cache=not opts.vsched_no_cache)[0]
-        return _VERIFIED[key]
+        done = self.config.stash[_VERIFIED]
+        if key not in done:
+            done[key] = verify_files([str(self.path)], timeout=opts.vsched_timeout, jobs=1,
+                                     use_cache=not opts.vsched_no_cache)[0]
+        return done[key]
 
 
 def _unit_verdict(obligations) -> str:
