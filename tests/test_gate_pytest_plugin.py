@@ -50,12 +50,11 @@ def test_corpus_with_xdist_passes_with_one_item_per_kernel_and_claim(repo_root, 
     base = [sys.executable, "-m", "pytest", "--vsched", "tests/cases", "-p", "no:cacheprovider"]
     want = sorted(f"tests/cases/{f.name}::{u}" for f in cases_dir.glob("*.vs") for u in units(f))
     assert len(want) >= 38
-    ids = subprocess.run([*base, "--collect-only", "-q"], cwd=repo_root, env=env, capture_output=True, text=True)
-    got = sorted(line for line in ids.stdout.splitlines() if "::" in line)
-    assert got == want, ids.stdout[-2000:] + ids.stderr[-2000:]
-    run = subprocess.run([*base, "-n", "2", "-q"], cwd=repo_root, env=env, capture_output=True, text=True)
+    run = subprocess.run([*base, "-n", "2", "-v"], cwd=repo_root, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
-    assert re.search(rf"\b{len(want)} passed\b", run.stdout), run.stdout[-2000:]
+    got = sorted(re.findall(r"PASSED (tests/cases/\S+::\S+)", run.stdout))
+    assert got == want, run.stdout[-3000:]
+    assert re.search(rf"\b{len(want)} passed\b", run.stdout) and "[gw1]" in run.stdout, run.stdout[-2000:]
     assert "failed" not in run.stdout
 
 

@@ -13,10 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from . import ir
-from .cli_support import fit_array, infer_sizes, read_npy
 from .errors import UsageError, VschedError
 
 TARGETS = ("c", "cuda", "emulate", "interp")
@@ -269,6 +266,9 @@ def cmd_run(args) -> int:
 
 
 def cmd_exec(args) -> int:
+    import numpy as np  # here, not at the top: `vsched verify` starts faster without numpy
+
+    from .cli_support import fit_array, infer_sizes, read_npy
     from codegen.dtypes import NP_DTYPE, global_tensors, logical_shape, storage_shape
     from .sizes import check_sizes, parse_size_arg
 
