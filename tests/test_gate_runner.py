@@ -165,3 +165,15 @@ def test_html_calls_the_renderer_with_path_text_and_json(cases_dir, tmp_path, mo
     (one,) = got
     assert one[0] == path and "interchange i, j" in one[1] and one[2]["verdict"] == "illegal"
     assert (tmp_path / "r.html").read_text() == "<html></html>"
+
+
+def test_pre_commit_hook_definition(repo_root):
+    """.pre-commit-hooks.yaml: one hook, vsched-verify, running `vsched verify` on .vs files
+    (read as the flat `key: value` mapping of its single list item)."""
+    lines = [line for line in (repo_root / ".pre-commit-hooks.yaml").read_text().splitlines()
+             if line.strip() and not line.lstrip().startswith("#")]
+    assert lines[0].startswith("- id: ") and sum(line.startswith("- ") for line in lines) == 1
+    hook = dict(line.lstrip("- ").split(": ", 1) for line in lines)
+    assert hook["id"] == "vsched-verify" and hook["entry"] == "vsched verify"
+    assert hook["language"] == "python" and hook["files"] == r"\.vs$"
+    assert re.search(hook["files"], "kernels/matmul.vs") and not re.search(hook["files"], "a.vs.txt")
