@@ -38,7 +38,7 @@ def test_directory_recurses_into_vs_files_sorted(tree, capsys):
     cap = capsys.readouterr()
     assert verdict_lines(cap.out) == [f"{tree}/b_illegal.vs: illegal", f"{tree}/sub/a_legal.vs: legal",
                                       f"{tree}/sub/deeper/c.vs: legal"]
-    assert "vsched: 3 files in" in cap.err and "1 legal" not in cap.err
+    assert "vsched: 3 files in" in cap.err
     assert "2 legal, 1 illegal, 0 unknown, 0 errors" in cap.err and "slowest:" in cap.err
 
 

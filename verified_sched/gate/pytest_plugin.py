@@ -104,11 +104,6 @@ class VschedFile(pytest.File):
         return done[key]
 
 
-def _unit_verdict(obligations) -> str:
-    statuses = {o["status"] for o in obligations}
-    return "illegal" if "refuted" in statuses else "legal" if statuses <= {"proved"} else "unknown"
-
-
 class VschedItem(pytest.Item):
     def __init__(self, *, unit, line: int, **kw):
         super().__init__(**kw)
@@ -120,7 +115,7 @@ class VschedItem(pytest.Item):
         return f"{node.a} == {node.b}" if kind == "claim" else node.name
 
     def runtest(self) -> None:
-        from .results import kernel_reports
+        from .results import kernel_reports, verdict_of
 
         result = self.parent.result()
         if not result.verified:
@@ -133,7 +128,7 @@ class VschedItem(pytest.Item):
         from ..verify import format_report
 
         report = format_report(next(r for r in kernel_reports(result) if r.kernel == mine["kernel"]))
-        got = _unit_verdict(mine["obligations"])
+        got = verdict_of([mine])
         refuted = {o["kind"] for o in mine["obligations"] if o["status"] == "refuted"}
         if want == "legal" and got != "legal":
             raise VschedFailure(f"expected legal, got {got}\n\n{report}")
