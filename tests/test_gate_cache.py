@@ -181,3 +181,36 @@ def test_cache_info_and_clear(cache_root, tree, capsys):
     assert main(["cache", "info"]) == 0
     assert "0 entries, 0 bytes" in capsys.readouterr().out
     assert main(["cache", "wipe"]) == 2
+
+
+def test_concurrent_writers_never_expose_a_partial_entry(cache_root):
+    """Many writers rewriting one key while a reader reads it: once stored, every read finds
+    the whole entry (a non-atomic write would expose empty or half-written files)."""
+    import threading
+
+    store = cache.ProofCache()
+    reports = [{"kernel": "k", "obligations": [{"status": "proved", "message": "x" * 20000}]}]
+    stop = threading.Event()
+    seen = []
+
+    def writer():
+        while not stop.is_set():
+            assert store.put("k" * 64, "legal", reports, 0.5)
+
+    def reader():
+        while not stop.is_set():
+            entry = store.get("k" * 64)
+            seen.append(entry is not None and entry["reports"] == reports)
+
+    assert store.put("k" * 64, "legal", reports, 0.5)
+    threads = [threading.Thread(target=writer) for _ in range(4)] + [threading.Thread(target=reader)]
+    for t in threads:
+        t.start()
+    import time
+
+    time.sleep(1.0)
+    stop.set()
+    for t in threads:
+        t.join()
+    assert seen and all(seen)
+    assert [p.name for p in (cache_root / "proofs").iterdir()] == ["k" * 64 + ".json"]
