@@ -102,9 +102,13 @@ def test_empty_directory_and_missing_file_are_input_errors(tmp_path, cases_dir, 
     empty = tmp_path / "empty"
     empty.mkdir()
     ok = str(cases_dir / "matmul_tiled.vs")
-    assert main(["verify", "--no-cache", str(empty), ok]) == 2
+    assert main(["verify", "--no-cache", "--format", "github", ok, str(empty), ok]) == 2
     cap = capsys.readouterr()
-    assert f"{empty}: no .vs files" in cap.err and verdict_lines(cap.out) == [f"{ok}: legal"]
+    assert f"{empty}: no .vs files" in cap.err
+    assert cap.out.splitlines() == [f"::error file={empty},title=vsched input error::vsched: error: {empty}: "
+                                    "no .vs files in this directory"]  # the legal file has no annotation
+    assert main(["verify", "--no-cache", ok, str(empty)]) == 2
+    assert verdict_lines(capsys.readouterr().out) == [f"{ok}: legal"]
     assert main(["verify", "--no-cache", str(tmp_path / "nope.vs")]) == 2
     assert re.match(rf"{re.escape(str(tmp_path / 'nope.vs'))}:1:1: cannot read", capsys.readouterr().err)
 

@@ -33,7 +33,7 @@ def annotation(level: str, path: str, line, col, title: str, message: str) -> st
 def github_lines(result) -> list:
     if not result.verified:
         line, col = result.error_loc if result.error_loc else (None, None)
-        return [annotation("error", result.path, line, col, f"vsched: {result.status} error", result.error)]
+        return [annotation("error", result.path, line, col, f"vsched {result.status} error", result.error)]
     out = []
     for kernel, o, line, col in findings(result):
         level = "error" if o["status"] == "refuted" else "warning"

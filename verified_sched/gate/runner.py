@@ -40,21 +40,21 @@ def _positive(text: str) -> int:
     return int(text)
 
 
-def expand_inputs(paths) -> tuple:
-    """(files, results of inputs that are not files): a directory becomes its `*.vs` files,
-    recursively and sorted; a directory without any is an input error. Duplicates are
-    verified once."""
-    files, bad, seen = [], [], set()
+def expand_inputs(paths) -> list:
+    """The files to verify, in order: a directory becomes its `*.vs` files, recursively and
+    sorted; a directory without any becomes an input-error FileResult in its place.
+    Duplicates are verified once."""
+    items, seen = [], set()
     for arg in paths:
         p = Path(arg)
         found = sorted(str(f) for f in p.rglob("*.vs") if f.is_file()) if p.is_dir() else [arg]
         if not found:
-            bad.append(FileResult(arg, "input", error=f"vsched: error: {arg}: no .vs files in this directory"))
+            items.append(FileResult(arg, "input", error=f"vsched: error: {arg}: no .vs files in this directory"))
         for f in found:
             if f not in seen:
                 seen.add(f)
-                files.append(f)
-    return files, bad
+                items.append(f)
+    return items
 
 
 def _read(path: str):
@@ -129,14 +129,11 @@ def finish(result: FileResult, payload: dict, key, cache: ProofCache) -> FileRes
 
 def verify_files(paths, profile=None, timeout=10.0, shared_limit=SHARED_LIMIT, jobs=None, use_cache=True,
                  on_result=None) -> list:
-    """Verify files and directories; FileResults in input order (directory errors first).
-    `on_result(result)` is called for each, in order, as soon as it and all before it are done."""
-    files, results = expand_inputs(paths)
-    for r in results:
-        if on_result:
-            on_result(r)
+    """Verify files and directories; FileResults in input order. `on_result(result)` is
+    called for each, in order, as soon as it and all before it are done."""
     cache = ProofCache(enabled=use_cache)
-    prepared = [prepare(f, cache, profile, timeout, shared_limit) for f in files]
+    prepared = [prepare(x, cache, profile, timeout, shared_limit) if isinstance(x, str) else (x, None)
+                for x in expand_inputs(paths)]
     pending = [n for n, (r, _) in enumerate(prepared) if r.status == "pending"]
     spinner = _Spinner(len(pending))
     emitted = 0
@@ -160,7 +157,7 @@ def verify_files(paths, profile=None, timeout=10.0, shared_limit=SHARED_LIMIT, j
     finally:
         spinner.stop()
     flush()
-    return results + [r for r, _ in prepared]
+    return [r for r, _ in prepared]
 
 
 def run_verify(args) -> int:
