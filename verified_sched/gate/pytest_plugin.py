@@ -78,9 +78,10 @@ class VschedFailure(Exception):
 class VschedFile(pytest.File):
     def collect(self):
         from .results import parse_source
+        from .runner import read_source
 
-        text = self.path.read_text(encoding="utf-8")
-        program, err = parse_source(str(self.path), text)
+        text, unreadable = read_source(str(self.path))
+        program, err = parse_source(str(self.path), text) if text is not None else (None, (unreadable, None))
         if err is not None:
             yield VschedItem.from_parent(self, name="parse", unit=None, line=(err[1] or (1, 1))[0])
             return

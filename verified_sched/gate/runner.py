@@ -57,7 +57,8 @@ def expand_inputs(paths) -> list:
     return items
 
 
-def _read(path: str):
+def read_source(path: str):
+    """(text, None) or (None, 'FILE:1:1: cannot read ...')."""
     try:
         return Path(path).read_text(encoding="utf-8"), None
     except (OSError, UnicodeDecodeError) as err:
@@ -101,7 +102,7 @@ def _html_renderer():
 
 def prepare(path: str, cache: ProofCache, profile, timeout, shared_limit) -> tuple:
     """(FileResult, key): a finished result (input error or cache hit) or a pending one."""
-    text, err = _read(path)
+    text, err = read_source(path)
     if err is not None:
         return FileResult(path, "input", error=err, error_loc=(1, 1)), None
     program, perr = parse_source(path, text)
