@@ -1,7 +1,8 @@
 """The `vsched` command line (DESIGN.md section 5): show, emit, run, exec, verify.
 
-Exit codes: 0 success (legal / equal), 1 a finding (illegal or unknown verdict, kernels that
-differ, a kernel that fails at run time), 2 usage or input errors. Every error caused by the
+Exit codes: 0 success (legal / equal), 1 a finding (illegal verdict, kernels that differ, a
+kernel that fails at run time), 2 usage or input errors, 3 unknown verdict (verify: nothing
+refuted, something unproved), 4 internal error (verify: the worst file's, gate/runner.py). Every error caused by the
 input prints `FILE:LINE:COL: message` (or `vsched: error: message` where there is no
 position) on stderr, never a traceback. Progress goes to stderr, and only on a terminal.
 """
