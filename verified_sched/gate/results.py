@@ -219,7 +219,8 @@ def parse_source(path: str, text: str):
 
 
 def verify_source(path: str, text: str, profile, timeout: float, shared_limit: int) -> dict:
-    """Parse and verify one file's text; a JSON-able dict: {"status", "reports", "seconds"}
+    """Parse and verify one file's text; a JSON-able dict: {"status", "reports", "seconds",
+    "loc_strings", "sites"} (FileResult's fields)
     or {"status": "input"|"internal", "error", "error_loc"}. Never raises for a bad file; a
     bug (any other exception) becomes an "internal" status with its message."""
     from .. import verify
@@ -238,4 +239,5 @@ def verify_source(path: str, text: str, profile, timeout: float, shared_limit: i
         return {"status": "internal", "error": f"{path}: internal error: {type(e).__name__}: {e}",
                 "error_loc": None}
     packed = pack_reports(reports, program, path)
-    return {"status": verdict_of(packed), "reports": packed, "seconds": time.perf_counter() - t0}
+    return {"status": verdict_of(packed), "reports": packed, "seconds": time.perf_counter() - t0,
+            "loc_strings": node_locs(program), "sites": program_sites(program)}

@@ -101,10 +101,13 @@ def _html_renderer():
 
 
 def prepare(path: str, cache: ProofCache, profile, timeout, shared_limit) -> tuple:
-    """(FileResult, key): a finished result (input error or cache hit) or a pending one."""
+    """(FileResult, key): a finished result (input error or cache hit) or a pending one.
+    Without the cache the file is parsed only by the worker that verifies it."""
     text, err = read_source(path)
     if err is not None:
         return FileResult(path, "input", error=err, error_loc=(1, 1)), None
+    if not cache.enabled:
+        return FileResult(path, "pending", text=text), None
     program, perr = parse_source(path, text)
     if perr is not None:
         return FileResult(path, "input", text=text, error=perr[0], error_loc=perr[1]), None
@@ -121,6 +124,7 @@ def finish(result: FileResult, payload: dict, key, cache: ProofCache) -> FileRes
     result.status = payload["status"]
     if result.verified:
         result.reports, result.seconds = payload["reports"], payload["seconds"]
+        result.loc_strings, result.sites = payload["loc_strings"], payload["sites"]
         if key:
             cache.put(key, result.status, result.reports, result.seconds)
     else:
