@@ -181,3 +181,34 @@ def test_pre_commit_hook_definition(repo_root):
     assert hook["id"] == "vsched-verify" and hook["entry"] == "vsched verify"
     assert hook["language"] == "python" and hook["files"] == r"\.vs$"
     assert re.search(hook["files"], "kernels/matmul.vs") and not re.search(hook["files"], "a.vs.txt")
+
+
+def test_reports_go_to_redirected_stdout_while_progress_shows_on_a_terminal(cases_dir, tmp_path):
+    """Regression: with stderr on a terminal, the progress display must not take over stdout
+    (rich's default redirect sent the reports of `vsched verify ... > file` to the terminal)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    files = [str(cases_dir / "matmul_tiled.vs"), str(cases_dir / "stencil_interchange_illegal.vs")]
+    env = {**os.environ, "VSCHED_CACHE_DIR": str(tmp_path / "cache")}
+    try:
+        for jobs in ("1", "2"):
+            proc = subprocess.run([sys.executable, "-m", "verified_sched", "verify", "-j", jobs, *files],
+                                  stdout=subprocess.PIPE, stderr=slave, text=True, env=env, timeout=300)
+            assert proc.returncode == 1
+            assert verdict_lines(proc.stdout) == [f"{files[0]}: legal", f"{files[1]}: illegal"], proc.stdout
+            assert "RAW dependence" in proc.stdout
+            terminal = b""
+            while True:
+                import select
+
+                if not select.select([master], [], [], 0.2)[0]:
+                    break
+                terminal += os.read(master, 65536)
+            assert b"vsched: 2 files in" in terminal and b": illegal\r\n" not in terminal
+    finally:
+        os.close(master)
+        os.close(slave)

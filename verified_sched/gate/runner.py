@@ -66,30 +66,39 @@ def read_source(path: str):
 
 
 class _Spinner:
-    """A status line on stderr while files are verified, only on a terminal."""
+    """A status line on stderr while files are verified, only on a terminal. It is taken down
+    while a report is printed (and never redirects stdout, which may be a file)."""
 
     def __init__(self, total: int):
-        self.total, self.done, self.status = total, 0, None
+        self.total, self.done, self.live, self.on = total, 0, None, False
 
     def start(self) -> None:
-        if self.total and sys.stderr.isatty():
-            from rich.console import Console
+        self.on = bool(self.total) and sys.stderr.isatty()
+        self._show()
 
-            self.status = Console(stderr=True).status(self._text())
-            self.status.start()
+    def _show(self) -> None:
+        if not self.on or self.live is not None or self.done >= self.total:
+            return
+        from rich.console import Console
+        from rich.live import Live
+        from rich.spinner import Spinner
 
-    def _text(self) -> str:
-        return f"verifying: {self.done} of {self.total} files done"
+        text = f"verifying: {self.done} of {self.total} files done"
+        self.live = Live(Spinner("dots", text=text), console=Console(stderr=True), transient=True,
+                         redirect_stdout=False, redirect_stderr=False)
+        self.live.start()
+
+    def hide(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
 
     def step(self) -> None:
         self.done += 1
-        if self.status is not None:
-            self.status.update(self._text())
+        self.hide()
 
-    def stop(self) -> None:
-        if self.status is not None:
-            self.status.stop()
-            self.status = None
+    def show(self) -> None:
+        self._show()
 
 
 def _html_renderer():
@@ -159,8 +168,9 @@ def verify_files(paths, profile=None, timeout=10.0, shared_limit=SHARED_LIMIT, j
             finish(result, payload, key, cache)
             spinner.step()
             flush()
+            spinner.show()
     finally:
-        spinner.stop()
+        spinner.hide()
     flush()
     return [r for r, _ in prepared]
 
