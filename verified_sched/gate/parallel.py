@@ -19,7 +19,23 @@ from concurrent.futures.process import BrokenProcessPool
 
 from . import results
 
-_PRELOAD = ["verified_sched.verify", "verified_sched.ops", "verified_sched.dsl", "verified_sched.gate.results"]
+# imported once before the workers start (inherited by fork, or by the fork server), rather
+# than lazily by every worker: the verifier, every op module and the solver back ends
+_PRELOAD = ["verified_sched.verify", "verified_sched.dsl", "verified_sched.gate.results",
+            "verified_sched.rewrites.winograd_proofs", "polyhedral.dataflow", "polyhedral.privatize_checks"]
+_PRELOAD_PACKAGES = ["verified_sched.ops", "smt"]
+
+
+def preload_modules() -> list:
+    """The modules verification imports, by name (for the parent before it forks)."""
+    import importlib
+    import pkgutil
+
+    names = list(_PRELOAD)
+    for pkg in _PRELOAD_PACKAGES:
+        mod = importlib.import_module(pkg)
+        names += [f"{pkg}.{m.name}" for m in pkgutil.iter_modules(mod.__path__)]
+    return names
 
 
 def default_workers() -> int:
@@ -41,7 +57,7 @@ def _context():
     method = start_method()
     ctx = multiprocessing.get_context(method)
     if method == "forkserver":
-        ctx.set_forkserver_preload(_PRELOAD)
+        ctx.set_forkserver_preload(preload_modules())
     return ctx
 
 
@@ -56,7 +72,7 @@ def verify_many(jobs, profile, timeout: float, shared_limit: int, workers: int, 
         return
     import importlib
 
-    for name in _PRELOAD:  # imported before the fork, so no worker imports them again
+    for name in preload_modules():  # imported before the fork, so no worker imports them again
         importlib.import_module(name)
     order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][1]))
     with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=_context()) as pool:
