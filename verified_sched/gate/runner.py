@@ -74,9 +74,9 @@ class _Spinner:
 
     def start(self) -> None:
         self.on = bool(self.total) and sys.stderr.isatty()
-        self._show()
+        self.show()
 
-    def _show(self) -> None:
+    def show(self) -> None:
         if not self.on or self.live is not None or self.done >= self.total:
             return
         from rich.console import Console
@@ -96,9 +96,6 @@ class _Spinner:
     def step(self) -> None:
         self.done += 1
         self.hide()
-
-    def show(self) -> None:
-        self._show()
 
 
 def _html_renderer():
@@ -121,8 +118,8 @@ def prepare(path: str, cache: ProofCache, profile, timeout, shared_limit) -> tup
     if perr is not None:
         return FileResult(path, "input", text=text, error=perr[0], error_loc=perr[1]), None
     result = FileResult(path, "pending", text=text, loc_strings=node_locs(program), sites=program_sites(program))
-    key = proof_key(program, profile, timeout, shared_limit) if cache.enabled else None
-    entry = cache.get(key) if key else None
+    key = proof_key(program, profile, timeout, shared_limit)
+    entry = cache.get(key)
     if entry is not None:
         result.status, result.reports, result.cached = entry["status"], entry["reports"], True
     return result, key
@@ -191,7 +188,7 @@ def run_verify(args) -> int:
     try:
         t0 = time.perf_counter()
 
-        def emit(result):  # sys.stdout looked up now: a progress display may have wrapped it
+        def emit(result):
             if not result.verified:
                 print(result.error, file=sys.stderr)
             if fmt != "sarif":
