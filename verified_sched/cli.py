@@ -1,7 +1,8 @@
 """The `vsched` command line (DESIGN.md section 5): show, emit, run, exec, verify.
 
-Exit codes: 0 success (legal / equal), 1 a finding (illegal or unknown verdict, kernels that
-differ, a kernel that fails at run time), 2 usage or input errors. Every error caused by the
+Exit codes: 0 success (legal / equal), 1 a finding (illegal verdict, kernels that differ, a
+kernel that fails at run time), 2 usage or input errors, 3 unknown verdict (verify: nothing
+refuted, something unproved), 4 internal error (verify: the worst file's, gate/runner.py). Every error caused by the
 input prints `FILE:LINE:COL: message` (or `vsched: error: message` where there is no
 position) on stderr, never a traceback. Progress goes to stderr, and only on a terminal.
 """
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 from pathlib import Path
@@ -288,6 +288,9 @@ def cmd_run(args) -> int:
 
 
 def cmd_exec(args) -> int:
+    import numpy as np  # here, not at the top: `vsched verify` starts faster without numpy
+
+    from .cli_support import fit_array, infer_sizes, read_npy
     from codegen.dtypes import NP_DTYPE, global_tensors, logical_shape, storage_shape
     from .sizes import check_sizes, parse_size_arg
 
@@ -321,29 +324,9 @@ def cmd_exec(args) -> int:
 
 
 def cmd_verify(args) -> int:
-    from .verify import file_report_json, format_report, verify_program
+    from .gate.runner import run_verify  # files, directories, -j, the proof cache, formats
 
-    worst = 0
-    for path in args.files:
-        try:
-            program = _load(path)
-        except VschedError as e:
-            _stderr(_message(e))
-            worst = 2
-            continue
-        with _progress(f"verifying {path}"), memlimit.capped(args.max_memory, f"verifying {path}"):
-            reports = verify_program(program, profile=args.profile, timeout=args.timeout, filename=path,
-                                     shared_limit=args.shared_limit)
-        merged = file_report_json(reports, path)
-        if args.json:
-            print(json.dumps(merged))
-        else:
-            for r in reports:
-                print(format_report(r))
-            print(f"{path}: {merged['verdict']}")
-        if merged["verdict"] != "legal":
-            worst = max(worst, 1)
-    return worst
+    return run_verify(args)
 
 
 # ---------------------------------------------------------------- main
@@ -354,14 +337,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("verify", help="prove every schedule op and claim, or give a counterexample")
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--json", action="store_true", help="one JSON object per file")
+    p.add_argument("files", nargs="+", metavar="FILE|DIR", help="files, or directories (their *.vs, recursively)")
+    p.add_argument("--json", action="store_true", help="one JSON object per file (--format json)")
     p.add_argument("--profile", choices=ir.PROFILES, help="override the file's profile")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S", help="seconds per kernel")
     p.add_argument("--max-memory", type=memlimit.byte_count, default=None, metavar="BYTES",
                    help="address-space cap, e.g. 4G (default: 75%% of RAM more than mapped now)")
     p.add_argument("--shared-limit", type=_count, default=48 * 1024, metavar="BYTES",
                    help="shared memory a block may use (hardware_limits; default 49152)")
+    from .gate import runner as gate_runner, cache as gate_cache  # the CI gate (README "CI gate")
+
+    gate_runner.add_arguments(p)
     p.set_defaults(fn=cmd_verify)
 
     p = sub.add_parser("show", help="print the program in the DSL (after K schedule ops)")
@@ -408,6 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .mlir import cli as mlir_cli  # `vsched import FILE.mlir` (verified_sched/mlir)
 
     mlir_cli.add_subparser(sub)
+    gate_cache.add_subparser(sub)  # `vsched cache info|clear`
     return ap
 
 
