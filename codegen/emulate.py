@@ -25,7 +25,9 @@ global and shared tensor records the last writer (block, thread, phase), the rea
 the readers of the current phase; a conflict is two different threads of one block in one
 phase with at least one write, or two different blocks (unordered) with at least one write.
 The first conflict stops the run and raises RaceError naming both accesses, the cell and the
-phase. The detector also reports an index outside a tensor's storage.
+phase. The detector also reports an index outside a tensor's storage. Shared and local
+tensors are bounds-checked with or without it (they have no guard zones around them): an
+index outside one raises EmulationError ("index out of bounds"), never corrupts the heap.
 
 Entry points: `emit_emulated(program, kernels=None) -> str` (functions `vs_<kernel>` with the C
 backend's signature, so `build.load_shared` and the oracle take them as they are) and
@@ -86,6 +88,15 @@ static void *vs_alloc(size_t n) {
 }
 static void vs_free_to(int mark) { while (vs_nallocs > mark) free(vs_allocs[--vs_nallocs]); }
 static void vs_free_all(void) { vs_free_to(0); }
+/* shared and local tensors are always bounds-checked (no guard zones around them): an index
+   outside one is reported as a finding (status 3), never a heap overflow */
+static int64_t vs_inb(int64_t off, int64_t n, int64_t id) {
+  if (off < 0 || off >= n) {
+    vs_info[1] = id; vs_info[2] = off; vs_info[3] = n; vs_info[4] = vs_cur_block; vs_info[5] = vs_cur_thread;
+    vs_fail(3);
+  }
+  return off;
+}
 static void vs_diverge(int64_t bid, int64_t in, int64_t out, int64_t n_in, int64_t nt) {
   vs_info[1] = bid; vs_info[2] = vs_cur_block; vs_info[3] = vs_phase; vs_info[4] = in;
   vs_info[5] = out; vs_info[6] = n_in; vs_info[7] = nt;
@@ -141,7 +152,7 @@ static void vs_wr_all(vs_shadow *s) { for (int64_t i = 0; i < s->n; i++) vs_wr(s
 #define VS_RD(sh, off) (off)
 #define VS_WR(sh, off) (off)
 #define VS_WR_ALL(sh) ((void)0)
-#define VS_THREAD(t) ((void)0)
+#define VS_THREAD(t) (vs_cur_thread = (t))
 #endif
 """
 
@@ -196,6 +207,14 @@ class EmuEmitter(GpuLowering):
 
     def watched(self, tensor: str) -> bool:
         return self.instrument and self.program.tensor(tensor).memory != "local"
+
+    def offset(self, tensor: str, index) -> str:
+        """The flat offset; for a shared or local tensor checked against its storage (vs_inb)."""
+        off = super().offset(tensor, index)
+        if self.program.tensor(tensor).memory not in ("shared", "local"):
+            return off
+        tid = [t.name for t in self.program.tensors].index(tensor)
+        return f"vs_inb({off}, vs_n_{tensor}, {tid})"
 
     def raw_load(self, e: ir.Load) -> tuple:
         if not self.watched(e.tensor):
@@ -334,9 +353,11 @@ class EmuEmitter(GpuLowering):
             ctype, c = C_STORAGE[t.prec], cname(t.name)
             self.out(d, f"const size_t vs_bytes_{t.name} = sizeof({ctype}) * (size_t)({self.count(t)});")
             self.out(d, f"{ctype} *restrict {c} = ({ctype} *)vs_alloc(vs_bytes_{t.name});  /* shared */")
+            self.out(d, f"const int64_t vs_n_{t.name} = {self.count(t)}; (void)vs_n_{t.name};")
         for t in self.locals_:
             ctype = C_STORAGE[t.prec]
-            self.out(d, f"const int64_t vs_cells_{t.name} = {self.count(t)};")
+            self.out(d, f"const int64_t vs_cells_{t.name} = {self.count(t)}, vs_n_{t.name} = vs_cells_{t.name};")
+            self.out(d, f"(void)vs_n_{t.name};")
             self.out(d, f"{ctype} *restrict vs_all_{t.name} = ({ctype} *)vs_alloc(sizeof({ctype}) * "
                         f"(size_t)(vs_cells_{t.name} * vs_ntmax));  /* local, per thread */")
         self.out(0, "#ifdef VS_RACE")
@@ -394,6 +415,7 @@ class EmuEmitter(GpuLowering):
             ctype, c = C_STORAGE[t.prec], cname(t.name)
             self.out(1, f"{ctype} *restrict {c} = ({ctype} *)vs_alloc(sizeof({ctype}) * (size_t)({self.count(t)}));")
             self.out(1, f"memset({c}, 0xff, sizeof({ctype}) * (size_t)({self.count(t)}));")
+            self.out(1, f"const int64_t vs_n_{t.name} = {self.count(t)}; (void)vs_n_{t.name};")
         for ln in launches:
             self.launch(ln, 1)
         head = signature(self.program, k.name, restrict=True)
