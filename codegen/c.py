@@ -445,6 +445,9 @@ class _KernelEmitter:
         return f"/* kernel {k.name} */\n{head} {{\n" + "\n".join(self.lines) + "\n}\n"
 
 
+KernelEmitter = _KernelEmitter  # the public name (codegen.checked, codegen.emulate subclass it)
+
+
 def signature(program: ir.Program, kernel_name: str, restrict: bool = False) -> str:
     """`void vs_<kernel>(int64_t P..., T *restrict t...)` (without restrict for cffi's cdef)."""
     args = [f"int64_t {cname(p)}" for p in param_names(program)]

@@ -25,9 +25,10 @@ global and shared tensor records the last writer (block, thread, phase), the rea
 the readers of the current phase; a conflict is two different threads of one block in one
 phase with at least one write, or two different blocks (unordered) with at least one write.
 The first conflict stops the run and raises RaceError naming both accesses, the cell and the
-phase. The detector also reports an index outside a tensor's storage. Shared and local
-tensors are bounds-checked with or without it (they have no guard zones around them): an
-index outside one raises EmulationError ("index out of bounds"), never corrupts the heap.
+phase. The detector also reports an index outside a tensor's storage. With or without it,
+every index component of every access is checked against its dimension (shared and local
+tensors have no guard zones, and an out-of-bounds read is invisible otherwise): an index
+outside raises EmulationError ("index out of bounds"), never corrupts the heap.
 
 Entry points: `emit_emulated(program, kernels=None) -> str` (functions `vs_<kernel>` with the C
 backend's signature, so `build.load_shared` and the oracle take them as they are) and
@@ -88,14 +89,15 @@ static void *vs_alloc(size_t n) {
 }
 static void vs_free_to(int mark) { while (vs_nallocs > mark) free(vs_allocs[--vs_nallocs]); }
 static void vs_free_all(void) { vs_free_to(0); }
-/* shared and local tensors are always bounds-checked (no guard zones around them): an index
-   outside one is reported as a finding (status 3), never a heap overflow */
-static int64_t vs_inb(int64_t off, int64_t n, int64_t id) {
-  if (off < 0 || off >= n) {
-    vs_info[1] = id; vs_info[2] = off; vs_info[3] = n; vs_info[4] = vs_cur_block; vs_info[5] = vs_cur_thread;
-    vs_fail(3);
+/* every index component of every access is bounds-checked (shared and local tensors have no
+   guard zones, and an out-of-bounds read of a global one is invisible otherwise): an index
+   outside its dimension is reported as a finding (status 5), never a heap overflow */
+static int64_t vs_inb(int64_t i, int64_t n, int64_t code) {
+  if (i < 0 || i >= n) {
+    vs_info[1] = code; vs_info[2] = i; vs_info[3] = n; vs_info[4] = vs_cur_block; vs_info[5] = vs_cur_thread;
+    vs_fail(5);
   }
-  return off;
+  return i;
 }
 static void vs_diverge(int64_t bid, int64_t in, int64_t out, int64_t n_in, int64_t nt) {
   vs_info[1] = bid; vs_info[2] = vs_cur_block; vs_info[3] = vs_phase; vs_info[4] = in;
@@ -209,12 +211,16 @@ class EmuEmitter(GpuLowering):
         return self.instrument and self.program.tensor(tensor).memory != "local"
 
     def offset(self, tensor: str, index) -> str:
-        """The flat offset; for a shared or local tensor checked against its storage (vs_inb)."""
-        off = super().offset(tensor, index)
-        if self.program.tensor(tensor).memory not in ("shared", "local"):
-            return off
+        """The flat offset with every index component checked against its dimension (vs_inb)."""
+        if not index:
+            return "0"
+        dims = self.program.tensor(tensor).storage_dims()
         tid = [t.name for t in self.program.tensors].index(tensor)
-        return f"vs_inb({off}, vs_n_{tensor}, {tid})"
+        acc = ""
+        for k, (i, d) in enumerate(zip(index, dims)):
+            chk = f"vs_inb({self.index(i)[0]}, {self.index(d)[0]}, {tid * 64 + min(k, 63)})"
+            acc = chk if k == 0 else f"({acc}) * ({self.index(d)[0]}) + {chk}"
+        return acc
 
     def raw_load(self, e: ir.Load) -> tuple:
         if not self.watched(e.tensor):
@@ -353,11 +359,9 @@ class EmuEmitter(GpuLowering):
             ctype, c = C_STORAGE[t.prec], cname(t.name)
             self.out(d, f"const size_t vs_bytes_{t.name} = sizeof({ctype}) * (size_t)({self.count(t)});")
             self.out(d, f"{ctype} *restrict {c} = ({ctype} *)vs_alloc(vs_bytes_{t.name});  /* shared */")
-            self.out(d, f"const int64_t vs_n_{t.name} = {self.count(t)}; (void)vs_n_{t.name};")
         for t in self.locals_:
             ctype = C_STORAGE[t.prec]
-            self.out(d, f"const int64_t vs_cells_{t.name} = {self.count(t)}, vs_n_{t.name} = vs_cells_{t.name};")
-            self.out(d, f"(void)vs_n_{t.name};")
+            self.out(d, f"const int64_t vs_cells_{t.name} = {self.count(t)};")
             self.out(d, f"{ctype} *restrict vs_all_{t.name} = ({ctype} *)vs_alloc(sizeof({ctype}) * "
                         f"(size_t)(vs_cells_{t.name} * vs_ntmax));  /* local, per thread */")
         self.out(0, "#ifdef VS_RACE")
@@ -415,7 +419,6 @@ class EmuEmitter(GpuLowering):
             ctype, c = C_STORAGE[t.prec], cname(t.name)
             self.out(1, f"{ctype} *restrict {c} = ({ctype} *)vs_alloc(sizeof({ctype}) * (size_t)({self.count(t)}));")
             self.out(1, f"memset({c}, 0xff, sizeof({ctype}) * (size_t)({self.count(t)}));")
-            self.out(1, f"const int64_t vs_n_{t.name} = {self.count(t)}; (void)vs_n_{t.name};")
         for ln in launches:
             self.launch(ln, 1)
         head = signature(self.program, k.name, restrict=True)
@@ -498,6 +501,11 @@ class EmulatedModule(CModule):
                     f"{kernel}: barrier divergence in {block(info[2])}: the barrier at {where} (after "
                     f"phase {info[3]}) is reached by {info[6]} of {info[7]} threads (e.g. {thread(info[4])}) "
                     f"but not by {thread(info[5])}", info)
+            case 5:
+                tensor = self.program.tensors[info[1] // 64]
+                return EmulationError(
+                    f"{kernel}: index out of bounds: index {info[2]} of dimension {info[1] % 64} of "
+                    f"{tensor.name} (extent {info[3]}) in {block(info[4])}, {thread(info[5])}", info)
             case 3:
                 tensor = self.program.tensors[info[1]]
                 return EmulationError(

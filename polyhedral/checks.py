@@ -85,7 +85,11 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
     sure, may = after.split_exact(dep_viol)
     pt = _sample(sure)
     if pt is not None:
-        dep = Finding("refuted", "", st_dep, _pair_cex(before, after, pt, bef))
+        cex = _pair_cex(before, after, pt, bef)
+        if cex["order"]["after"].startswith("they are unordered"):
+            from .witness import sample_large  # many parallel iterations: a random order shows it
+            cex = _pair_cex(before, after, sample_large(sure) or pt, bef)
+        dep = Finding("refuted", "", st_dep, cex)
         dep.message = _dep_message(dep.counterexample)
     elif not may.is_empty():
         dep = Finding("unknown", "a dependence through a data-dependent guard or index may be violated "
@@ -102,7 +106,8 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
     if pt is None:
         red = Finding("proved", "no reduction is reordered", st_red)
     else:
-        cex = _pair_cex(before, after, pt, bef)
+        from .witness import sample_large  # sizes where the reordering shows (replays)
+        cex = _pair_cex(before, after, sample_large(red_rev) or pt, bef)
         ops = sorted({after.stmt(n).acc_op for n in _names_in(red_rev)} - {None})
         exact = all(o in ("max", "min") for o in ops)
         sids = sorted({after.stmt(n).sid for n in _names_in(red_rev)})
@@ -226,6 +231,9 @@ def independence(model: KernelModel, loop, inside, depth, label="after", phases_
                        "index", statement)
     if pt is None:
         return Finding("proved", f"iterations of {loop.var} ({loop.axis}) are independent", statement)
+    if loop.axis == "vectorized":
+        from .witness import sample_large  # many lanes: the interpreter's random order shows it
+        pt = sample_large(sure) or pt
     p, tup = coords(pt)
     params = param_values(model, p)
     (n1, v1), (n2, v2) = tup

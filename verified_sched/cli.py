@@ -139,9 +139,9 @@ def _runner(program: ir.Program, target: str, seed: int, races: bool = False):
 
             return lambda k, sizes, arrays: run_kernel(program, k, sizes, arrays, seed=seed)
         case "c":
-            from codegen.build import load_c
+            from codegen.checked import load_checked  # every access bounds-checked
 
-            return load_c(program).run
+            return load_checked(program).run
         case "emulate":
             from codegen.emulate import load_emulated
 
