@@ -113,9 +113,9 @@ class CheckedModule(CModule):
             env = check_sizes(self.program, sizes)
             shape = storage_shape(t, env)
             raise OutOfStorage(kernel_name, t.name,
-                               f"kernel {kernel_name} {'writes' if write else 'reads'} {t.name} at index "
-                               f"{index} of dimension {dim} (extent {extent}), outside its storage "
-                               f"{list(shape)}")
+                               f"kernel {kernel_name} {'wrote' if write else 'read'} outside the storage of "
+                               f"tensor {t.name}: index {index} of dimension {dim} (extent {extent}; "
+                               f"storage shape {list(shape)})")
 
 
 def load_checked(program: ir.Program, kernels=None, flags=FLAGS) -> CheckedModule:
