@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import ir
 
-BACKEND = {"c": "C", "interp": "interpreter", "emulate": "GPU emulator", "cuda": "CUDA"}
+BACKEND = {"c": "C", "interp": "interpreter", "emulate": "GPU emulator", "cuda": "CUDA", "iree": "IREE"}
 
 
 def needs_phases(program: ir.Program, kernel: str) -> bool:

@@ -185,4 +185,5 @@ def _intrinsic(t: Tile, shape: tuple, used: set) -> tuple:
 def obligations(ctx) -> list:
     from . import tensorize_checks as checks
     from .tensorize_profile import profile
-    return [common.timed(fn, ctx) for fn in (checks.equivalence, checks.race, profile)]
+    return [common.timed(fn, ctx, kind) for fn, kind in ((checks.equivalence, "equivalence"),
+                                                        (checks.race, "race"), (profile, "profile"))]
