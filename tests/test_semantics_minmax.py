@@ -114,7 +114,9 @@ def _canonical(values, dtype) -> np.ndarray:
 def _backends(program):
     c = load_c(program).run
     emu = load_emulated(program, seed=3).run
-    return {"interp": lambda k, s, a: run_kernel(program, k, s, a, seed=1), "c": c, "emulate": emu}
+    return {"interp": lambda k, s, a: run_kernel(program, k, s, a, seed=1, vectorize=True),
+            "interp-scalar": lambda k, s, a: run_kernel(program, k, s, a, seed=1, vectorize=False),
+            "c": c, "emulate": emu}
 
 
 def _run_all(program, kernel, sizes, arrays) -> dict:
@@ -179,6 +181,21 @@ def test_interpreter_scalar_rule_matches_the_definition():
             got_max, got_min = num.max(dtype(a), dtype(b)), num.min(dtype(a), dtype(b))
             assert _bits(np.array(got_max, dtype)) == _bits(_canonical([_expected_max(a, b)], dtype))[0]
             assert _bits(np.array(got_min, dtype)) == _bits(_canonical([_expected_min(a, b)], dtype))[0]
+
+
+def test_vector_interpreter_lanes_match_the_definition():
+    """The interpreter's numpy lane path (interp_vector) implements the same rule."""
+    from verified_sched.interp_vector import lane_maximum, lane_minimum
+
+    for dtype in (np.float32, np.float64):
+        a = np.array([p[0] for p in PAIRS], dtype)
+        b = np.array([p[1] for p in PAIRS], dtype)
+        want_max = _canonical([_expected_max(x, z) for x, z in PAIRS], dtype)
+        want_min = _canonical([_expected_min(x, z) for x, z in PAIRS], dtype)
+        assert np.array_equal(_bits(np.asarray(lane_maximum(a, b), dtype)), _bits(want_max))
+        assert np.array_equal(_bits(np.asarray(lane_minimum(a, b), dtype)), _bits(want_min))
+        relu = np.asarray(lane_maximum(a, dtype(0)), dtype)
+        assert np.array_equal(_bits(relu), _bits(_canonical([_expected_max(x, 0.0) for x, _ in PAIRS], dtype)))
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")

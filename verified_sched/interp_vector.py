@@ -144,6 +144,9 @@ def _fmax(a, b):
     return np.where((a != a) | (b != b), nan, np.where(pick, a, b))[()]
 
 
+lane_minimum, lane_maximum = _fmin, _fmax  # public names (the semantics tests check them)
+
+
 class VectorCompiler:
     """Closures `f(env, st)` over a loop body where env[var] is an int64 array of lanes."""
 
