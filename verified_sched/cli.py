@@ -143,9 +143,9 @@ def _runner(program: ir.Program, target: str, seed: int, races: bool = False):
 
             return lambda k, sizes, arrays: run_kernel(program, k, sizes, arrays, seed=seed)
         case "c":
-            from codegen.build import load_c
+            from codegen.checked import load_checked  # every access bounds-checked
 
-            return load_c(program).run
+            return load_checked(program).run
         case "emulate":
             from codegen.emulate import load_emulated
 
@@ -195,18 +195,6 @@ def _reassociates(program: ir.Program, profile: str, kernel=None, claim=None) ->
         return True
 
 
-def _gpu_target(program: ir.Program, kernel: str, target: str) -> str:
-    """The C backend runs threads one after another with barriers as no-ops, which is only
-    right when no barrier sits inside a thread loop; otherwise use the GPU-on-CPU emulator,
-    which runs threads phase by phase."""
-    body = program.kernel(kernel).body
-    if target == "c" and any(isinstance(n, ir.For) and ir.is_hardware(n.axis) and
-                             any(isinstance(b, ir.Barrier) for b in ir.walk(n.body)) for n in ir.walk(body)):
-        target = "emulate"
-        _stderr(f"vsched: note: {kernel} has barriers inside hardware loops; running it with --target {target}")
-    return target
-
-
 def _jobs(program: ir.Program, args) -> list:
     """What `run` compares: (label, ref program, ref kernel, cand program, cand kernel, ref
     target, cand target, rtol or None for bitwise)."""
@@ -226,16 +214,26 @@ def _jobs(program: ir.Program, args) -> list:
                      ref_target, args.target, rtol))
     plain = [] if jobs else _kernel_names(program, args.kernel)
     other = args.target if args.target in ("emulate", "cuda", "iree") else "interp"
-    what = {"interp": "interpreter", "emulate": "GPU emulator", "cuda": "CUDA", "iree": "IREE"}[other]
-    jobs += [(f"kernel {k} (C vs {what})", program, k, program, k, "c", other, None) for k in plain]
-    if args.target == "c":
-        jobs = [(*job[:5], _gpu_target(job[1], job[2], job[5]), _gpu_target(job[3], job[4], job[6]), job[7])
-                for job in jobs]
+    jobs += [(f"kernel {k}", program, k, program, k, "c", other, None) for k in plain]
     if args.target == "iree":  # which side IREE can run (verified_sched/mlir/run_iree.py)
         from .mlir.run_iree import iree_jobs
 
-        jobs = iree_jobs(jobs)
-    return jobs
+        return iree_jobs([(f"{job[0]} (C vs IREE)" if plain else job[0], *job[1:]) for job in jobs])
+    return [_backends(job, bool(plain)) for job in jobs]
+
+
+def _backends(job: tuple, plain: bool) -> tuple:
+    """The job with the targets that actually run it (run_plan.choose_targets), named in
+    the label of a plain kernel's job."""
+    from .run_plan import BACKEND, choose_targets
+
+    label, p_ref, ref, p_cand, cand, t_ref, t_cand, rtol = job
+    t_ref, t_cand, notes = choose_targets(p_ref, ref, p_cand, cand, t_ref, t_cand)
+    for note in notes:
+        _stderr(note)
+    if plain:
+        label += f" ({BACKEND[t_ref]} vs {BACKEND[t_cand]})"
+    return label, p_ref, ref, p_cand, cand, t_ref, t_cand, rtol
 
 
 def _exact_at(program: ir.Program, kernel: str, sizes: dict, inputs: str) -> bool:
@@ -256,6 +254,7 @@ def _exact_at(program: ir.Program, kernel: str, sizes: dict, inputs: str) -> boo
 
 def cmd_run(args) -> int:
     from codegen.oracle import compare_kernels
+    from .run_plan import name_backends, outcome
 
     program = _load(args.file)
     jobs = _jobs(program, args)
@@ -274,7 +273,8 @@ def cmd_run(args) -> int:
                     print(f"{label}: FAILED at {sizes}: {e}")
                     failed += 1
                     continue
-            print(f"{label}: {'ok' if report.ok else 'DIFFERENT'}")
+            name_backends(report, t_ref, t_cand)
+            print(f"{label}: {outcome(report)}")
             print("  " + report.text().replace("\n", "\n  "))
             failed += not report.ok
     if args.target == "iree":  # a conv-backward --against torch-mlir file: the numerics report

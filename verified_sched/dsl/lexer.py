@@ -76,6 +76,9 @@ def tokenize(text: str, filename: str) -> list[Token]:
             case "float":
                 tokens.append(Token("num", float(tok_text), tok_text, filename, line, col))
             case "int":
+                if int(tok_text) > 2 ** 63 - 1:  # every constant fits the backends' int64
+                    raise ParseError(f"integer literal {tok_text} does not fit in int64 (at most "
+                                     f"{2 ** 63 - 1})", Loc(filename, line, col))
                 tokens.append(Token("num", int(tok_text), tok_text, filename, line, col))
             case "id":
                 tokens.append(Token("id", tok_text, tok_text, filename, line, col))
