@@ -381,6 +381,8 @@ def build_parser() -> argparse.ArgumentParser:
     from .rewrites import conv_backward  # `vsched conv-backward` (DESIGN section 6)
 
     conv_backward.add_subparser(sub)
+    from .fuzz.command import add_subparser as add_fuzz  # `vsched fuzz` (README: Fuzzing)
+    add_fuzz(sub)
     return ap
 
 
