@@ -121,6 +121,13 @@ def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResu
         given(fuzz_examples(cfg.ops, cfg.shapes, cfg.size_range, 2, cfg.max_ops))(prop))
     test = hseed(_seed(cfg.seed, index))(test)
     findings = []
+    # hypothesis stops shrinking after MAX_SHRINKING_SECONDS (internal, 300 s by default): the
+    # campaign's shrink budget instead, with a margin for the final replay
+    from hypothesis.internal.conjecture import engine
+
+    saved = getattr(engine, "MAX_SHRINKING_SECONDS", None)
+    if saved is not None:
+        engine.MAX_SHRINKING_SECONDS = cfg.shrink_seconds
     try:
         test()
     except FindingRaised as e:
@@ -131,6 +138,10 @@ def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResu
         if state["last"]:
             ex, outcome = next(iter(state["last"].values()))
             findings.append(finding_record(ex, outcome, cfg, flaky=True))
+    finally:
+        if saved is not None:
+            engine.MAX_SHRINKING_SECONDS = saved
+    stats.times["draw"] += max(0.0, time.perf_counter() - t0 - stats.times.get("total", 0.0)) if not findings else 0.0
     return BatchResult(stats, findings, time.perf_counter() - t0)
 
 

@@ -247,6 +247,13 @@ def replay(program, kernel, ops, o, out: Outcome, oob_at=None) -> str:
     if not _observable(o) or o.op_index == 0:
         return "skipped"
     before = progs[-2]
+    if "unordered" in str(cex.get("order", {}).get("after", "")):
+        # made parallel: only an interleaving shows it; the emulator's race detector runs
+        # hardware loops (vectorized lanes have no interleaving executor here)
+        if not _hardware(after, kernel) or (oob_at is not None and oob_at <= o.op_index):
+            return "skipped"
+        o_race = type(o)("race", o.op_index, o.op, o.statement, o.engine, o.status, 0.0, o.message, cex)
+        return replay(program, kernel, ops, o_race, out, oob_at)
     try:
         for s in [sizes] + [{k: v + d for k, v in sizes.items()} for d in (1, 2, 3)]:
             if _differ(before, after, kernel, s, out):

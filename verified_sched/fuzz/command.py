@@ -15,7 +15,7 @@ from .. import schedule as S
 
 
 def add_subparser(sub) -> None:
-    from .families import SHAPES
+    from .names import SHAPES
 
     p = sub.add_parser("fuzz", help="property-based fuzzing of rewrites (and of another backend)")
     p.add_argument("--ops", metavar="split,stage,...", help=f"ops to draw (default all: {','.join(S.OP_NAMES)})")
@@ -57,8 +57,12 @@ def _range(text: str) -> tuple:
 
 
 def config_from_args(args):
+    try:
+        import hypothesis  # noqa: F401
+    except ImportError:
+        raise UsageError("vsched fuzz needs hypothesis: pip install 'verified_sched[fuzz]'") from None
     from .campaign import Config, load_backend
-    from .families import SHAPES
+    from .names import SHAPES
 
     if args.examples is not None and args.examples < 1:
         raise UsageError("--examples must be at least 1")

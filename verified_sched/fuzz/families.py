@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from .. import ir
 from ..dsl import parse_text
 from .kernels import programs
+from .names import SHAPES
 
-SHAPES = ("random", "matmul", "reduction", "stencil", "epilogue", "tiled", "gpu", "conv")
 
 
 def _pad(draw) -> str:
@@ -76,7 +76,8 @@ def stencil_text(draw) -> str:
         return (f"params N, M where N >= 1, M >= 1\ntensor x[N + 1, M + 2] f32\ntensor y[N, M] f32{_pad(draw)}\n"
                 f"kernel st {{\n  for i in 0 .. N {{\n    for j in 0 .. M {{\n      {body}\n    }}\n  }}\n}}\n")
     if kind == "recurrence":
-        body = draw(st.sampled_from(("y[i + 1, j] = y[i, j] + x[i, j]", "y[i + 1, j] = y[i, j + 1] * 0.5 + x[i, j]")))
+        body = draw(st.sampled_from(("y[i + 1, j] = y[i, j + 1] * 0.5 + x[i, j]", "y[i + 1, j] = y[i, j] + x[i, j]",
+                                     "y[i + 1, j] = y[i, j + 1] - y[i, j]")))
         return (f"params N, M where N >= 2, M >= 1\ntensor x[N, M] f32\ntensor y[N, M + 1] f32\n"
                 f"kernel st {{\n  for i in 0 .. N - 1 {{\n    for j in 0 .. M {{\n      {body}\n    }}\n  }}\n}}\n")
     return ("params N, M where N >= 1, M >= 2\ntensor y[N + 1, M] f32\n"

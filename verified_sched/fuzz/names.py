@@ -8,6 +8,8 @@ PARAM_NAMES = ("N", "M", "K")
 LOOP_NAMES = ("i", "j", "k", "l", "m", "n")
 TENSOR_NAMES = ("x", "y", "z")
 FLOATS = (0.5, 2.0, -1.5, 3.0, 0.25)
+# kernel families of fuzz.families (here so the CLI can list them without importing hypothesis)
+SHAPES = ("random", "matmul", "reduction", "stencil", "epilogue", "tiled", "gpu", "conv")
 
 
 # ---------------------------------------------------------------- affine bounds
