@@ -14,7 +14,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, Phase, given, seed as hseed, settings
+from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hseed, settings
 from hypothesis.errors import Flaky
 
 from .check import Outcome, check_example
@@ -116,6 +116,7 @@ def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResu
 
     n = examples or cfg.batch
     test = settings(database=None, max_examples=n, deadline=None, derandomize=False, print_blob=False,
+                    verbosity=Verbosity.quiet,
                     suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
                     phases=(Phase.generate, Phase.shrink))(
         given(fuzz_examples(cfg.ops, cfg.shapes, cfg.size_range, 2, cfg.max_ops))(prop))
