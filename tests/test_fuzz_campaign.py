@@ -11,6 +11,7 @@ from polyhedral import checks
 from polyhedral.describe import Finding
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file
+from verified_sched.fuzz.reproducer import read_sizes
 
 PLANTED = '''
 import numpy as np
@@ -32,15 +33,15 @@ def factory(program):
 
 
 def _fuzz(capsys, *args) -> tuple:
-    rc = main(["fuzz", "--workers", "1", "--json", "--shrink-seconds", "8", "--batch", "25", *args])
+    rc = main(["fuzz", "--workers", "1", "--json", "--shrink-seconds", "8", "--batch", "30", *args])
     return rc, json.loads(capsys.readouterr().out)
 
 
 def test_planted_backend_bug_found_and_shrunk(tmp_path, monkeypatch, capsys):
     (tmp_path / "planted_backend_n7.py").write_text(PLANTED)
     monkeypatch.chdir(tmp_path)
-    rc, rep = _fuzz(capsys, "--examples", "25", "--backend", "planted_backend_n7:factory", "--shapes",
-                    "matmul,reduction", "--ops", "split,interchange", "-o", str(tmp_path / "out"), "--seed", "3")
+    rc, rep = _fuzz(capsys, "--examples", "30", "--backend", "planted_backend_n7:factory", "--shapes",
+                    "matmul,reduction", "--ops", "interchange,pad,unroll", "-o", str(tmp_path / "out"), "--seed", "3")
     assert rc == 1
     found = [f for f in rep["findings"] if f["kind"] == "backend"]
     assert found, rep["findings"]
@@ -49,7 +50,8 @@ def test_planted_backend_bug_found_and_shrunk(tmp_path, monkeypatch, capsys):
     assert "# expect: legal" in text and "--backend planted_backend_n7:factory" in text
     program = parse_file(path)  # a valid DSL file
     assert program.schedules and "N" in program.params
-    assert "N=3" in text  # shrunk to the smallest size that shows it
+    sizes = read_sizes(text)
+    assert sizes and all(s["N"] % 7 == 3 for s in sizes)  # the sizes kept show the planted bug
     assert len([ln for ln in text.splitlines() if not ln.startswith("#") and ln.strip()]) <= 20
     assert main(["fuzz", "--reproduce", path, "--backend", "planted_backend_n7:factory"]) == 1
 
@@ -74,12 +76,12 @@ def test_planted_verifier_bug_reported(tmp_path, monkeypatch, capsys):
 
 
 def test_clean_campaign_json_fields(tmp_path, capsys):
-    rc, rep = _fuzz(capsys, "--examples", "8", "--shapes", "matmul", "--ops", "split,pad,unroll",
+    rc, rep = _fuzz(capsys, "--examples", "5", "--shapes", "matmul", "--ops", "split,pad,unroll",
                     "-o", str(tmp_path / "out"))
     for key in ("examples", "legal", "illegal", "unknown", "findings", "seconds", "workers", "per_op", "options",
                 "sizes"):
         assert key in rep
-    assert rep["examples"] == 8 and rep["legal"] + rep["illegal"] + rep["unknown"] + rep["errors"] == 8
+    assert rep["examples"] == 5 and rep["legal"] + rep["illegal"] + rep["unknown"] + rep["errors"] == 5
     assert rc == (1 if rep["findings"] else 0)
 
 

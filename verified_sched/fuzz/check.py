@@ -254,9 +254,12 @@ def replay(program, kernel, ops, o, out: Outcome, oob_at=None) -> str:
             return "skipped"
         o_race = type(o)("race", o.op_index, o.op, o.statement, o.engine, o.status, 0.0, o.message, cex)
         return replay(program, kernel, ops, o_race, out, oob_at)
+    # the obligations relate the after kernel to the original through provenance: an error an
+    # earlier op made may be reported again here, so the original counts as "before" too
+    pairs = [(before, after)] + ([(program, after)] if o.op_index > 1 else [])
     try:
         for s in [sizes] + [{k: v + d for k, v in sizes.items()} for d in (1, 2, 3)]:
-            if _differ(before, after, kernel, s, out):
+            if any(_differ(b, a, kernel, s, out) for b, a in pairs):
                 return "replayed"
     except UsageError:  # the two programs declare different tensors, or sizes not admitted
         return "skipped"

@@ -104,7 +104,10 @@ def cmd_fuzz(args) -> int:
         print(json.dumps(summary(camp)))
     else:
         print(final_table(camp))
-    return 1 if camp.findings else 0
+    if camp.crashes:
+        print(f"vsched: {len(camp.crashes)} worker process(es) died (a kernel crashed): "
+              f"{camp.crashes[0]}", file=sys.stderr)
+    return 1 if camp.findings or camp.crashes else 0
 
 
 def summary(camp) -> dict:
@@ -113,7 +116,8 @@ def summary(camp) -> dict:
             "unknown": s.verdicts.get("unknown", 0), "errors": s.verdicts.get("error", 0),
             "findings": [{"kind": f["kind"], "reproducer": f["path"], "signature": f["signature"],
                           "message": f["message"].splitlines()[0][:300], "lines": f["lines"]} for f in camp.findings],
-            "duplicate_findings": camp.duplicates, "seconds": round(camp.seconds, 3), "workers": camp.workers,
+            "duplicate_findings": camp.duplicates, "worker_crashes": camp.crashes,
+            "seconds": round(camp.seconds, 3), "workers": camp.workers,
             "examples_per_second": round(s.examples / camp.seconds, 3) if camp.seconds else 0.0,
             "multi_op_fraction": round(sum(v for k, v in s.schedule_lengths.items() if k >= 2) / s.examples, 3)
             if s.examples else 0.0,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +30,7 @@ class Campaign:
     stats: Stats = field(default_factory=Stats)
     findings: list = field(default_factory=list)  # unique findings, with "path"
     duplicates: int = 0
+    crashes: list = field(default_factory=list)  # worker processes that died (no reproducer)
     started: float = 0.0
     batches: int = 0
 
@@ -91,7 +93,14 @@ class Campaign:
                 finished, _ = wait(list(pending), timeout=0.5, return_when=FIRST_COMPLETED)
                 for fut in finished:
                     del pending[fut]
-                    self.absorb(fut.result())
+                    try:
+                        self.absorb(fut.result())
+                    except BrokenProcessPool as e:  # a kernel crashed the worker process
+                        self.crashes.append(f"a worker process died: {e}")
+                        pool.shutdown(wait=False, cancel_futures=True)
+                        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                        pending.clear()
+                        break
                 on_update(self)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)

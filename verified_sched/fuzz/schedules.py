@@ -15,7 +15,7 @@ from ..ops import apply_op
 
 OPS = tuple(S.OP_NAMES)  # every op of the DSL
 # structural ops apply to fewer kernels: drawn more often where they can apply
-WEIGHT = {"winograd": 6, "tensorize": 4, "stage": 3, "split_reduction": 2, "privatize": 2, "fuse_epilogue": 3}
+WEIGHT = {"winograd": 6, "tensorize": 4, "stage": 3, "split_reduction": 2, "privatize": 2, "fuse_epilogue": 8}
 AXES = ("serial", "vectorized", "unrolled", "block.x", "block.y", "thread.x", "thread.y")
 
 

@@ -84,7 +84,7 @@ def _admitted(program: ir.Program, sizes: dict) -> bool:
 def admitted_sizes(draw, program: ir.Program, lo: int = 1, hi: int = 12) -> dict:
     """Sizes satisfying `program`'s constraints, each parameter drawn from [lo, hi]; where
     that draw violates a constraint, the smallest admitted example set (example_sizes)."""
-    sizes = {p: draw(st.integers(lo, hi)) for p in program.params}
+    sizes = {p: draw(st.sampled_from(range(lo, hi + 1))) for p in program.params}  # uniform; shrinks to lo
     if _admitted(program, sizes):
         return sizes
     return dict(example_sizes(program, count=1)[0])
