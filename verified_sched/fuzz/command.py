@@ -58,7 +58,7 @@ def _range(text: str) -> tuple:
 
 def config_from_args(args):
     try:
-        import hypothesis  # noqa: F401
+        import hypothesis  # noqa: F401 - only checking that it is installed
     except ImportError:
         raise UsageError("vsched fuzz needs hypothesis: pip install 'verified_sched[fuzz]'") from None
     from .campaign import Config, load_backend
