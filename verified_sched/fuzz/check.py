@@ -41,6 +41,7 @@ class Finding:
     sizes: list = field(default_factory=list)  # the size sets that show it
     target: str = "c"  # c | emulate (how to reproduce with vsched run)
     obligation: str = ""  # the obligation kind involved (counterexample findings)
+    op: str = ""  # the op whose obligation it is (counterexample findings; "kernel" for op 0)
 
 
 @dataclass
@@ -275,6 +276,7 @@ def _check_illegal(program, kernel, ops, report, out: Outcome) -> None:
         out.replays.append((o.kind, result))
         if result == "failed":
             sizes = (o.counterexample or {}).get("params", {})
+            op = S.op_name(ops[o.op_index - 1]) if o.op_index else "kernel"
             out.finding = Finding("counterexample", f"refuted {o.kind} of op {o.op_index} ({o.op}) does not replay at "
-                                  f"{sizes}: {o.message}", [sizes], obligation=o.kind)
+                                  f"{sizes}: {o.message}", [sizes], obligation=o.kind, op=op)
             return

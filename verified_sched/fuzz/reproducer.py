@@ -16,10 +16,18 @@ def _sizes_text(sizes: dict) -> str:
     return ",".join(f"{k}={v}" for k, v in sizes.items())
 
 
-def signature(kind: str, ops: list, obligation: str = "") -> str:
-    """What makes two findings the same: the kind, the ops of the schedule (in order, without
-    names) and the obligation kind involved."""
-    return f"{kind}:{'+'.join(ops) or 'no-ops'}" + (f":{obligation}" if obligation else "")
+STRUCTURAL = ("stage", "privatize", "expand_zero", "tensorize", "fuse_epilogue", "split_reduction", "winograd")
+
+
+def signature(kind: str, ops: list, obligation: str = "", op: str = "") -> str:
+    """What makes two findings the same: the kind; for a counterexample finding the obligation
+    kind, the op it belongs to and the structural ops of the schedule (those that add
+    statements or tensors); for the other kinds the set of ops of the schedule. Loop-only ops
+    around a bug (another split, a retype) do not make a new finding."""
+    if kind == "counterexample":
+        extra = "+".join(sorted({o for o in ops if o in STRUCTURAL})) or "loops"
+        return f"{kind}:{obligation}:{op}:{extra}"
+    return f"{kind}:{'+'.join(sorted(set(ops))) or 'no-ops'}"
 
 
 def finding_record(ex, outcome, cfg, flaky: bool = False) -> dict:
@@ -49,7 +57,7 @@ def finding_record(ex, outcome, cfg, flaky: bool = False) -> dict:
     lines.append(f"# reproduce: {cmd}")
     if expect:
         lines.append(f"# expect: {expect}")
-    return {"kind": f.kind, "message": f.message, "signature": signature(f.kind, outcome.ops, f.obligation),
+    return {"kind": f.kind, "message": f.message, "signature": signature(f.kind, outcome.ops, f.obligation, f.op),
             "name": name, "text": "\n".join(lines) + "\n" + text, "sizes": sizes, "ops": outcome.ops,
             "lines": text.count("\n"), "flaky": flaky}
 
