@@ -13,13 +13,14 @@
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 from dataclasses import dataclass, field
 
 from codegen.build import load_c
 from codegen.emulate import EmulationError, load_emulated
-from codegen.oracle import OutOfStorage, compare_kernels
+from codegen.oracle import OutOfStorage, compare_kernels, scratch_arrays
 from .. import ir
 from .. import schedule as S
 from ..errors import UsageError, VschedError
@@ -141,6 +142,22 @@ def check_example(program: ir.Program, kernel: str, size_sets, backend=None, tim
     return out
 
 
+def paired_runners(program: ir.Program, final: ir.Program, kernel: str) -> tuple:
+    """(ref, cand) runners from ONE compiled module holding both the unscheduled kernel (renamed
+    `<kernel>__ref`) and the scheduled one: one compile per example instead of two. The
+    scheduled program's scratch tensors get poisoned arrays on the reference side."""
+    ref_k = dataclasses.replace(program.kernel(kernel), name=f"{kernel}__ref")
+    both = dataclasses.replace(final, kernels=tuple(final.kernels) + (ref_k,))
+    try:
+        mod = load_c(both, [kernel, ref_k.name])
+    except VschedError:  # the two programs disagree on a declaration: compile them apart
+        return load_c(program).run, load_c(final).run
+
+    def ref(_name, sizes, arrays):
+        mod.run(ref_k.name, sizes, {**arrays, **scratch_arrays(program, final, sizes)})
+    return ref, lambda _name, sizes, arrays: mod.run(kernel, sizes, arrays)
+
+
 def _compare(p_ref, p_cand, kernel, sizes, seed, ref, cand, rtol, out):
     with _Timer(out.times, "run"):
         rep = compare_kernels(p_ref, kernel, kernel, sizes, seed, runner_ref=ref, runner_cand=cand,
@@ -153,8 +170,10 @@ def _check_legal(program, kernel, ops, size_sets, report, backend, seeds, out: O
     final = steps(program, kernel, ops)[-1]
     rtol = rtol_for(program, kernel) if report.reassociates or (program.profile == "approximate") else None
     with _Timer(out.times, "compile"):
-        ref = load_c(program).run
-        cand_c = None if _barrier_in_hw(final, kernel) else load_c(final).run
+        if _barrier_in_hw(final, kernel):
+            ref, cand_c = load_c(program).run, None
+        else:
+            ref, cand_c = paired_runners(program, final, kernel)
         emu = load_emulated(final, 0, detect_races=True) if _hardware(final, kernel) else None
     for sizes in size_sets:
         out.sizes_run.append(dict(sizes))
