@@ -40,7 +40,7 @@ def _fuzz(capsys, *args) -> tuple:
 def test_planted_backend_bug_found_and_shrunk(tmp_path, monkeypatch, capsys):
     (tmp_path / "planted_backend_n7.py").write_text(PLANTED)
     monkeypatch.chdir(tmp_path)
-    rc, rep = _fuzz(capsys, "--examples", "30", "--backend", "planted_backend_n7:factory", "--shapes",
+    rc, rep = _fuzz(capsys, "--examples", "16", "--sizes", "3..10", "--backend", "planted_backend_n7:factory", "--shapes",
                     "matmul,reduction", "--ops", "interchange,pad,unroll", "-o", str(tmp_path / "out"), "--seed", "3")
     assert rc == 1
     found = [f for f in rep["findings"] if f["kind"] == "backend"]
