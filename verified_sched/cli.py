@@ -395,6 +395,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     mlir_cli.add_subparser(sub)
     gate_cache.add_subparser(sub)  # `vsched cache info|clear`
+    from .fuzz import command as fuzz_command  # `vsched fuzz` (README: Fuzzing)
+
+    fuzz_command.add_subparser(sub)
     return ap
 
 

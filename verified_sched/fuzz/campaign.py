@@ -1,0 +1,156 @@
+"""A batch of fuzz examples on one worker, run as a hypothesis property (no database).
+
+Each batch is `@given(fuzz_examples(...))` with its own seed: hypothesis draws the examples,
+and when one yields a finding the property raises, so hypothesis shrinks it (smaller
+programs, fewer ops, smaller sizes) where it was found, keeping only candidates that give a
+finding of the same kind. The shrunk example comes back as DSL text (`reproducer.render`),
+with the batch's statistics. A batch stops at its first finding; the driver starts more.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hseed, settings
+from hypothesis.errors import Flaky
+
+from .check import Outcome, check_example
+from .stats import Stats
+from .strategies import OPS, SHAPES, fuzz_examples
+
+
+@dataclass(frozen=True)
+class Config:
+    ops: tuple = OPS
+    shapes: tuple = SHAPES
+    size_range: tuple = (1, 12)
+    max_ops: int = 4
+    seed: int = 0
+    backend: str | None = None  # MODULE:FACTORY
+    timeout: float = 5.0  # verify timeout per example
+    shrink_seconds: float = 60.0
+    batch: int = 20  # examples per batch
+    cwd: str = ""  # where MODULE of --backend is imported from
+
+
+class FindingRaised(Exception):
+    """Raised inside the property so hypothesis shrinks (subclassed per kind below)."""
+
+
+class VerifierFound(FindingRaised):
+    pass
+
+
+class CounterexampleFound(FindingRaised):
+    pass
+
+
+class BackendFound(FindingRaised):
+    pass
+
+
+class CrashFound(FindingRaised):
+    pass
+
+
+RAISE = {"verifier": VerifierFound, "counterexample": CounterexampleFound, "backend": BackendFound,
+         "crash": CrashFound}
+
+
+def load_backend(spec: str | None, cwd: str = ""):
+    """FACTORY from `MODULE:FACTORY`, MODULE imported from `cwd` (or the current directory) or
+    sys.path. Raises ValueError on a malformed spec, ImportError/AttributeError otherwise."""
+    if spec is None:
+        return None
+    mod_name, _, attr = spec.partition(":")
+    if not mod_name or not attr:
+        raise ValueError(f"--backend {spec!r}: expected MODULE:FACTORY")
+    for path in (cwd or os.getcwd(),):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    module = importlib.import_module(mod_name)
+    factory = getattr(module, attr)
+    if not callable(factory):
+        raise ValueError(f"--backend {spec!r}: {attr} is not callable")
+    return factory
+
+
+@dataclass
+class BatchResult:
+    stats: Stats
+    findings: list = field(default_factory=list)  # dicts from reproducer.finding_record
+    seconds: float = 0.0
+
+
+def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResult:
+    """Run up to `examples` (default cfg.batch) examples with seed (cfg.seed, index)."""
+    from .reproducer import finding_record
+
+    t0 = time.perf_counter()
+    backend = load_backend(cfg.backend, cfg.cwd)
+    stats = Stats()
+    state = {"shrinking": False, "deadline": 0.0, "failing": {}, "last": {}}
+
+    def prop(ex):
+        key = _key(ex)
+        if state["shrinking"] and time.perf_counter() > state["deadline"]:
+            if key not in state["failing"]:
+                return  # shrink budget spent: only examples known to fail still fail
+            outcome = state["failing"][key][1]
+        else:
+            t1 = time.perf_counter()
+            outcome: Outcome = check_example(ex.program, ex.kernel, ex.sizes, backend, cfg.timeout)
+            outcome.times["total"] = time.perf_counter() - t1
+            if not state["shrinking"]:
+                stats.add(outcome)
+        if outcome.finding is None:
+            return
+        if not state["shrinking"]:
+            state["shrinking"], state["deadline"] = True, time.perf_counter() + cfg.shrink_seconds
+        state["failing"][key] = (ex, outcome)
+        state["last"][outcome.finding.kind] = (ex, outcome)
+        raise RAISE[outcome.finding.kind](outcome.finding.message)
+
+    n = examples or cfg.batch
+    test = settings(database=None, max_examples=n, deadline=None, derandomize=False, print_blob=False,
+                    verbosity=Verbosity.quiet,
+                    suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
+                    phases=(Phase.generate, Phase.shrink))(
+        given(fuzz_examples(cfg.ops, cfg.shapes, cfg.size_range, 2, cfg.max_ops))(prop))
+    test = hseed(_seed(cfg.seed, index))(test)
+    findings = []
+    # hypothesis stops shrinking after MAX_SHRINKING_SECONDS (internal, 300 s by default): the
+    # campaign's shrink budget instead, with a margin for the final replay
+    from hypothesis.internal.conjecture import engine
+
+    saved = getattr(engine, "MAX_SHRINKING_SECONDS", None)
+    if saved is not None:
+        engine.MAX_SHRINKING_SECONDS = cfg.shrink_seconds
+    try:
+        test()
+    except FindingRaised as e:
+        kind = next(k for k, cls in RAISE.items() if isinstance(e, cls))
+        ex, outcome = state["last"][kind]  # the last failing call is hypothesis's final replay
+        findings.append(finding_record(ex, outcome, cfg))
+    except (Flaky, ExceptionGroup):  # the final replay did not fail again: keep the last failure seen
+        if state["last"]:
+            ex, outcome = next(iter(state["last"].values()))
+            findings.append(finding_record(ex, outcome, cfg, flaky=True))
+    finally:
+        if saved is not None:
+            engine.MAX_SHRINKING_SECONDS = saved
+    stats.times["draw"] += max(0.0, time.perf_counter() - t0 - stats.times.get("total", 0.0)) if not findings else 0.0
+    return BatchResult(stats, findings, time.perf_counter() - t0)
+
+
+def _seed(base: int, index: int) -> int:
+    return (base * 1_000_003 + index * 7919 + 17) % (1 << 32)
+
+
+def _key(ex) -> str:
+    from ..dsl.printer import print_program
+
+    return print_program(ex.program) + repr(ex.sizes)

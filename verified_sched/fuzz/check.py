@@ -1,0 +1,309 @@
+"""One fuzz example: verify the schedule, then check the verdict against runs.
+
+- legal: the scheduled kernel runs equal to the unscheduled one (C, and the GPU emulator with
+  its race detector when the scheduled kernel has hardware loops) at every size set; a
+  difference, a race, or a write outside storage is a `verifier` finding;
+- illegal: every refuted coverage, dependence, in_bounds or race obligation replays at its
+  counterexample's sizes (or sizes just above, like the soundness tests); one that does not is
+  a `counterexample` finding; other refuted kinds are counted, not replayed;
+- unknown: counted with the obligation kinds left unknown;
+- with a backend runner (legal examples): the backend runs equal to the unscheduled C kernel,
+  else a `backend` finding;
+- verify or a run raising an internal error is a `crash` finding.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+import traceback
+from dataclasses import dataclass, field
+
+from codegen.build import load_c
+from codegen.emulate import EmulationError, load_emulated
+from codegen.oracle import OutOfStorage, compare_kernels, scratch_arrays
+from .. import ir
+from .. import schedule as S
+from ..errors import UsageError, VschedError
+from ..interp import run_kernel
+from ..interp_scalar import KernelError
+from ..ops import apply_op
+from ..sizes import eval_int
+from ..verify import verify_program
+
+REPLAYABLE = ("coverage", "dependence", "in_bounds", "race")
+RTOL = {"f16": 1e-2, "bf16": 1e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0}
+FINDING_KINDS = ("verifier", "counterexample", "backend", "crash")
+
+
+@dataclass
+class Finding:
+    kind: str  # verifier | counterexample | backend | crash
+    message: str
+    sizes: list = field(default_factory=list)  # the size sets that show it
+    target: str = "c"  # c | emulate (how to reproduce with vsched run)
+    obligation: str = ""  # the obligation kind involved (counterexample findings)
+    op: str = ""  # the op whose obligation it is (counterexample findings; "kernel" for op 0)
+
+
+@dataclass
+class Outcome:
+    verdict: str
+    ops: list  # op names of the schedule
+    options: list  # (op, option=value) labels: split tails and partitions, stage options
+    unknown_kinds: list = field(default_factory=list)
+    refuted_kinds: list = field(default_factory=list)
+    replays: list = field(default_factory=list)  # (obligation kind, replayed | skipped)
+    sizes_run: list = field(default_factory=list)
+    vacuous: int = 0
+    finding: Finding | None = None
+    times: dict = field(default_factory=dict)
+
+
+def op_options(ops) -> list:
+    out = []
+    for op in ops:
+        if isinstance(op, S.Split):
+            out += [f"split tail={op.tail}", f"split partition={op.partition}"]
+        elif isinstance(op, S.Stage):
+            out.append("stage shared" if op.shared else "stage local")
+            for name in ("cooperative", "swizzle", "pad_stride", "prec"):
+                if getattr(op, name) is not None:
+                    out.append(f"stage {name}")
+            if op.hoisted:
+                out.append("stage hoisted")
+            if op.pipeline != 1:
+                out.append("stage pipeline")
+    return out
+
+
+def steps(program: ir.Program, kernel: str, ops) -> list:
+    cur, out = program, [program]
+    for op in ops:
+        cur = apply_op(cur, kernel, op)
+        out.append(cur)
+    return out
+
+
+def _hardware(program: ir.Program, kernel: str) -> bool:
+    return any(isinstance(n, ir.For) and ir.is_hardware(n.axis) for n in ir.walk(program.kernel(kernel).body))
+
+
+def _barrier_in_hw(program: ir.Program, kernel: str) -> bool:
+    return any(isinstance(n, ir.For) and ir.is_hardware(n.axis) and
+               any(isinstance(b, ir.Barrier) for b in ir.walk(n.body)) for n in ir.walk(program.kernel(kernel).body))
+
+
+def rtol_for(program: ir.Program, kernel: str) -> float:
+    precs = {program.tensor(n.tensor).prec for n in ir.walk(program.kernel(kernel).body) if isinstance(n, ir.Assign)}
+    return max((RTOL[p] for p in precs), default=1e-4) or 1e-4
+
+
+class _Timer:
+    def __init__(self, times: dict, key: str):
+        self.times, self.key = times, key
+
+    def __enter__(self):
+        self.t0 = time.perf_counter()
+
+    def __exit__(self, *exc):
+        self.times[self.key] = self.times.get(self.key, 0.0) + time.perf_counter() - self.t0
+
+
+def check_example(program: ir.Program, kernel: str, size_sets, backend=None, timeout: float = 5.0,
+                  seeds=(0,)) -> Outcome:
+    """Verify `program`'s schedule of `kernel` and check the verdict by running (module doc).
+    `backend`: None or FACTORY(program) -> runner(kernel_name, sizes, arrays)."""
+    sched = program.schedule_for(kernel)
+    ops = sched.ops if sched else ()
+    out = Outcome("", [S.op_name(o) for o in ops], op_options(ops))
+    times = out.times
+    try:
+        with _Timer(times, "verify"):
+            report = next(r for r in verify_program(program, timeout=timeout) if r.kernel == kernel)
+    except VschedError as e:
+        out.verdict = "error"
+        out.finding = Finding("crash", f"verify raised {type(e).__name__}: {e}")
+        return out
+    except Exception as e:  # noqa: BLE001 - any crash of the verifier is a finding
+        out.verdict = "error"
+        out.finding = Finding("crash", f"verify raised {type(e).__name__}: {e}\n{traceback.format_exc(limit=4)}")
+        return out
+    out.verdict = report.verdict
+    out.unknown_kinds = sorted({o.kind for o in report.obligations if o.status == "unknown"})
+    out.refuted_kinds = sorted({o.kind for o in report.obligations if o.status == "refuted"})
+    try:
+        if report.verdict == "legal":
+            _check_legal(program, kernel, ops, size_sets, report, backend, seeds, out)
+        elif report.verdict == "illegal":
+            _check_illegal(program, kernel, ops, report, out)
+    except (UsageError, VschedError) as e:
+        if out.finding is None:
+            out.finding = Finding("crash", f"running the example raised {type(e).__name__}: {e}")
+    return out
+
+
+def paired_runners(program: ir.Program, final: ir.Program, kernel: str) -> tuple:
+    """(ref, cand) runners from ONE compiled module holding both the unscheduled kernel (renamed
+    `<kernel>__ref`) and the scheduled one: one compile per example instead of two. The
+    scheduled program's scratch tensors get poisoned arrays on the reference side."""
+    ref_k = dataclasses.replace(program.kernel(kernel), name=f"{kernel}__ref")
+    both = dataclasses.replace(final, kernels=tuple(final.kernels) + (ref_k,))
+    try:
+        mod = load_c(both, [kernel, ref_k.name])
+    except VschedError:  # the two programs disagree on a declaration: compile them apart
+        return load_c(program).run, load_c(final).run
+
+    def ref(_name, sizes, arrays):
+        mod.run(ref_k.name, sizes, {**arrays, **scratch_arrays(program, final, sizes)})
+    return ref, lambda _name, sizes, arrays: mod.run(kernel, sizes, arrays)
+
+
+def _compare(p_ref, p_cand, kernel, sizes, seed, ref, cand, rtol, out):
+    with _Timer(out.times, "run"):
+        rep = compare_kernels(p_ref, kernel, kernel, sizes, seed, runner_ref=ref, runner_cand=cand,
+                              rtol=rtol, atol=rtol or 0.0, program_cand=p_cand)
+    out.vacuous += rep.vacuous
+    return rep
+
+
+def _check_legal(program, kernel, ops, size_sets, report, backend, seeds, out: Outcome) -> None:
+    final = steps(program, kernel, ops)[-1]
+    rtol = rtol_for(program, kernel) if report.reassociates or (program.profile == "approximate") else None
+    with _Timer(out.times, "compile"):
+        if _barrier_in_hw(final, kernel):
+            ref, cand_c = load_c(program).run, None
+        else:
+            ref, cand_c = paired_runners(program, final, kernel)
+        emu = load_emulated(final, 0, detect_races=True) if _hardware(final, kernel) else None
+    for sizes in size_sets:
+        out.sizes_run.append(dict(sizes))
+        for seed in seeds:
+            for target, runner in (("c", cand_c), ("emulate", emu and emu.run)):
+                if runner is None:
+                    continue
+                if target == "emulate":
+                    emu.seed = seed
+                try:
+                    rep = _compare(program, final, kernel, sizes, seed, ref, runner, rtol, out)
+                except (OutOfStorage, EmulationError) as e:
+                    out.finding = Finding("verifier", f"proved legal, but the scheduled kernel fails ({target}): {e}",
+                                          [sizes], target)
+                    return
+                if not rep.equal:
+                    out.finding = Finding("verifier", "proved legal, but the scheduled kernel differs "
+                                          f"({target}): {rep.text()}", [sizes], target)
+                    return
+            if backend is not None:
+                try:
+                    runner = backend(program)
+                    rep = _compare(program, program, kernel, sizes, seed, ref, runner, rtol, out)
+                    bad = None if rep.equal else rep.text()
+                except Exception as e:  # noqa: BLE001 - whatever the user's backend raises is its finding
+                    bad = f"the backend raised {type(e).__name__}: {e}"
+                if bad:
+                    out.finding = Finding("backend", f"the backend differs from the oracle: {bad}", [sizes])
+                    return
+
+
+# ---------------------------------------------------------------- counterexample replay
+
+
+def _observable(o) -> bool:
+    """A violated order between two stores of constants, or between two instances of one
+    accumulation made unordered, changes no output on a serial run: not replayable by running."""
+    insts = o.counterexample.get("instances", []) if o.counterexample else []
+    if o.kind != "dependence" or len(insts) != 2:
+        return True
+    if o.counterexample.get("kind") == "WAW" and "reads" not in insts[0] and "reads" not in insts[1]:
+        return False
+    same = insts[0].get("stmt") == insts[1].get("stmt") and insts[0].get("writes") == insts[1].get("writes")
+    return not (same and "unordered" in str(o.counterexample.get("order", {}).get("after", "")))
+
+
+def _interp(p, seed):
+    """The reference interpreter as a runner: safe on kernels that index outside storage
+    (KernelError), which an illegal schedule's kernels may do."""
+    return lambda k, sizes, arrays: run_kernel(p, k, sizes, arrays, seed=seed)
+
+
+def _differ(before, after, kernel, sizes, out) -> bool:
+    for seed in range(4):
+        try:
+            rep = _compare(before, after, kernel, sizes, seed, _interp(before, seed), _interp(after, seed), None, out)
+        except KernelError:
+            return True
+        if not rep.equal:
+            return True
+    return False
+
+
+def replay(program, kernel, ops, o, out: Outcome, oob_at=None) -> str:
+    """'replayed', 'skipped' (not checkable by running) or 'failed'. `oob_at`: the first op
+    index with a refuted in_bounds (compiled kernels are not run from there on)."""
+    cex = o.counterexample or {}
+    sizes = cex.get("params")
+    if o.kind not in REPLAYABLE or sizes is None or set(sizes) != set(program.params):
+        return "skipped"
+    progs = steps(program, kernel, ops[:o.op_index])
+    after = progs[-1]
+    if o.kind == "in_bounds":
+        cells = cex.get("cells") or []
+        if not cells or cells[0].get("index") is None or cells[0]["tensor"] not in {t.name for t in after.tensors}:
+            return "skipped"
+        t = after.tensor(cells[0]["tensor"])
+        dims = [eval_int(d, sizes) for d in t.storage_dims()]
+        return "replayed" if any(not 0 <= c < d for c, d in zip(cells[0]["index"], dims)) else "failed"
+    if o.kind == "race":
+        if (oob_at is not None and oob_at <= o.op_index) or not _hardware(after, kernel):
+            return "skipped"  # out of storage, or only vector lanes race (no executor interleaves them)
+        for s in [sizes] + [{k: v + d for k, v in sizes.items()} for d in (1, 2)]:
+            for seed in range(3):
+                try:
+                    with _Timer(out.times, "compile"):
+                        run = load_emulated(after, seed, detect_races=True).run
+                    _compare(after, after, kernel, s, seed, run, run, None, out)
+                except (EmulationError, OutOfStorage):
+                    return "replayed"
+                except UsageError:  # sizes just above not admitted
+                    break
+        return "failed"
+    if not _observable(o) or o.op_index == 0:
+        return "skipped"
+    before = progs[-2]
+    if "unordered" in str(cex.get("order", {}).get("after", "")):
+        # made parallel: only an interleaving shows it; the emulator's race detector runs
+        # hardware loops (vectorized lanes have no interleaving executor here)
+        if not _hardware(after, kernel) or (oob_at is not None and oob_at <= o.op_index):
+            return "skipped"
+        o_race = type(o)("race", o.op_index, o.op, o.statement, o.engine, o.status, 0.0, o.message, cex)
+        return replay(program, kernel, ops, o_race, out, oob_at)
+    # the obligations relate the after kernel to the original through provenance: an error an
+    # earlier op made may be reported again here, so the original counts as "before" too
+    pairs = [(before, after)] + ([(program, after)] if o.op_index > 1 else [])
+    try:
+        for s in [sizes] + [{k: v + d for k, v in sizes.items()} for d in (1, 2, 3)]:
+            if any(_differ(b, a, kernel, s, out) for b, a in pairs):
+                return "replayed"
+    except UsageError:  # the two programs declare different tensors, or sizes not admitted
+        return "skipped"
+    if o.kind == "dependence" and _hardware(after, kernel) and (oob_at is None or oob_at > o.op_index):
+        # an order violated only between concurrently running blocks or threads shows as a
+        # race (or a different result) in the emulator, not in the serializing interpreter
+        o_race = type(o)("race", o.op_index, o.op, o.statement, o.engine, o.status, 0.0, o.message, cex)
+        return replay(program, kernel, ops, o_race, out, oob_at)
+    return "failed"
+
+
+def _check_illegal(program, kernel, ops, report, out: Outcome) -> None:
+    oob = [o.op_index for o in report.obligations if o.status == "refuted" and o.kind == "in_bounds"]
+    for o in report.obligations:
+        if o.status != "refuted":
+            continue
+        result = replay(program, kernel, ops, o, out, min(oob, default=None))
+        out.replays.append((o.kind, result))
+        if result == "failed":
+            sizes = (o.counterexample or {}).get("params", {})
+            op = S.op_name(ops[o.op_index - 1]) if o.op_index else "kernel"
+            out.finding = Finding("counterexample", f"refuted {o.kind} of op {o.op_index} ({o.op}) does not replay at "
+                                  f"{sizes}: {o.message}", [sizes], obligation=o.kind, op=op)
+            return

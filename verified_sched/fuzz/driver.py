@@ -1,0 +1,140 @@
+"""Run a campaign: batches of examples on a local process pool or a dask.distributed cluster.
+
+Batches are submitted so that every worker stays busy, results are consumed as they finish
+(`concurrent.futures.as_completed` / `distributed.as_completed`), findings are deduplicated by
+signature and written as reproducers, and the campaign stops at the example count or the time
+budget. With one local worker the batches run in this process (monkeypatching tests see it).
+"""
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .campaign import Config, run_batch
+from .reproducer import write
+from .stats import Stats
+
+
+@dataclass
+class Campaign:
+    cfg: Config
+    out_dir: Path
+    examples: int | None = None  # stop after this many examples
+    budget: float | None = None  # or after this many seconds
+    workers: int = 1
+    dask: str | None = None
+    stats: Stats = field(default_factory=Stats)
+    findings: list = field(default_factory=list)  # unique findings, with "path"
+    duplicates: int = 0
+    crashes: list = field(default_factory=list)  # worker processes that died (no reproducer)
+    started: float = 0.0
+    batches: int = 0
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+    def done(self) -> bool:
+        if self.examples is not None and self.stats.examples >= self.examples:
+            return True
+        return self.budget is not None and self.seconds >= self.budget
+
+    def _next_size(self, in_flight: int) -> int:
+        if self.examples is None:
+            return self.cfg.batch
+        left = self.examples - self.stats.examples - in_flight
+        return max(0, min(self.cfg.batch, left))
+
+    def absorb(self, result) -> None:
+        self.stats.merge(result.stats)
+        for rec in result.findings:
+            if any(f["signature"] == rec["signature"] for f in self.findings):
+                self.duplicates += 1
+                continue
+            rec = dict(rec)
+            rec["path"] = str(write(rec, self.out_dir))
+            self.findings.append(rec)
+
+    def run(self, on_update=lambda c: None) -> "Campaign":
+        self.started = time.perf_counter()
+        if self.dask:
+            self._run_dask(on_update)
+        elif self.workers <= 1:
+            while not self.done():
+                n = self._next_size(0)
+                if n <= 0:
+                    break
+                self.absorb(run_batch(self.cfg, self.batches, n))
+                self.batches += 1
+                on_update(self)
+        else:
+            self._run_pool(on_update)
+        return self
+
+    def _run_pool(self, on_update) -> None:
+        import multiprocessing
+
+        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        pending: dict = {}
+        try:
+            while True:
+                while len(pending) < 2 * self.workers and not self.done():
+                    n = self._next_size(sum(pending.values()))
+                    if n <= 0:
+                        break
+                    pending[pool.submit(run_batch, self.cfg, self.batches, n)] = n
+                    self.batches += 1
+                if not pending or (self.budget is not None and self.done()):
+                    break
+                finished, _ = wait(list(pending), timeout=0.5, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    del pending[fut]
+                    try:
+                        self.absorb(fut.result())
+                    except BrokenProcessPool as e:  # a kernel crashed the worker process
+                        self.crashes.append(f"a worker process died: {e}")
+                        pool.shutdown(wait=False, cancel_futures=True)
+                        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                        pending.clear()
+                        break
+                on_update(self)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _run_dask(self, on_update) -> None:
+        from distributed import Client, as_completed
+
+        with Client(self.dask, timeout="30s") as client:
+            self.workers = max(1, len(client.scheduler_info().get("workers", {})))
+            pending: dict = {}
+
+            def submit():
+                n = self._next_size(sum(pending.values()))
+                if n <= 0 or self.done():
+                    return None
+                fut = client.submit(run_batch, self.cfg, self.batches, n, pure=False)
+                pending[fut] = n
+                self.batches += 1
+                return fut
+
+            first = [f for f in (submit() for _ in range(2 * self.workers)) if f is not None]
+            stream = as_completed(first)
+            for fut in stream:  # results streamed back as they finish
+                pending.pop(fut, None)
+                self.absorb(fut.result())
+                on_update(self)
+                if self.budget is not None and self.done():
+                    for other in pending:
+                        other.cancel()
+                    break
+                nxt = submit()
+                if nxt is not None:
+                    stream.add(nxt)
+
+
+def default_workers() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

@@ -1,0 +1,67 @@
+"""Campaign statistics: verdicts, per-op verdicts, option coverage, sizes run, time spent.
+
+A `Stats` is a plain mergeable record (workers send theirs back with each batch)."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .. import schedule as S
+
+# the options whose coverage is reported (every one of them should show up in a campaign)
+OPTION_LABELS = ([f"split tail={t}" for t in S.TAILS] + [f"split partition={p}" for p in S.PARTITIONS] +
+                 ["stage shared", "stage local", "stage cooperative", "stage swizzle", "stage pad_stride",
+                  "stage prec", "stage hoisted", "stage pipeline"])
+
+
+@dataclass
+class Stats:
+    examples: int = 0
+    verdicts: Counter = field(default_factory=Counter)  # legal / illegal / unknown / error
+    per_op: dict = field(default_factory=dict)  # op -> Counter of verdicts
+    options: Counter = field(default_factory=Counter)
+    unknown_kinds: Counter = field(default_factory=Counter)
+    refuted_kinds: Counter = field(default_factory=Counter)
+    replays: Counter = field(default_factory=Counter)  # "kind: replayed|skipped|failed"
+    sizes: Counter = field(default_factory=Counter)  # "N=3" -> count
+    schedule_lengths: Counter = field(default_factory=Counter)
+    times: Counter = field(default_factory=Counter)  # draw / verify / compile / run / total seconds
+    vacuous: int = 0
+
+    def add(self, outcome) -> None:
+        self.examples += 1
+        self.verdicts[outcome.verdict] += 1
+        for op in set(outcome.ops):
+            self.per_op.setdefault(op, Counter())[outcome.verdict] += 1
+        self.options.update(outcome.options)
+        self.unknown_kinds.update(outcome.unknown_kinds)
+        self.refuted_kinds.update(outcome.refuted_kinds)
+        self.replays.update(f"{k}: {r}" for k, r in outcome.replays)
+        for sizes in outcome.sizes_run:
+            self.sizes.update(f"{p}={v}" for p, v in sizes.items())
+        self.schedule_lengths[len(outcome.ops)] += 1
+        self.times.update(outcome.times)
+        self.vacuous += outcome.vacuous
+
+    def merge(self, other: "Stats") -> None:
+        self.examples += other.examples
+        self.vacuous += other.vacuous
+        for name in ("verdicts", "options", "unknown_kinds", "refuted_kinds", "replays", "sizes",
+                     "schedule_lengths", "times"):
+            getattr(self, name).update(getattr(other, name))
+        for op, c in other.per_op.items():
+            self.per_op.setdefault(op, Counter()).update(c)
+
+    def to_json(self) -> dict:
+        return {
+            "per_op": {op: {v: c.get(v, 0) for v in ("legal", "illegal", "unknown")}
+                       for op, c in sorted(self.per_op.items())},
+            "options": {k: self.options.get(k, 0) for k in OPTION_LABELS},
+            "unknown_kinds": dict(self.unknown_kinds),
+            "refuted_kinds": dict(self.refuted_kinds),
+            "replays": dict(self.replays),
+            "sizes": dict(sorted(self.sizes.items())),
+            "schedule_lengths": {str(k): v for k, v in sorted(self.schedule_lengths.items())},
+            "seconds_by_phase": {k: round(v, 3) for k, v in self.times.items()},
+            "vacuous_comparisons": self.vacuous,
+        }
