@@ -226,7 +226,9 @@ class KernelModel:
         for k, g in enumerate(guards):
             accesses += [Access(r.tensor, r.index, False, context=tuple(guards[:k]) + ctx)
                          for r, ctx in reads_in_context(g)]
-        zero_like = is_zero_const(s.value) and not s.sid.startswith("S")
+        # a constant-zero store (expand_zero's), also when a split's blend keeps the old value
+        # on duplicate lanes: its effective store decides its identity (the cell it clears)
+        zero_like = is_zero_const(s.value if blend is None else effective_value) and not s.sid.startswith("S")
         if zero_like:
             otuple, onames, oexprs = f"Z_{_safe(s.tensor)}", tuple(f"c{d}" for d in range(len(s.index))), s.index
             sid = f"Z_{s.tensor}"

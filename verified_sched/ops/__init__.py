@@ -42,6 +42,9 @@ def apply_op(program, kernel_name: str, op):
     from ..errors import ParseError
     from ..wellformed import check_kernel
 
+    from .common import pin_provenance
+
+    program = pin_provenance(program, kernel_name)
     after = op_module(op).apply(program, kernel_name, op)
     if after is not program:
         try:

@@ -233,3 +233,23 @@ def timed(fn, ctx, kind: str):
     if reason is not None:
         ob = obligation(ctx, kind, "", "unknown", reason)
     return dataclasses.replace(ob, seconds=time.perf_counter() - t0)
+
+
+def pin_provenance(program: ir.Program, kernel_name: str) -> ir.Program:
+    """The program with every assignment that has no provenance given its implicit one
+    explicitly: the identity of its enclosing loops (what the polyhedral model assumes for an
+    empty provenance). An op that substitutes or renames loops then carries the statement's
+    identity along, instead of the statement silently taking its new loops as its identity
+    (a statement created by an earlier op, like a stage's tile load). Constant-zero stores
+    keep none: the model identifies them by the cell they write."""
+    kernel = program.kernel(kernel_name)
+    out = kernel
+    for site in sites(kernel.body):
+        s = site.stmt
+        if not isinstance(s, Assign) or s.provenance or not site.loops:
+            continue
+        if isinstance(s.value, (ir.Int, ir.Float)) and s.value.value == 0 and not s.sid.startswith("S"):
+            continue
+        prov = tuple((lp.var, ir.Var(lp.var)) for lp in site.loops)
+        out = replace_at(out, site.path, dataclasses.replace(s, provenance=prov))
+    return program if out is kernel else program.with_kernel(out)

@@ -1,3 +1,5 @@
+# Regression (found by `vsched fuzz`, fixed): the verifier used to refute this legal schedule
+# with a counterexample that did not replay. The original finding:
 # Found by `vsched fuzz --budget 300 --workers 2 --seed 7` (kind: counterexample): the verifier
 # refutes coverage of `split z0_0 by 3 ... tail=shift_inward_and_blend` on an expanded zero
 # nest, claiming Z_x(0, 0, 0) never runs after the op; but at N=1 the first tile (z0_0o0 = 0)
@@ -5,7 +7,7 @@
 # N=1, M=1 and above (interpreter, C).
 # verifier message: refuted coverage of op 3 (split z0_0 by 3 -> z0_0o0, z0_0i0 tail=shift_inward_and_blend) does not replay at {'N': 1, 'M': 1}: original instance Z_x(c0=0, c1=0, c2=0) is never executed after the op, at N=1, M=1
 # fuzz-sizes: N=1,M=1
-# reproduce: vsched verify expand_zero_split_blend_coverage.vs   # illegal coverage
+# was: vsched verify expand_zero_split_blend_coverage.vs   # illegal coverage
 #            vsched run expand_zero_split_blend_coverage.vs --size N=1,M=1   # ok
 # expect: legal
 params N, M where N >= 1, M >= 1

@@ -1,3 +1,5 @@
+# Regression (found by `vsched fuzz`, fixed): the verifier used to refute this legal schedule
+# with a counterexample that did not replay. The original finding:
 # Found by `vsched fuzz --budget 600 --workers 2 --seed 21` (kind: counterexample): the verifier
 # refutes coverage, but the refutation does not replay at its sizes or just above.
 # same class as stage_shared_then_split_coverage.vs: after `stage x over i -> x_tile0 shared`, a
@@ -5,7 +7,7 @@
 # L_x_tile0(b=4, i=0) "never runs"; the scheduled kernel runs equal (emulator, races on).
 # verifier message: refuted coverage of op 3 (interchange b, i) does not replay at {'B': 5}: original instance L_x_tile0(b=4, i=0) is never executed after the op, at B=5
 # fuzz-sizes: B=5
-# reproduce: vsched verify stage_shared_unroll_interchange_coverage.vs   # illegal coverage
+# was: vsched verify stage_shared_unroll_interchange_coverage.vs   # illegal coverage
 #            vsched fuzz --reproduce stage_shared_unroll_interchange_coverage.vs   # counterexample finding (does not replay)
 # expect: legal
 params B where B >= 1

@@ -1,3 +1,5 @@
+# Regression (found by `vsched fuzz`, fixed): the verifier used to refute this legal schedule
+# with a counterexample that did not replay. The original finding:
 # Found by `vsched fuzz --budget 240 --workers 2` (kind: counterexample): the verifier refutes
 # coverage, but the refutation does not replay (the kernels agree at its sizes and above).
 # coverage refuted for `split b by 2` after `stage x over i -> x_tile0 shared`: it claims the
@@ -5,7 +7,7 @@
 # the guard 2 * bo0 + bi0 < B); vsched run --target emulate --races is equal at B=1, 2, 3.
 # verifier message: refuted coverage of op 2 (split b by 2 -> bo0, bi0) does not replay at {'B': 1}: original instance L_x_tile0(b=0, i=3) is never executed after the op, at B=1
 # fuzz-sizes: B=1
-# reproduce: vsched verify stage_shared_then_split_coverage.vs   # illegal coverage
+# was: vsched verify stage_shared_then_split_coverage.vs   # illegal coverage
 #            vsched run stage_shared_then_split_coverage.vs --size B=1   # ok
 # expect: legal
 params B where B >= 1

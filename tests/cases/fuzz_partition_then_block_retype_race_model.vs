@@ -1,3 +1,5 @@
+# Regression (found by `vsched fuzz`, fixed): the verifier used to refute this legal schedule
+# with a counterexample that did not replay. The original finding:
 # Found by `vsched fuzz --budget 600 --workers 2 --seed 21` (kind: counterexample): the verifier
 # refutes race, but the refutation does not replay at its sizes or just above.
 # after `partition i at TN` and `retype ip0_0 as block.x`, the second piece (ip1_0, serial)
@@ -7,7 +9,7 @@
 # agree. Rows ip1_0 >= TN never meet the blocks' rows ip0_0 < TN: no race.
 # verifier message: refuted race of op 3 (retype ip0_0 as block.x) does not replay at {'TN': 4, 'TM': 1, 'TK': 1}: race on c[5, 0] at TN=4, TM=1, TK=1: S0 at (j=0, ip1_0=5, k=0) (original i=5, j=0, k=0) writing c[5, 0] in block (block.x=2) thread (the only thread) and S0 at (j=0, ip1_0=5, k=0) (original i=5, j=0, k=0) writing c[5, 0] in block (block.x=0) thread (the only thread) run in different blocks, which no barrier orders
 # fuzz-sizes: TN=4,TM=1,TK=1
-# reproduce: vsched verify partition_then_block_retype_race_model.vs   # illegal race
+# was: vsched verify partition_then_block_retype_race_model.vs   # illegal race
 #            vsched fuzz --reproduce partition_then_block_retype_race_model.vs   # counterexample finding (does not replay)
 # expect: legal
 params TN, TM, TK where TN >= 1, TM >= 1, TK >= 1
