@@ -242,7 +242,9 @@ def _verify_kernel(program, kernel_name, profile, timeout, filename, shared_limi
         return report
     from .ops import apply_op, op_obligations as specific
     current = program
+    from .ops.common import pin_provenance
     for k, op in enumerate(sched.ops, start=1):
+        current = pin_provenance(current, kernel_name)  # the before side as apply_op sees it
         t0 = time.perf_counter()
         try:
             after, reason = guarded(lambda: apply_op(current, kernel_name, op), deadline)
