@@ -1,8 +1,8 @@
 """The `vsched` command line (DESIGN.md section 5): show, emit, run, exec, verify.
 
-Exit codes: 0 success (legal / equal), 1 a finding (illegal or unknown verdict, kernels that
-differ, a kernel that fails at run time), 2 usage or input errors. Every error caused by the
-input prints `FILE:LINE:COL: message` (or `vsched: error: message` where there is no
+Exit codes (exits.py): 0 legal / equal, 1 a finding (illegal, kernels that differ, a kernel
+that fails at run time), 2 usage or input errors, 3 unknown (verify), 4 internal error. Every
+error caused by the input prints `FILE:LINE:COL: message` (or `vsched: error: message` where there is no
 position) on stderr, never a traceback. Progress goes to stderr, and only on a terminal.
 """
 from __future__ import annotations
@@ -10,13 +10,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from . import ir
+from . import exits, ir
 from .cli_support import fit_array, infer_sizes, read_npy
 from .errors import UsageError, VschedError
 
@@ -311,7 +310,7 @@ def cmd_verify(args) -> int:
             program = _load(path)
         except VschedError as e:
             _stderr(_message(e))
-            worst = 2
+            worst = exits.worst(worst, exits.USAGE)
             continue
         with _progress(f"verifying {path}"):
             reports = verify_program(program, profile=args.profile, timeout=args.timeout, filename=path,
@@ -323,8 +322,7 @@ def cmd_verify(args) -> int:
             for r in reports:
                 print(format_report(r))
             print(f"{path}: {merged['verdict']}")
-        if merged["verdict"] != "legal":
-            worst = max(worst, 1)
+        worst = exits.worst(worst, {"legal": exits.OK, "illegal": exits.FINDING}.get(merged["verdict"], exits.UNKNOWN))
     return worst
 
 
@@ -332,7 +330,11 @@ def cmd_verify(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="vsched", description="Verify, show, compile and run loop-nest schedules.")
+    ap = argparse.ArgumentParser(prog="vsched", description="Verify, show, compile and run loop-nest schedules.",
+                                 epilog="exit codes: 0 legal/equal, 1 illegal/different, 2 usage or input "
+                                        "error, 3 unknown (verify), 4 internal error")
+    ap.add_argument("--debug", action="store_true",
+                    help="print the traceback of an internal error (also VSCHED_DEBUG=1); accepted anywhere")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("verify", help="prove every schedule op and claim, or give a counterexample")
@@ -395,22 +397,19 @@ def _message(e: VschedError) -> str:
 
 
 def main(argv=None) -> int:
+    """Exit codes (verified_sched/exits.py): 0 legal/equal, 1 illegal/different, 2 usage or
+    input error, 3 unknown (verify), 4 internal error (the traceback only with --debug)."""
+    from .exits import USAGE, run_guarded
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    argv = [a for a in argv if a != "--debug"]
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse printed the usage error
-        return 0 if e.code in (0, None) else 2
+        return 0 if e.code in (0, None) else USAGE
     if args.command is None:
         parser.print_help(sys.stderr)
-        return 2
-    try:
-        return args.fn(args)
-    except BrokenPipeError:  # `vsched ... | head`: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-    except _runtime_errors() as e:
-        _stderr(_message(e))
-        return 1
-    except (VschedError, OSError) as e:
-        _stderr(_message(e) if isinstance(e, VschedError) else f"vsched: error: {e}")
-        return 2
+        return USAGE
+    return run_guarded(args.fn, args, debug, _runtime_errors)
