@@ -44,8 +44,13 @@ def _progress(message: str):
 
 def _load(path: str) -> ir.Program:
     from .dsl import parse_file
+    from .errors import Loc, ParseError
 
-    return parse_file(path)
+    program = parse_file(path)
+    if not program.kernels:
+        raise ParseError("no kernel in this file (a .vs file needs at least one `kernel NAME { ... }`)",
+                         Loc(str(path), 1, 1))
+    return program
 
 
 def _scheduled(program: ir.Program, kernel: str, upto=None) -> ir.Program:
@@ -103,6 +108,8 @@ def cmd_show(args) -> int:
     from .dsl.printer import print_program
 
     program = _load(args.file)
+    if args.kernel is not None:
+        _kernel_names(program, args.kernel)
     if args.after:
         program = _after(program, args.after, args.kernel)
     print(print_program(program), end="")
@@ -341,7 +348,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true", help="one JSON object per file")
     p.add_argument("--profile", choices=ir.PROFILES, help="override the file's profile")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per kernel")
+    p.add_argument("--timeout", type=_seconds, default=10.0, metavar="S", help="seconds per kernel")
     p.add_argument("--shared-limit", type=_count, default=48 * 1024, metavar="BYTES",
                    help="shared memory a block may use (hardware_limits; default 49152)")
     p.set_defaults(fn=cmd_verify)
@@ -364,7 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--size", metavar="N=37,M=20", help="default: three small size sets")
     p.add_argument("--target", choices=TARGETS, default="c")
-    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.add_argument("--seed", type=_count, default=0, metavar="S")
     p.add_argument("--inputs", choices=("random", "small-int"), default="random")
     p.add_argument("--kernel", metavar="K")
     p.add_argument("--races", action="store_true", help="with --target emulate: the race detector")
@@ -377,7 +384,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--in", dest="inputs", action="append", default=[], metavar="NAME=a.npy")
     p.add_argument("--out", dest="outputs", action="append", default=[], metavar="NAME=b.npy")
     p.add_argument("--target", choices=("c", "interp"), default="c")
-    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.add_argument("--seed", type=_count, default=0, metavar="S")
     p.set_defaults(fn=cmd_exec)
 
     from .rewrites import conv_backward  # `vsched conv-backward` (DESIGN section 6)
@@ -390,6 +397,18 @@ def _count(text: str) -> int:
     if not text.isdigit():
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
     return int(text)
+
+
+def _seconds(text: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds, got {text!r}")
+    return value
 
 
 def _message(e: VschedError) -> str:
