@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from . import exits, ir
-from .cli_support import fit_array, infer_sizes, read_npy
+from .cli_support import fit_array, infer_sizes, output_paths, read_inputs, write_npy
+from .resources import EXEC_COPIES, check_run
 from .errors import UsageError, VschedError
 
 TARGETS = ("c", "cuda", "emulate", "interp")
@@ -256,6 +257,7 @@ def cmd_run(args) -> int:
         for label, p_ref, ref, p_cand, cand, t_ref, t_cand, rtol in jobs:
             if rtol is not None and _exact_at(p_ref, ref, sizes, args.inputs):
                 rtol = None  # a proved exactness bound: the rewrite must agree bitwise here
+            check_run([(p_ref, ref), (p_cand, cand)], sizes)
             with _progress(f"running {label} at {sizes}"):
                 try:
                     report = compare_kernels(p_ref, ref, cand, sizes, args.seed, args.inputs,
@@ -282,26 +284,21 @@ def cmd_exec(args) -> int:
     program = _load(args.file)
     _kernel_names(program, args.kernel)
     globals_ = {t.name for t in global_tensors(program)}
-    given = dict(read_npy(s) for s in args.inputs)
-    outs = [spec.partition("=") for spec in args.outputs]
-    for name in list(given) + [o[0] for o in outs]:
-        if name not in globals_:
-            raise UsageError(f"{name!r} is not a global tensor of {args.file} "
-                             f"(global tensors: {', '.join(sorted(globals_))})")
-    if not outs or any(not o[2] for o in outs):
-        raise UsageError("give at least one --out NAME=FILE.npy")
+    given = read_inputs(args.inputs, globals_)
+    outs = output_paths(args.outputs, globals_)
     sizes = parse_size_arg(args.size) if args.size else {}
     sizes = infer_sizes(program, sizes, given) if any(p not in sizes for p in program.params) else sizes
     check_sizes(program, sizes)
+    check_run([(program, args.kernel)], sizes, copies=EXEC_COPIES, temp_bytes=0)
     arrays = {t.name: np.zeros(storage_shape(t, sizes), dtype=NP_DTYPE[t.prec])
               for t in global_tensors(program)}
     for name, arr in given.items():
         arrays[name] = fit_array(program, name, arr, sizes)
     with _progress(f"running {args.kernel}"):
         _runner(program, args.target, args.seed)(args.kernel, sizes, arrays)
-    for name, _, path in outs:
+    for name, path in outs:
         t = program.tensor(name)
-        np.save(path, arrays[name][tuple(slice(0, n) for n in logical_shape(t, sizes))])
+        write_npy(path, arrays[name][tuple(slice(0, n) for n in logical_shape(t, sizes))])
     return 0
 
 
