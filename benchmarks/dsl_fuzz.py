@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT))
 OK_CODES = {0, 1, 2, 3}
 
 
-def run_in_process(argv: list) -> tuple[int, str]:
-    """(exit code, stderr) of `vsched argv` run in this process."""
+def run_in_process(argv: list) -> tuple[int, str, str]:
+    """(exit code, stderr, stdout) of `vsched argv` run in this process."""
     from verified_sched.cli import main
 
     out, err = io.StringIO(), io.StringIO()
@@ -48,7 +48,7 @@ def run_in_process(argv: list) -> tuple[int, str]:
             import traceback
             traceback.print_exception(e, file=err)
             rc = 99
-    return rc, err.getvalue()
+    return rc, err.getvalue(), out.getvalue()
 
 
 def worker() -> None:
@@ -63,9 +63,11 @@ def worker() -> None:
                     "verify": ["verify", req["path"], "--timeout", str(req["verify_timeout"])],
                     "run": ["run", req["path"]]}[cmd]
             start = time.perf_counter()
-            rc, err = run_in_process(argv)
+            rc, err, out = run_in_process(argv)
+            finding = [ln for ln in out.splitlines() if any(w in ln for w in ("DIFFERENT", "FAILED", "VACUOUS"))]
+            last = err.strip().splitlines()[-1] if err.strip() else ""
             res[cmd] = (rc, time.perf_counter() - start, "Traceback (most recent call last)" in err,
-                        err.strip().splitlines()[-1][:200] if err.strip() else "")
+                        (finding[0] if finding and cmd == "run" else last)[:200])
         print(json.dumps(res), flush=True)
 
 
@@ -194,6 +196,17 @@ def main() -> int:
     print("slowest mutants:")
     for r in sorted(results, key=lambda r: -r["seconds"])[:10]:
         print(f"  {r['seconds']:7.2f}s  {r['label'][:90]}")
+    disagree = [r for r in results if "run" in r and r["run"][0] == 1]
+    if disagree:
+        print(f"verified legal but `run` exit 1 ({len(disagree)}; a vacuous comparison, a kernel that "
+              "fails, or a soundness bug to look at):")
+        for r in disagree[:20]:
+            print(f"  {r['label'][:80]}: {r['run'][3][:200]}")
+        if args.keep:
+            keep = pathlib.Path(args.keep)
+            keep.mkdir(parents=True, exist_ok=True)
+            for r in disagree:
+                (keep / ("legal-run1-" + r["label"].split(":")[0] + ".vs")).write_text(r["text"])
     if bad:
         print("failures:")
         for r, problems in bad[:30]:

@@ -268,7 +268,9 @@ def cmd_run(args) -> int:
                     print(f"{label}: FAILED at {sizes}: {e}")
                     failed += 1
                     continue
-            print(f"{label}: {'ok' if report.ok else 'DIFFERENT'}")
+            vacuous = report.vacuous and report.equal
+            print(f"{label}: " + ("ok" if report.ok else "VACUOUS (every output cell is zero or poison in both "
+                                  "runs: the comparison shows nothing; try other sizes)" if vacuous else "DIFFERENT"))
             print("  " + report.text().replace("\n", "\n  "))
             failed += not report.ok
     return 1 if failed else 0
