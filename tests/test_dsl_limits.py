@@ -160,7 +160,7 @@ def test_counts_beyond_the_limits_are_input_errors(what, text):
 
 def test_every_limit_is_named_in_the_readme(repo_root):
     readme = (repo_root / "README.md").read_text()
-    section = readme[readme.index("**Input limits.**"):]
+    section = readme[readme.index("**Input limits**"):]
     for name, (value, _) in limits.LIMITS.items():
         assert name in section and (f"{value:,}" in section or str(value) in section or "2^63" in section), name
 
