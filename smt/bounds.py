@@ -31,7 +31,7 @@ def read_symbols(facts: list, stable=frozenset(), ranges=None):
     return load
 
 
-def access_in_bounds(params, constraints, loops, guards, index, storage, timeout=10.0, load=None,
+def access_in_bounds(params, constraints, loops, guards, index, storage, timeout=None, load=None,
                      facts=None) -> Decision:
     """`loops`: (var, lo, hi) outermost first; `guards`: IR conditions (a guard without an
     integer meaning makes a refutation unknown, never a proof); `storage`: extents; `load` and
@@ -52,7 +52,7 @@ def access_in_bounds(params, constraints, loops, guards, index, storage, timeout
             facts.append(cond(g, env, load))
         except NoTerm:
             loose = True  # dropping a guard only adds instances: proofs stay sound
-    d = decide(facts, goal, timeout)
+    d = decide(facts, goal) if timeout is None else decide(facts, goal, timeout)
     if d.status == "refuted" and loose:
         return Decision("unknown", None, "the out-of-bounds instance needs a data-dependent guard to hold")
     return d

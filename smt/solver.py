@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import z3
 
+from verified_sched import budget
+
 
 @dataclass
 class Decision:
@@ -18,10 +20,11 @@ class Decision:
     reason: str = ""
 
 
-def solver(timeout: float) -> z3.Solver:
-    """A fresh solver whose every check gives up after `timeout` seconds."""
+def solver(timeout: float = budget.DEFAULT_TIMEOUT) -> z3.Solver:
+    """A fresh solver whose every check gives up after `timeout` seconds, or sooner when the
+    deadline of the obligation being decided comes first (verified_sched.budget)."""
     s = z3.Solver()
-    s.set("timeout", max(1, int(timeout * 1000)))
+    s.set("timeout", budget.z3_timeout_ms(timeout))
     return s
 
 
@@ -43,7 +46,7 @@ def model_dict(model: z3.ModelRef, names=None) -> dict:
     return out
 
 
-def decide(facts, goal, timeout: float = 10.0) -> Decision:
+def decide(facts, goal, timeout: float = budget.DEFAULT_TIMEOUT) -> Decision:
     """Prove `And(facts) => goal` (z3 with a timeout)."""
     s = solver(timeout)
     s.add(*facts)
@@ -53,4 +56,4 @@ def decide(facts, goal, timeout: float = 10.0) -> Decision:
         return Decision("proved")
     if r == z3.sat:
         return Decision("refuted", model_dict(s.model()))
-    return Decision("unknown", None, f"z3: {s.reason_unknown()}")
+    return Decision("unknown", None, budget.z3_unknown(s.reason_unknown()))

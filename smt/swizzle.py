@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import z3
 
-from verified_sched import ir
+from verified_sched import budget, ir
 from verified_sched.ir import BinOp, FloorDiv, Int, Mod, Var
 from .intexpr import NoTerm, term
 from .solver import solver
@@ -56,7 +56,7 @@ def to_int(e, env: dict):
         raise Untranslatable(str(exc)) from None
 
 
-def check_bijection(f, rows: int, minor: int, unit: int, timeout: float = 10.0):
+def check_bijection(f, rows: int, minor: int, unit: int, timeout: float = budget.DEFAULT_TIMEOUT):
     """(status, message, witness): is `f` (the rendered swizzle, an IR index expression over
     Var("row") and Var("col")) the XOR swizzle of a rows x minor tile on `unit`-element units,
     and a bijection of every row?"""
@@ -74,7 +74,7 @@ def check_bijection(f, rows: int, minor: int, unit: int, timeout: float = 10.0):
     if r == z3.unsat:
         return "proved", f"the {rows}x{minor} tile's swizzle is the XOR and a bijection of every row", None
     if r == z3.unknown:
-        return "unknown", f"z3: {s.reason_unknown()}", None
+        return "unknown", budget.z3_unknown(s.reason_unknown()), None
     m = s.model()
     vals = {n: m.eval(v, model_completion=True).as_long() for n, v in (("row", row), ("col", col), ("col2", col2))}
     a = m.eval(f1, model_completion=True).as_long()
@@ -88,7 +88,7 @@ def check_bijection(f, rows: int, minor: int, unit: int, timeout: float = 10.0):
     return "refuted", msg, {"row": vals["row"], "cols": [vals["col"], vals["col2"]], "images": [a, b]}
 
 
-def check_rotation(r, w, p, kname: str, timeout: float = 10.0):
+def check_rotation(r, w, p, kname: str, timeout: float = budget.DEFAULT_TIMEOUT):
     """(status, message, k): with the anchor counter `kname` >= 0, the buffer index r(k) read
     by iteration k equals the prologue's p when k = 0 and the prefetch w(k - 1) of iteration
     k - 1 when k >= 1, and w(k) != r(k). r, w, p are IR index expressions."""
@@ -106,6 +106,6 @@ def check_rotation(r, w, p, kname: str, timeout: float = 10.0):
         return "proved", (f"iteration {kname} reads buffer {kname} mod 2, filled one phase earlier; the "
                           f"prefetch fills the other"), None
     if res == z3.unknown:
-        return "unknown", f"z3: {s.reason_unknown()}", None
+        return "unknown", budget.z3_unknown(s.reason_unknown()), None
     kv = s.model().eval(k, model_completion=True).as_long()
     return "refuted", f"iteration {kname}={kv} reads a buffer its data was not written to", kv

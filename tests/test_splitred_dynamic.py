@@ -357,7 +357,9 @@ def test_generated_scatters(blocks, lo, guard, outer, update, parallel, profile,
     if profile == "default":
         assert red["status"] == "proved"
     elif guard == "data":
-        assert red["status"] == "unknown"
+        # isl cannot decide it; a run may refute it (a real bitwise difference, replayable)
+        assert red["status"] == "unknown" or (red["status"] == "refuted" and red["engine"] == "run"
+                                              and red["counterexample"]["params"]), red
     else:  # replay: with the given rows both instances add to one cell
         assert red["status"] == "refuted"
         cex = red["counterexample"]

@@ -25,7 +25,7 @@ def test_json_object_has_the_contract_fields():
     assert obj["verdict"] == "illegal" and obj["file"] == "s.vs"
     for o in obj["obligations"]:
         assert set(o) == {"op_index", "op", "kind", "status", "engine", "seconds", "message", "counterexample"}
-        assert o["engine"] in ("isl", "z3", "structural")
+        assert o["engine"] in ("isl", "z3", "structural", "run")
     dep = next(o for o in obj["obligations"] if o["kind"] == "dependence" and o["status"] == "refuted")
     assert dep["op"] == "interchange i, j" and dep["op_index"] == 1
     cex = dep["counterexample"]

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import exits, ir
+from . import exits, ir, memlimit
+from .budget import DEFAULT_TIMEOUT
 from .cli_support import fit_array, infer_sizes, output_paths, read_inputs, write_npy
 from .resources import EXEC_COPIES, check_run
 from .errors import UsageError, VschedError
@@ -37,9 +38,9 @@ def _progress(message: str):
     if not sys.stderr.isatty():
         yield
         return
-    from rich.console import Console
+    from .progress import console  # shared, so the interpreter's progress bar nests inside
 
-    with Console(stderr=True).status(message):
+    with console().status(message):
         yield
 
 
@@ -186,8 +187,8 @@ def _reassociates(program: ir.Program, profile: str, kernel=None, claim=None) ->
 
     try:
         if claim is not None:
-            return verify_claim(program, claim, profile, 10.0).reassociates
-        return verify_kernel(program, kernel, profile, 10.0).reassociates
+            return verify_claim(program, claim, profile, DEFAULT_TIMEOUT).reassociates
+        return verify_kernel(program, kernel, profile, DEFAULT_TIMEOUT).reassociates
     except VschedError:
         return True
 
@@ -318,7 +319,7 @@ def cmd_verify(args) -> int:
             _stderr(_message(e))
             worst = exits.worst(worst, exits.USAGE)
             continue
-        with _progress(f"verifying {path}"):
+        with _progress(f"verifying {path}"), memlimit.capped(args.max_memory, f"verifying {path}"):
             reports = verify_program(program, profile=args.profile, timeout=args.timeout, filename=path,
                                      shared_limit=args.shared_limit)
         merged = file_report_json(reports, path)
@@ -347,7 +348,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true", help="one JSON object per file")
     p.add_argument("--profile", choices=ir.PROFILES, help="override the file's profile")
-    p.add_argument("--timeout", type=_seconds, default=10.0, metavar="S", help="seconds per kernel")
+    p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="S", help="seconds per kernel")
+    p.add_argument("--max-memory", type=memlimit.byte_count, default=None, metavar="BYTES",
+                   help="address-space cap, e.g. 4G (default: 75%% of RAM more than mapped now)")
     p.add_argument("--shared-limit", type=_count, default=48 * 1024, metavar="BYTES",
                    help="shared memory a block may use (hardware_limits; default 49152)")
     p.set_defaults(fn=cmd_verify)
@@ -389,6 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .rewrites import conv_backward  # `vsched conv-backward` (DESIGN section 6)
 
     conv_backward.add_subparser(sub)
+    from .gate import explain  # `vsched explain`
+
+    explain.add_subparser(sub)
     return ap
 
 

@@ -21,7 +21,7 @@ import z3
 from polyhedral.describe import Finding
 from smt.intexpr import NoTerm, cond, term
 from smt.solver import solver, model_dict
-from . import ir
+from . import budget, ir
 
 THREAD_CAPS = {"thread.x": 1024, "thread.y": 1024, "thread.z": 64}
 GRID_CAPS = {"block.x": 2 ** 31 - 1, "block.y": 65535, "block.z": 65535}
@@ -108,7 +108,7 @@ def hardware_limits(program: ir.Program, kernel_name: str, shared_limit: int = S
             s.add(*base, *facts, z3.Not(goal))
             r = s.check()
             if r == z3.unknown:
-                return Finding("unknown", f"{text}: z3 gave up ({s.reason_unknown()})", STATEMENT, engine="z3")
+                return Finding("unknown", f"{text}: z3 gave up ({budget.z3_unknown(s.reason_unknown())})", STATEMENT, engine="z3")
             if r == z3.sat:
                 mdl = model_dict(s.model())
                 params = {p: mdl.get(p, 0) for p in program.params}

@@ -21,10 +21,13 @@ cross-checked against at tiny sizes, bitwise. Semantics (DESIGN.md section 2):
   system libm through ctypes, the same functions the C code calls.
 - Index arithmetic is exact (Python ints, floor division and modulo); an index outside the
   tensor's storage is a KernelError naming the tensor, the index and the instance.
+- Speed: the innermost loop whose iterations are provably independent runs on numpy lanes
+  (interp_vector.py), with the same bits; `vectorize=False` forces the scalar closures.
 """
 from __future__ import annotations
 
 import itertools
+import os
 import random
 
 import numpy as np
@@ -32,7 +35,8 @@ import numpy as np
 from codegen.dtypes import NP_DTYPE, check_array, check_sizes, storage_shape
 from . import ir
 from .errors import InternalError, UsageError
-from .interp_scalar import COMPUTE, NUMS, KernelError, Num, read_scalar, to_storage
+from .interp_scalar import (COMPUTE, NUMS, KernelError, Num, check_bounds, describe_instance, read_scalar,
+                            to_storage)
 
 __all__ = ["run_kernel", "KernelError"]
 
@@ -64,10 +68,14 @@ def _has_barrier(stmt) -> bool:
 class _Compiler:
     """Turns IR into Python closures `f(env, st)` once per run (much faster than re-matching)."""
 
-    def __init__(self, program: ir.Program, env: dict):
+    def __init__(self, program: ir.Program, env: dict, vectorize: bool = True, advance=None):
         self.program = program
         self.params = set(env)
         self.prec = {t.name: t.prec for t in program.tensors}
+        self.vectorize = vectorize  # run independent loops on the numpy path (interp_vector)
+        self.vectorized = 0  # loops compiled for the vector path so far
+        self.depth = 0  # loops around the statement being compiled
+        self.advance = advance  # progress: called per iteration of a launch's outermost loop
 
     def is_int(self, e) -> bool:
         """Whether an expression is integer typed (evaluated exactly, as C does in int64)."""
@@ -98,7 +106,7 @@ class _Compiler:
         def f(env, st):
             arr = st.mem[name]
             cell = tuple([g(env, st) for g in idx])
-            _bounds(name, cell, arr.shape, env, params, st, loc)
+            check_bounds(name, cell, arr.shape, env, params, st, loc)
             return read(arr[cell])
         return f
 
@@ -290,10 +298,10 @@ class _Compiler:
             except KernelError as e:
                 if e.loc is not None:
                     raise
-                raise KernelError(f"{e.message} at {_instance(env, params, st)}", loc) from None
+                raise KernelError(f"{e.message} at {describe_instance(env, params, st)}", loc) from None
             arr = st.mem[name]
             cell = tuple([g(env, st) for g in idx])
-            _bounds(name, cell, arr.shape, env, params, st, loc)
+            check_bounds(name, cell, arr.shape, env, params, st, loc)
             arr[cell] = store(value)
         return run
 
@@ -301,7 +309,19 @@ class _Compiler:
         var, axis = s.var, s.axis
         flo, fhi = self.int(s.lo), self.int(s.hi)
         inner = (where[0] or axis.startswith("block"), where[1] or axis.startswith("thread"))
-        body = self.stmts(s.body, inner, gen)
+        before = self.vectorized
+        self.depth += 1
+        try:
+            body = self.stmts(s.body, inner, gen)
+        finally:
+            self.depth -= 1
+        tick = self.advance if self.depth == 0 and not ir.is_hardware(axis) else None
+        if self.vectorize and not gen and self.vectorized == before:  # innermost candidate
+            from .interp_vector import vector_runner
+            fast = vector_runner(self, s, inner, tick)
+            if fast is not None:
+                self.vectorized += 1
+                return fast
 
         def order(env, st):
             lo, hi = flo(env, st), fhi(env, st)
@@ -326,22 +346,10 @@ class _Compiler:
             for v in order(env, st):
                 env[var] = v
                 body(env, st)
+                if tick is not None:
+                    tick(1)
             env.pop(var, None)
         return loop_run
-
-
-def _bounds(name, cell, shape, env, params, st, loc):
-    for i, n in zip(cell, shape):
-        if not 0 <= i < n:
-            raise KernelError(
-                f"index out of bounds: {name}[{', '.join(map(str, cell))}] outside its storage "
-                f"[{', '.join(map(str, shape))}] at {_instance(env, params, st)}", loc)
-
-
-def _instance(env: dict, params: set, st: _State) -> str:
-    parts = [f"{k}={v}" for k, v in env.items() if k not in params]
-    parts += [f"{ax}={i}" for ax, i in st.hw.items()]
-    return ", ".join(parts) if parts else "top level"
 
 
 # ---------------------------------------------------------------- launches
@@ -350,9 +358,9 @@ def _instance(env: dict, params: set, st: _State) -> str:
 class _Run:
     """One run of one kernel: memory, the random source, and the launch driver."""
 
-    def __init__(self, program, kernel, env, arrays, seed):
+    def __init__(self, program, kernel, env, arrays, seed, vectorize=True, advance=None):
         self.program, self.env, self.rng = program, env, random.Random(seed)
-        self.compiler = _Compiler(program, env)
+        self.compiler = _Compiler(program, env, vectorize, advance)
         used = {n.tensor for n in ir.walk(kernel.body) if isinstance(n, (ir.Load, ir.Assign, ir.Zero))}
         self.globals, self.scratch_tensors = {}, []
         for t in program.tensors:
@@ -362,6 +370,9 @@ class _Run:
                 self.scratch_tensors.append(t)
                 continue
             self.globals[t.name] = check_array(t, arrays, env)
+        arrs = list(self.globals.values())
+        if any(np.shares_memory(a, b) for k, a in enumerate(arrs) for b in arrs[k + 1:]):
+            self.compiler.vectorize = False  # aliased tensors: only the scalar order is right
         # outside hardware launches scratch tensors live for the whole run (like C locals)
         self.scratch = {t.name: _poisoned(t, env) for t in self.scratch_tensors}
 
@@ -469,16 +480,40 @@ def _poisoned(t: ir.Tensor, env: dict) -> np.ndarray:
     return np.full(shape + (dtype.itemsize,), 0xFF, dtype=np.uint8).view(dtype).reshape(shape)
 
 
-def run_kernel(program: ir.Program, kernel_name: str, sizes: dict, arrays: dict, seed: int = 0) -> dict:
+def run_kernel(program: ir.Program, kernel_name: str, sizes: dict, arrays: dict, seed: int = 0,
+               vectorize: bool | None = None) -> dict:
     """Run `kernel_name` at `sizes`, mutating `arrays` (name -> storage-shaped array of every
-    global/constant tensor the kernel uses) in place; returns `arrays`."""
+    global/constant tensor the kernel uses) in place; returns `arrays`. `vectorize=False` (or
+    VSCHED_INTERP_SCALAR=1) forces the scalar path everywhere (interp_vector explains the
+    vector path, which gives the same bits)."""
     try:
         kernel = program.kernel(kernel_name)
     except KeyError:
         raise UsageError(f"no kernel named {kernel_name!r}") from None
     env = check_sizes(program, sizes)
-    run = _Run(program, kernel, env, arrays, seed)
-    with np.errstate(all="ignore"):
-        for stmt in kernel.body:
-            run.launch(stmt)
+    if vectorize is None:
+        vectorize = os.environ.get("VSCHED_INTERP_SCALAR", "") in ("", "0")
+    from .progress import bar
+    with bar(f"interpreting {kernel_name}", _work(program, kernel, env)) as advance:
+        run = _Run(program, kernel, env, arrays, seed, vectorize, advance)
+        with np.errstate(all="ignore"):
+            for stmt in kernel.body:
+                run.launch(stmt)
+                if not isinstance(stmt, ir.For) or ir.is_hardware(stmt.axis):
+                    advance(1)
     return arrays
+
+
+def _work(program, kernel, env) -> int:
+    """Progress units of a run: each launch's outermost loop iterations (1 for other launches)."""
+    total = 0
+    comp = _Compiler(program, env)
+    for stmt in kernel.body:
+        n = 1
+        if isinstance(stmt, ir.For) and not ir.is_hardware(stmt.axis):
+            try:
+                n = max(0, comp.int(stmt.hi)(env, None) - comp.int(stmt.lo)(env, None))
+            except (KeyError, KernelError, TypeError, AttributeError):
+                n = 1
+        total += n
+    return total

@@ -145,3 +145,22 @@ def to_storage(prec: str):
         case "i32":
             return _trunc_i32
     raise InternalError(prec)
+
+
+# ---------------------------------------------------------------- errors
+
+
+def check_bounds(name, cell, shape, env, params, st, loc):
+    """KernelError naming the tensor, the index and the instance unless `cell` is inside `shape`."""
+    for i, n in zip(cell, shape):
+        if not 0 <= i < n:
+            raise KernelError(
+                f"index out of bounds: {name}[{', '.join(map(str, cell))}] outside its storage "
+                f"[{', '.join(map(str, shape))}] at {describe_instance(env, params, st)}", loc)
+
+
+def describe_instance(env: dict, params: set, st) -> str:
+    """The loop instance (iterators, hardware indices) of an executing statement."""
+    parts = [f"{k}={v}" for k, v in env.items() if k not in params]
+    parts += [f"{ax}={i}" for ax, i in st.hw.items()]
+    return ", ".join(parts) if parts else "top level"

@@ -12,7 +12,7 @@ KINDS = ("precondition", "in_bounds", "coverage", "dependence", "reassociation",
          "race", "barrier_uniformity", "dataflow", "bijection", "privatize_condition",
          "injective_partials", "equivalence", "exactness", "hardware_limits", "profile")
 STATUSES = ("proved", "refuted", "unknown")
-ENGINES = ("isl", "z3", "structural")
+ENGINES = ("isl", "z3", "structural", "run")  # run: a refutation found by running (never a proof)
 
 
 @dataclass

@@ -20,14 +20,15 @@ import islpy as isl
 from polyhedral import checks, contraction, race
 from polyhedral.describe import Finding, fmt_instance
 from polyhedral.model import KernelModel
-from . import gpu_limits, ir
+from . import budget, gpu_limits, ir
+from .budget import DEFAULT_TIMEOUT
 from .errors import ScheduleError
 from .obligations import Obligation, verdict
 
 GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence")
 # isl's own budget per check (its operation counter): a runaway query becomes "unknown"
-# instead of hanging past the timeout, which is only checked between checks.
-ISL_MAX_OPERATIONS = 5_000_000
+# instead of hanging past the timeout (verified_sched/budget.py holds the constants).
+ISL_MAX_OPERATIONS = budget.ISL_MAX_OPERATIONS
 # shared-memory bytes per block for hardware_limits (a one-element list so a CLI option can set it)
 
 
@@ -94,23 +95,16 @@ def to_obligation(kind, op_index, op_text, f: Finding, seconds) -> Obligation:
                       f.counterexample, f.reassociates)
 
 
+guarded = budget.guarded  # re-exported: fn() inside one obligation's budget
+
+
 def _run(kind, op_index, op_text, fn, deadline) -> list:
     """Run one check (returning a Finding or a list of (kind, Finding)) with timing; isl
     giving up or the deadline passing makes it unknown, never proved."""
     t0 = time.perf_counter()
-    if t0 > deadline:
-        return [Obligation(kind, op_index, op_text, "", "isl", "unknown", 0.0,
-                           "not decided: the verification timeout was reached")]
-    ctx = isl.DEFAULT_CONTEXT
-    ctx.reset_operations()
-    ctx.set_max_operations(ISL_MAX_OPERATIONS)
-    try:
-        out = fn()
-    except isl.Error as exc:
-        out = Finding("unknown", f"isl could not decide this ({exc})")
-    finally:
-        ctx.set_max_operations(0)  # unlimited again for code outside the checks
-        ctx.reset_operations()
+    out, reason = guarded(fn, deadline)
+    if reason is not None:
+        out = Finding("unknown", reason)
     dt = time.perf_counter() - t0
     pairs = out if isinstance(out, list) else [(kind, out)]
     return [to_obligation(k, op_index, op_text, f, dt / len(pairs)) for k, f in pairs]
@@ -120,7 +114,7 @@ def _idempotent(model: KernelModel):
     return checks.idempotent_fn(model)
 
 
-def in_bounds(model: KernelModel, label: str, timeout: float = 10.0) -> Finding:
+def in_bounds(model: KernelModel, label: str, timeout: float = DEFAULT_TIMEOUT) -> Finding:
     """isl for affine accesses; z3 for integer accesses isl cannot state (products of sizes)
     and for dynamic indices, whose reads become symbols bounded by the enclosing guards and the
     tensor's declared `inputs` range."""
@@ -221,6 +215,11 @@ def op_obligations(ctx: OpContext) -> list:
 
 def verify_kernel(program: ir.Program, kernel_name: str, profile: str, timeout: float, filename="",
                   shared_limit: int = gpu_limits.SHARED_LIMIT) -> KernelReport:
+    with budget.program(len(program.params)):  # isl's budget shrinks for very many params
+        return _verify_kernel(program, kernel_name, profile, timeout, filename, shared_limit)
+
+
+def _verify_kernel(program, kernel_name, profile, timeout, filename, shared_limit) -> KernelReport:
     report = KernelReport(filename, kernel_name)
     deadline = time.perf_counter() + timeout
     report.obligations += kernel_obligations(program, kernel_name, deadline, shared_limit)
@@ -232,24 +231,33 @@ def verify_kernel(program: ir.Program, kernel_name: str, profile: str, timeout: 
     for k, op in enumerate(sched.ops, start=1):
         t0 = time.perf_counter()
         try:
-            after = apply_op(current, kernel_name, op)
+            after, reason = guarded(lambda: apply_op(current, kernel_name, op), deadline)
         except ScheduleError as exc:
             report.obligations.append(Obligation("precondition", k, op.text(), "the op applies to the kernel",
                                                  "structural", "refuted", time.perf_counter() - t0, exc.message))
+            return report
+        if reason is not None:  # the op's own simplification ran out: nothing after it is checked
+            report.obligations.append(Obligation("precondition", k, op.text(), "the op applies to the kernel",
+                                                 "isl", "unknown", time.perf_counter() - t0, reason))
             return report
         report.obligations.append(Obligation("precondition", k, op.text(), "the op applies to the kernel",
                                              "structural", "proved", time.perf_counter() - t0, "applies"))
         ctx = OpContext(current, after, kernel_name, op, k, profile, timeout, deadline, shared_limit)
         try:
-            report.obligations += specific(ctx)
+            # each op-specific obligation has a budget of its own (ops.common.timed); this scope
+            # only bounds the work an op does outside them
+            own, reason = guarded(lambda: specific(ctx), deadline)
         except ScheduleError as exc:
-            report.obligations.append(Obligation("precondition", k, op.text(), "the op applies", "structural",
-                                                 "refuted", 0.0, exc.message))
-        except isl.Error as exc:
-            report.obligations.append(Obligation("precondition", k, op.text(), "the op's own obligations",
-                                                 "isl", "unknown", 0.0, f"isl could not decide them ({exc})"))
+            own, reason = [Obligation("precondition", k, op.text(), "the op applies", "structural",
+                                      "refuted", 0.0, exc.message)], None
+        if reason is not None:
+            own = [Obligation("precondition", k, op.text(), "the op's own obligations", "isl", "unknown", 0.0,
+                              reason)]
+        report.obligations += own
         report.obligations += op_obligations(ctx)
         current = after
+    from .refute_run import refute_unknowns
+    report.obligations = refute_unknowns(program, kernel_name, report.obligations, profile)
     return report
 
 
@@ -262,11 +270,12 @@ def verify_claim(program: ir.Program, claim: ir.Claim, profile: str, timeout: fl
         ma = KernelModel(program, claim.a, tag="A")
         mb = KernelModel(program, claim.b, tag="B")
         return contraction.equivalence(ma, mb, profile)
-    report.obligations += _run("equivalence", 0, text, run, deadline)
+    with budget.program(len(program.params)):
+        report.obligations += _run("equivalence", 0, text, run, deadline)
     return report
 
 
-def verify_program(program: ir.Program, profile: str | None = None, timeout: float = 10.0,
+def verify_program(program: ir.Program, profile: str | None = None, timeout: float = DEFAULT_TIMEOUT,
                    filename: str = "", shared_limit: int = gpu_limits.SHARED_LIMIT) -> list:
     """One KernelReport per claim and per kernel of the program (`shared_limit`: bytes of
     shared memory a block may use, for `hardware_limits`)."""

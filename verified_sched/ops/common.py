@@ -221,9 +221,15 @@ def obligation(ctx, kind: str, statement: str, status: str, message: str,
                       counterexample=counterexample)
 
 
-def timed(fn, ctx):
-    """Run one obligation builder and record how long it took."""
+def timed(fn, ctx, kind: str):
+    """Run one obligation builder inside its own budget (isl operations, the deadline, z3's
+    timeout: verified_sched.budget) and record how long it took. Running out makes the
+    obligation `kind` unknown with the reason; the deadline passed before it starts, too."""
     import time
+
+    from ..budget import guarded
     t0 = time.perf_counter()
-    ob = fn(ctx)
+    ob, reason = guarded(lambda: fn(ctx), getattr(ctx, "deadline", 0.0) or float("inf"))
+    if reason is not None:
+        ob = obligation(ctx, kind, "", "unknown", reason)
     return dataclasses.replace(ob, seconds=time.perf_counter() - t0)

@@ -302,4 +302,4 @@ def final_value(ctx):
 
 def obligations(ctx) -> list:
     """The final-value dependence of the moved tail (the generic ones are all kept)."""
-    return [common.timed(final_value, ctx)]
+    return [common.timed(final_value, ctx, "dependence")]

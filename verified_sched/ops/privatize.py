@@ -379,4 +379,5 @@ def race(ctx):
 
 def obligations(ctx) -> list:
     """coverage (structural), dataflow, privatize_condition, race (isl)."""
-    return [common.timed(f, ctx) for f in (coverage_by_construction, dataflow, condition, race)]
+    return [common.timed(f, ctx, kind) for f, kind in ((coverage_by_construction, "coverage"), (dataflow, "dataflow"),
+                                                 (condition, "privatize_condition"), (race, "race"))]

@@ -340,7 +340,7 @@ def obligations(ctx) -> list:
     op = ctx.op
     out = []
     if op.tail in ("shift_inward", "shift_inward_and_blend"):
-        out.append(common.timed(extent_covers_factor, ctx))
+        out.append(common.timed(extent_covers_factor, ctx, "precondition"))
     if op.tail == "predicate_stores":
-        out.append(common.timed(unmasked_loads_in_bounds, ctx))
+        out.append(common.timed(unmasked_loads_in_bounds, ctx, "in_bounds"))
     return out

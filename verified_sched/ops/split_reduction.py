@@ -62,7 +62,7 @@ from .common import error
 # term (this op's `equivalence` replaces it) and reassociation is this op's own obligation
 GENERIC = ("in_bounds", "dependence", "independence")
 
-def _initial(op: str, prec: str, target: Load):
+def initial_value(op: str, prec: str, target: Load):
     """A partial cell's initial value: the identity of + and *; for max and min (which have no
     finite identity and the DSL no infinity literal) the target's current value, which they
     absorb (idempotent: max(t, max(t, a), max(t, b)) = max(t, a, b))."""
@@ -182,7 +182,7 @@ def apply(program: ir.Program, kernel_name: str, op: SplitReduction) -> ir.Progr
     body = tuple(ir.rewrite(s, redirect) for s in common.subst(loop.body, {op.loop: new_l}))
     body = common.guard_leaves(body, Cmp("<", pos, n))
     enclosing = tuple((lp.var, Var(lp.var)) for lp in f.site.loops)
-    init = Assign(op.partials, pidx, _initial(f.acc_op, T.prec, target), sid=f"{a.sid}_init",
+    init = Assign(op.partials, pidx, initial_value(f.acc_op, T.prec, target), sid=f"{a.sid}_init",
                   provenance=enclosing + ((op.outer, lb),), loc=a.loc)
     new_loop = For(op.outer, Int(0), Int(B), "serial",
                    (init, For(op.inner, Int(0), count, "serial", body, loc=loop.loc)), loc=loop.loc)
@@ -261,5 +261,6 @@ def _conj(conds):
 
 def obligations(ctx) -> list:
     from . import split_reduction_checks as checks
-    return [common.timed(fn, ctx) for fn in (checks.injective_partials, checks.equivalence,
-                                             checks.reassociation)]
+    return [common.timed(fn, ctx, kind) for fn, kind in ((checks.injective_partials, "injective_partials"),
+                                                         (checks.equivalence, "equivalence"),
+                                                         (checks.reassociation, "reassociation"))]

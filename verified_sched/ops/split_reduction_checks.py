@@ -12,6 +12,7 @@ from polyhedral.describe import coords, instance, param_values
 from polyhedral.isltools import _params_text, _sample
 from polyhedral.model import Access
 from .. import ir
+from ..simplify import norm_index
 from . import common
 from .split_reduction import recognize
 
@@ -72,6 +73,40 @@ def injective_partials(ctx):
                              "each enclosing iteration has its own partial cell and target cell")
 
 
+def _wrong_initial(ctx, f, ma, I_):
+    """(message, counterexample) when a partial cell's initial value is not the identity of
+    the accumulation's operator (for max/min: the target cell the original accumulates into),
+    else None. A wrong start value shifts every result by it, at every size with a term."""
+    prec = ctx.before.tensor(ctx.op.tensor).prec
+    want = _identity(f.acc_op, prec, ir.Load(ctx.op.tensor, f.assign.index))
+    for st in I_:
+        got = st.node.value
+        if _same_value(got, want):
+            continue
+        pt = _sample(_write(ma, [st]).domain())
+        params = param_values(ma, coords(pt)[0]) if pt is not None else {}
+        from ..dsl.printer import expr_text
+        return (f"a partial cell of {ctx.op.partials} starts at {expr_text(got)}, not at "
+                f"{expr_text(want)} (the start value of a {f.acc_op} reduction): every combined "
+                f"result is off by it", {"params": params})
+    return None
+
+
+def _identity(op: str, prec: str, target):
+    """The start value a partial cell must have (stated here independently of apply)."""
+    if op in ("max", "min"):
+        return target
+    one = {"+": 0, "*": 1}[op]
+    return ir.Int(one) if prec == "i32" else ir.Float(float(one))
+
+
+def _same_value(a, b) -> bool:
+    match a, b:
+        case ir.Load(), ir.Load():
+            return a.tensor == b.tensor and [norm_index(e) for e in a.index] == [norm_index(e) for e in b.index]
+    return a == b
+
+
 def _skeleton(e):
     """The value with every load replaced by a placeholder (structural part of a term)."""
     return ir.rewrite(e, lambda n: ir.Var("__load__") if isinstance(n, ir.Load) else None)
@@ -114,6 +149,9 @@ def equivalence(ctx):
         return ob("refuted", "a partial cell is combined twice or never")
     if not wi.is_injective() or not rc.range().is_subset(wi.range()):
         return ob("refuted", "a partial cell the combine reads is not initialized exactly once")
+    bad_init = _wrong_initial(ctx, f, ma, I_)
+    if bad_init is not None:
+        return ob("refuted", bad_init[0], bad_init[1])
     ta = comp.apply_range(wc)
     tb = pa.apply_range(pb.reverse()).apply_range(_write(mb, S))
     if not ta.is_equal(tb):

@@ -107,12 +107,12 @@ def correspondence(ctx):
 
 
 def obligations(ctx) -> list:
-    out = [common.timed(dataflow, ctx), common.timed(correspondence, ctx)]
+    out = [common.timed(dataflow, ctx, "dataflow"), common.timed(correspondence, ctx, "coverage")]
     op = ctx.op
     if op.swizzle is not None:
-        out.append(common.timed(bijection_obligation, ctx))
+        out.append(common.timed(bijection_obligation, ctx, "bijection"))
     if op.pipeline == 2:
-        out.append(common.timed(rotation_obligation, ctx))
+        out.append(common.timed(rotation_obligation, ctx, "dataflow"))
     return out
 
 

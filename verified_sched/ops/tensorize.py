@@ -182,4 +182,5 @@ def _intrinsic(t: Tile, shape: tuple, used: set) -> tuple:
 
 def obligations(ctx) -> list:
     from . import tensorize_checks as checks
-    return [common.timed(fn, ctx) for fn in (checks.equivalence, checks.race)]
+    return [common.timed(fn, ctx, kind) for fn, kind in ((checks.equivalence, "equivalence"),
+                                                        (checks.race, "race"))]

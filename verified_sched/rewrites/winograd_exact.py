@@ -23,7 +23,9 @@ from fractions import Fraction
 
 import z3
 
-from .. import ir
+from smt.solver import solver
+
+from .. import budget, ir
 from ..dsl.inputs import ranges_from_comments
 
 LIMIT = 2 ** 24
@@ -317,7 +319,7 @@ def analyse(before, after, kernel: str, m, ranges: list):
     return reqs, extents
 
 
-def exactness_obligation(before, after, kernel: str, m, ranges: list, timeout: float = 10.0):
+def exactness_obligation(before, after, kernel: str, m, ranges: list, timeout: float = budget.DEFAULT_TIMEOUT):
     """Formal statement: for all parameter values satisfying the constraints and all inputs
     in the declared ranges and grids, every rounded result of the direct nest and of the
     Winograd nests (each product, each partial sum) has |v| * 2^e <= 2^24 where v is a
@@ -339,8 +341,7 @@ def exactness_obligation(before, after, kernel: str, m, ranges: list, timeout: f
     conds, violated, unknown = [], [], []
     for b, where in seen.items():
         lhs = _lhs(b, extents)
-        s = z3.Solver()
-        s.set("timeout", int(timeout * 1000))
+        s = solver(timeout)  # capped by the time left before the deadline
         s.add(*cons)
         s.add(lhs * (2 ** b.grid) > LIMIT)
         res = s.check()
@@ -361,7 +362,7 @@ def exactness_obligation(before, after, kernel: str, m, ranges: list, timeout: f
             elif any(mono for mono, _ in b.poly):
                 conds.append((_text(b), None, where))
         else:
-            unknown.append(f"z3 {s.reason_unknown()} on {where}")
+            unknown.append(f"{budget.z3_unknown(s.reason_unknown())} on {where}")
     if violated:
         _, b, where, cex = min(violated, key=lambda v: v[0])
         return Result("exactness", "refuted", "z3",

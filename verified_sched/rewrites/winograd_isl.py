@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import islpy as isl
 
-from .. import ir
+from .. import budget, ir
 
 
 class NonAffine(Exception):
@@ -108,7 +108,11 @@ def implied(program: ir.Program, c) -> bool:
     try:
         _, _, ps = context(program)
         bad = params_set(program, cond(c, ps, negate=True))
-    except (NonAffine, isl.Error):
+    except NonAffine:
+        return False
+    except isl.Error:
+        if budget.exhausted():  # out of budget: unknown, not "not implied"
+            raise
         return False
     return bad.is_empty()
 

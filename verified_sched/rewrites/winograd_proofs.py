@@ -22,7 +22,9 @@ from fractions import Fraction
 import islpy as isl
 import z3
 
-from .. import ir
+from smt.solver import solver
+
+from .. import budget, ir
 from . import winograd_isl as wi
 from .winograd import Minted, rewrite_kernel
 
@@ -57,9 +59,13 @@ def _stamp(results, fn):
     return results
 
 
-def _timed(fn, *args):
+def _timed(kind: str, fn, *args):
+    """fn(*args) -> Result, inside its own budget (verified_sched.budget): running out of isl
+    operations, time or memory makes the obligation `kind` unknown with the reason."""
     t = time.perf_counter()
-    r = fn(*args)
+    r, reason = budget.guarded(lambda: fn(*args), budget.current_deadline())
+    if reason is not None:
+        r = Result(kind, "unknown", "isl", reason)
     r.seconds = round(time.perf_counter() - t, 4)
     return r
 
@@ -258,7 +264,7 @@ def bounds_obligations(before: ir.Program, after: ir.Program, region: list, m: M
         return Result("in_bounds", "proved", "isl",
                       f"read set: {n} distinct reads of pre-existing tensors lie in the direct form's read set")
 
-    return [_stamp(_timed(in_bounds), in_bounds), _stamp(_timed(subset), subset)]
+    return [_stamp(_timed("in_bounds", in_bounds), in_bounds), _stamp(_timed("in_bounds", subset), subset)]
 
 
 # ---------------------------------------------------------------- the transform identity
@@ -454,8 +460,10 @@ def identity_obligations(region: dict, m: Minted, timeout: float) -> list:
                                   counterexample={"position": [p, q]}))
                 continue
             direct = z3.Sum([a[(p + r, q + s)] * g[(r, s)] for r in range(3) for s in range(3)])
-            s = z3.Solver()
-            s.set("timeout", int(timeout * 1000))
+            if budget.expired(budget.current_deadline()):
+                out.append(Result("equivalence", "unknown", "z3", budget.deadline_message()))
+                continue
+            s = solver(timeout)  # capped by the time left before the deadline
             s.add(Y[(p, q)] != direct)
             res = s.check()
             sec = round(time.perf_counter() - t, 4)
@@ -468,7 +476,8 @@ def identity_obligations(region: dict, m: Minted, timeout: float) -> list:
                 out.append(Result("equivalence", "refuted", "z3", what + " fails", sec,
                                   counterexample={"position": [p, q], "model": cex}))
             else:
-                out.append(Result("equivalence", "unknown", "z3", f"{what}: z3 {s.reason_unknown()}", sec))
+                out.append(Result("equivalence", "unknown", "z3", f"{what}: {budget.z3_unknown(s.reason_unknown())}",
+                                  sec))
     return out
 
 
@@ -476,7 +485,7 @@ def identity_obligations(region: dict, m: Minted, timeout: float) -> list:
 
 
 def winograd_results(before: ir.Program, after: ir.Program, kernel: str, profile: str | None = None,
-                     timeout: float = 10.0, ranges=None) -> list:
+                     timeout: float = budget.DEFAULT_TIMEOUT, ranges=None) -> list:
     """Every obligation of one `winograd` op, as Result records.
 
     `ranges`: the declared input ranges (winograd_exact.InputRange list) or None; with none
@@ -500,11 +509,13 @@ def winograd_results(before: ir.Program, after: ir.Program, kernel: str, profile
         by_role = dict(region)
         out.append(_stamp(profile_obligation(profile if profile is not None else after.profile),
                           profile_obligation))
-        out.append(_stamp(_timed(coverage_obligation, before, after, region, m), coverage_obligation))
+        out.append(_stamp(_timed("coverage", coverage_obligation, before, after, region, m), coverage_obligation))
         out += bounds_obligations(before, after, region, m)
-        out += _stamp(identity_obligations(by_role, m, timeout), identity_obligations)
+        ident, reason = budget.guarded(lambda: identity_obligations(by_role, m, timeout), budget.current_deadline())
+        out += _stamp(ident if reason is None else [Result("equivalence", "unknown", "z3", reason)],
+                      identity_obligations)
         if ranges:
-            out.append(_stamp(_timed(exactness_obligation, before, after, kernel, m, ranges, timeout),
+            out.append(_stamp(_timed("exactness", exactness_obligation, before, after, kernel, m, ranges, timeout),
                               exactness_obligation))
     for r in out:
         r.extra.setdefault("sites", len(minted))

@@ -1,0 +1,128 @@
+"""Concrete refutation of unknown obligations: when isl and z3 prove nothing wrong with a
+schedule but cannot prove it right either (a verdict of `unknown`), run the kernel before and
+after each op whose obligations are unknown, at the file's small example sizes, on the
+oracle's seeded random inputs (poisoned outputs, guard zones). A difference in an observable
+cell is a fact, not a guess: the op's first unknown obligation becomes `refuted` (engine
+`run`) with the sizes and the first differing cell as its counterexample. It is kept only
+when the whole schedule, run against the unscheduled kernel exactly as `vsched run FILE
+--size S` does, differs at the same sizes: the counterexample replays by construction.
+
+Only bitwise comparisons are used, so every op up to the one refuted must keep rounding
+exactly: under `reproducible` that is what legal means; otherwise each op must have a proved
+`reassociation` obligation that reorders nothing, or declare `EXACT_ROUNDING = True` in its
+module (an op that only moves or redirects accesses, like `stage`). A difference within a
+licensed reassociation (or Winograd's different rounding) is not a bug.
+Nothing here ever proves anything; an equal run leaves the obligation unknown.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from . import ir
+from .errors import VschedError
+
+MAX_SIZE_SETS = 3
+
+
+def _needs_emulator(program: ir.Program, kernel: str) -> bool:
+    """Barriers inside hardware loops: the serial C backend cannot mean them (see `run`)."""
+    return any(isinstance(n, ir.For) and ir.is_hardware(n.axis) and
+               any(isinstance(b, ir.Barrier) for b in ir.walk(n.body))
+               for n in ir.walk(program.kernel(kernel).body))
+
+
+def _runner(program: ir.Program, kernel: str):
+    if _needs_emulator(program, kernel):
+        from codegen.emulate import load_emulated
+        return load_emulated(program, seed=0, detect_races=False).run
+    from codegen.build import load_c
+    return load_c(program).run
+
+
+def _compare(ref_prog, cand_prog, kernel, sizes):
+    """(differs, text, first cell or None); differs is None when nothing can be concluded."""
+    from codegen.emulate import EmulationError
+    from codegen.oracle import OutOfStorage, compare_kernels
+    from .interp import KernelError
+    try:
+        rep = compare_kernels(ref_prog, kernel, kernel, sizes, 0, "random", _runner(ref_prog, kernel),
+                              _runner(cand_prog, kernel), rtol=None, atol=0.0, program_cand=cand_prog)
+    except (OutOfStorage, EmulationError, KernelError, VschedError):
+        return None, "", None
+    if rep.equal or rep.vacuous:
+        return False, "", None
+    d = rep.first_diff
+    cell = {"tensor": d.tensor, "index": [int(x) for x in d.index]} if d is not None else None
+    return True, rep.text(), cell
+
+
+def _prefixes(program: ir.Program, kernel: str, upto: int) -> list:
+    """The program after 0, 1, ..., upto ops of the kernel's schedule."""
+    from .ops import apply_op
+    sched = program.schedule_for(kernel)
+    out = [program]
+    for op in sched.ops[:upto]:
+        out.append(apply_op(out[-1], kernel, op))
+    return out
+
+
+def refute_unknowns(program: ir.Program, kernel: str, obligations: list, profile: str) -> list:
+    """`obligations` of one kernel (as verify_kernel made them), with the first unknown
+    obligation of an op refuted when a run shows the op changes the result."""
+    if profile == "approximate" or any(o.status == "refuted" for o in obligations):
+        return obligations
+    unknown_ops = sorted({o.op_index for o in obligations if o.status == "unknown" and o.op_index > 0})
+    if not unknown_ops:
+        return obligations
+    from .sizes import example_sizes
+    try:
+        size_sets = example_sizes(program, MAX_SIZE_SETS)
+        progs = _prefixes(program, kernel, max(unknown_ops))
+        full = _prefixes(program, kernel, len(program.schedule_for(kernel).ops))[-1]
+    except VschedError:
+        return obligations
+    for k in unknown_ops:
+        if profile != "reproducible" and not all(_keeps_rounding(program, kernel, obligations, j)
+                                                 for j in range(1, k + 1)):
+            return obligations
+        for sizes in size_sets:
+            differs, text, cell = _compare(progs[k - 1], progs[k], kernel, sizes)
+            if not differs:
+                continue
+            replays, _, _ = _compare(program, full, kernel, sizes)
+            if not replays:
+                continue
+            return _refute(obligations, k, sizes, text, cell)
+    return obligations
+
+
+def _keeps_rounding(program: ir.Program, kernel: str, obligations: list, k: int) -> bool:
+    """Op k changes no value's rounding: its reassociation obligations are all proved without
+    reordering anything, or its module says it only moves accesses."""
+    from .ops import op_module
+    rs = [o for o in obligations if o.op_index == k and o.kind == "reassociation"]
+    if rs:
+        return all(o.status == "proved" and not o.reassociates for o in rs)
+    op = program.schedule_for(kernel).ops[k - 1]
+    try:
+        return bool(getattr(op_module(op), "EXACT_ROUNDING", False))
+    except VschedError:
+        return False
+
+
+# which unknown obligation a value difference refutes first (an out-of-storage access or a
+# resource limit is not what a differing value shows)
+_LAST = ("in_bounds", "hardware_limits", "precondition")
+
+
+def _refute(obligations: list, k: int, sizes: dict, text: str, cell) -> list:
+    cands = [o for o in obligations if o.op_index == k and o.status == "unknown"]
+    target = min(cands, key=lambda o: o.kind in _LAST)
+    cex = {"params": dict(sizes), "seed": 0}
+    if cell is not None:
+        cex["cells"] = [cell]
+    first = text.splitlines()[0] if text else ""
+    new = dataclasses.replace(target, status="refuted", engine="run",
+                              message=f"{target.message}; a run shows the op changes the result: {first}",
+                              counterexample=cex)
+    return [new if o is target else o for o in obligations]
