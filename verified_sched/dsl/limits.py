@@ -15,11 +15,11 @@ from .. import ir
 from ..errors import Loc, ParseError
 
 MAX_FILE_BYTES = 1 << 20  # a .vs file: 1 MiB
-MAX_NESTING = 64  # nested ( ), [ ], calls, unary minus, not, and for/if/tensor_core blocks
+MAX_NESTING = 128  # nested ( ), [ ], calls, unary minus, not, and for/if/tensor_core blocks
 MAX_EXPR_DEPTH = 200  # depth of one expression tree: `a + b + c` is 2 deep (left-associative)
 MAX_INT = 2**63 - 1  # integer literals lie in the int64 range
-MAX_PARAMS = 64  # size parameters
-MAX_CONSTRAINTS = 256  # size constraints
+MAX_PARAMS = 2048  # size parameters
+MAX_CONSTRAINTS = 4096  # size constraints
 MAX_TENSORS = 256  # tensor declarations
 MAX_KERNELS = 256  # kernels (and as many schedules)
 MAX_STATEMENTS = 10_000  # statements (loops, ifs, assignments, ...) over all kernels
