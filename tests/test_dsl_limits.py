@@ -183,3 +183,16 @@ def test_show_unknown_kernel_is_an_error(repo_root, capsys):
     assert main(["show", str(repo_root / "examples" / "matmul.vs"), "--kernel", "nope"]) == 2
     err = capsys.readouterr().err
     assert "no kernel named 'nope'" in err and "matmul" in err
+
+
+def test_split_reduction_with_two_billion_blocks_is_a_precondition_failure(tmp_path, capsys, cases_dir):
+    """Regression (fuzz): blocks=2147483648 built a combine of 2^31 terms (a hang)."""
+    text = (cases_dir / "split_reduction.vs").read_text().replace("blocks=8 ", "blocks=2147483648 ")
+    assert "blocks=2147483648" in text
+    rc, _ = run_cli(tmp_path, capsys, text, "verify")  # illegal: the precondition is refuted
+    assert rc == 1
+    path = tmp_path / "t.vs"
+    assert main(["verify", str(path), "--json"]) == 1
+    assert "blocks 2147483648: at most 256" in capsys.readouterr().out
+    assert main(["show", str(path), "--after", "1"]) == 2
+    assert "at most 256" in capsys.readouterr().err

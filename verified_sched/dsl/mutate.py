@@ -48,7 +48,7 @@ def _operands(tokens: list[str]) -> list[int]:
 
 
 def _mutate_once(text: str, rng: random.Random) -> tuple[str, str]:
-    tokens = _tokens(text)
+    tokens = _tokens(text) or [""]
     sig = _significant(tokens) or [0]
     ops = _operands(tokens)
     kind = rng.choice(("delete", "duplicate", "swap", "name", "name", "keyword", "stray", "truncate",
