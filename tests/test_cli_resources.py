@@ -162,3 +162,15 @@ def test_run_vacuous_comparison_has_its_own_message(tmp_path, capsys):
     assert main(["run", str(path), "--size", "N=5"]) == 1
     out = capsys.readouterr().out
     assert "schedule of k: VACUOUS" in out and "DIFFERENT" not in out
+
+
+def test_run_refuses_a_kernel_of_more_than_1e12_instances(tmp_path, capsys):
+    """Regression (fuzz): 100 nested loops of extent 2 verify in seconds but ran forever."""
+    body = "".join(f"for z{d} in 0 .. 2 {{\n" for d in range(100)) + "y[0] = 1.0\n" + "}\n" * 100
+    path = tmp_path / "deep.vs"
+    path.write_text("params N where N >= 1\ntensor y[N] f32\nkernel k {\n" + body + "}\n")
+    assert main(["run", str(path)]) == 2
+    assert "more than 1e+12 statement instances" in capsys.readouterr().err
+    program = parse_text(path.read_text())
+    with pytest.raises(UsageError, match="statement instances"):
+        resources.check_int64(program, "k", {"N": 3})

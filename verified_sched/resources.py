@@ -4,6 +4,8 @@
   holds the inputs, two guarded copies and their snapshots, plus float64 temporaries for the
   comparison), must fit in the memory available (MemAvailable, or an address-space limit set
   with `ulimit -v`); otherwise a UsageError names the bytes asked for.
+- Work: a kernel whose statement instances (the product of its loop extents, bounded the
+  same way) exceed MAX_INSTANCES would run for hours in any backend; it is refused.
 - int64: the compiled kernels compute loop bounds, indices and linear offsets in int64. Every
   such integer expression is bounded by interval arithmetic over the loops' ranges at these
   sizes; one that could leave [-2^62, 2^62] (a margin for the C backend's floor/mod
@@ -18,6 +20,7 @@ from . import ir
 from .errors import UsageError
 
 INT_LIMIT = 2**62
+MAX_INSTANCES = 10**12  # statement instances of one kernel run: hours of compute in any backend
 RUN_COPIES = 6  # arrays the oracle holds per tensor: inputs, 2 guarded copies, 2 snapshots, scratch
 RUN_TEMP_BYTES = 24  # float64 temporaries per compared cell
 EXEC_COPIES = 2  # exec: the zero-filled storage and the fitted input
@@ -174,9 +177,15 @@ def check_int64(program: ir.Program, kernel: str, sizes: dict) -> None:
         if max(abs(lo), abs(hi)) > INT_LIMIT:
             fail(ir.Load(tensor, tuple(index)), lo, hi)
 
-    stack = [(s, params) for s in program.kernel(kernel).body]
+    stack = [(s, params, 1) for s in program.kernel(kernel).body]
+    total = 0
     while stack:
-        s, env = stack.pop()
+        s, env, count = stack.pop()
+        total += count
+        if total > MAX_INSTANCES:
+            raise UsageError(f"at sizes {_sizes_text(sizes)}, kernel {kernel} would run more than "
+                             f"{MAX_INSTANCES:.0e} statement instances (the product of its loop extents); "
+                             "use smaller --size")
         for node in _expr_nodes(s):
             if isinstance(node, ir.Load):
                 access(node.tensor, node.index, env)
@@ -184,15 +193,16 @@ def check_int64(program: ir.Program, kernel: str, sizes: dict) -> None:
             case ir.For(var=v, lo=lo, hi=hi, body=body):
                 a, b = _interval(lo, env, fail), _interval(hi, env, fail)
                 inner = {**env, v: (a[0], max(a[0], b[1] - 1))} if a and b else env
-                stack += [(x, inner) for x in body]
+                trips = max(0, b[1] - a[0]) if a and b else 1
+                stack += [(x, inner, count * trips) for x in body]
             case ir.Assign(tensor=t, index=index):
                 access(t, index, env)
             case ir.If(cond=c, then=then, orelse=orelse):
                 for node in _cond_exprs(c):
                     _interval(node, env, fail)
-                stack += [(x, env) for x in then + orelse]
+                stack += [(x, env, count) for x in then + orelse]
             case ir.TensorCore(fallback=fallback):
-                stack += [(x, env) for x in fallback]
+                stack += [(x, env, count) for x in fallback]
 
 
 def _expr_nodes(s) -> list:
