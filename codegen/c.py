@@ -13,8 +13,9 @@ pointer for every global/constant tensor (program order) over its flat row-major
 - A comparison whose operands are both integer-valued is done in int64; otherwise in the
   surrounding compute type (at statement level: double if an f64 load or cast is involved,
   else float if any float load, cast or literal is, else int32).
-- min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b, relu(x) = max(x, 0),
-  abs(x) = x < 0 ? -x : x (conditionals, so NaN and -0 behave the same in the interpreter);
+- float min/max are IEEE 754-2019 minimum/maximum (`vs_min_f32` ...: a NaN operand gives the
+  canonical quiet NaN, -0 < +0), relu(x) = max(x, +0); abs(x) = x < 0 ? -x : x (the
+  interpreter implements the same rules, NaN and -0 included);
   i32 `/` truncates (x/0 = 0 here; the interpreter reports it); i32 overflow wraps (-fwrapv).
   floor/mod of a non-integer operand: floor(x / c) and x - c * floor(x / c) in the compute type.
 - f16 is stored as IEEE binary16 bits (uint16_t) and converted through _Float16 (GCC >= 12,
@@ -61,12 +62,34 @@ static inline int32_t vs_min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
 static inline int32_t vs_max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
 static inline int32_t vs_abs_i32(int32_t a) { return a < 0 ? -a : a; }
 static inline int32_t vs_div_i32(int32_t a, int32_t b) { return b == 0 ? 0 : (b == -1 ? -a : a / b); }
-/* float min/max/abs as plain conditionals (the interpreter mirrors them, NaN and -0 included) */
-static inline float vs_min_f32(float a, float b) { return a < b ? a : b; }
-static inline float vs_max_f32(float a, float b) { return a > b ? a : b; }
+/* float min/max: IEEE 754-2019 minimum/maximum (the interpreter implements the same rule):
+   a NaN operand gives the canonical quiet NaN, -0 < +0, so a min/max reduction gives the same
+   bits in every order. Not `a > b ? a : b` (drops a NaN first operand) nor fmax (drops NaN). */
+static inline float vs_nan_f32(void) { uint32_t u = 0x7fc00000u; float f; memcpy(&f, &u, 4); return f; }
+static inline double vs_nan_f64(void) { uint64_t u = 0x7ff8000000000000ull; double f; memcpy(&f, &u, 8); return f; }
+static inline int vs_neg_f32(float a) { uint32_t u; memcpy(&u, &a, 4); return (int)(u >> 31); }
+static inline int vs_neg_f64(double a) { uint64_t u; memcpy(&u, &a, 8); return (int)(u >> 63); }
+static inline float vs_min_f32(float a, float b) {
+  if (a != a || b != b) return vs_nan_f32();
+  if (a == b) return vs_neg_f32(a) ? a : b;
+  return a < b ? a : b;
+}
+static inline float vs_max_f32(float a, float b) {
+  if (a != a || b != b) return vs_nan_f32();
+  if (a == b) return vs_neg_f32(a) ? b : a;
+  return a > b ? a : b;
+}
 static inline float vs_abs_f32(float a) { return a < 0.0f ? -a : a; }
-static inline double vs_min_f64(double a, double b) { return a < b ? a : b; }
-static inline double vs_max_f64(double a, double b) { return a > b ? a : b; }
+static inline double vs_min_f64(double a, double b) {
+  if (a != a || b != b) return vs_nan_f64();
+  if (a == b) return vs_neg_f64(a) ? a : b;
+  return a < b ? a : b;
+}
+static inline double vs_max_f64(double a, double b) {
+  if (a != a || b != b) return vs_nan_f64();
+  if (a == b) return vs_neg_f64(a) ? b : a;
+  return a > b ? a : b;
+}
 static inline double vs_abs_f64(double a) { return a < 0.0 ? -a : a; }
 static inline float vs_bf2f(uint16_t b) { uint32_t u = (uint32_t)b << 16; float f; memcpy(&f, &u, 4); return f; }
 static inline uint16_t vs_f2bf(float f) {
@@ -420,6 +443,9 @@ class _KernelEmitter:
         for name in freed:
             self.out(1, f"free({name});")
         return f"/* kernel {k.name} */\n{head} {{\n" + "\n".join(self.lines) + "\n}\n"
+
+
+KernelEmitter = _KernelEmitter  # the public name (codegen.checked, codegen.emulate subclass it)
 
 
 def signature(program: ir.Program, kernel_name: str, restrict: bool = False) -> str:

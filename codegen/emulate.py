@@ -25,7 +25,10 @@ global and shared tensor records the last writer (block, thread, phase), the rea
 the readers of the current phase; a conflict is two different threads of one block in one
 phase with at least one write, or two different blocks (unordered) with at least one write.
 The first conflict stops the run and raises RaceError naming both accesses, the cell and the
-phase. The detector also reports an index outside a tensor's storage.
+phase. The detector also reports an index outside a tensor's storage. With or without it,
+every index component of every access is checked against its dimension (shared and local
+tensors have no guard zones, and an out-of-bounds read is invisible otherwise): an index
+outside raises EmulationError ("index out of bounds"), never corrupts the heap.
 
 Entry points: `emit_emulated(program, kernels=None) -> str` (functions `vs_<kernel>` with the C
 backend's signature, so `build.load_shared` and the oracle take them as they are) and
@@ -86,6 +89,16 @@ static void *vs_alloc(size_t n) {
 }
 static void vs_free_to(int mark) { while (vs_nallocs > mark) free(vs_allocs[--vs_nallocs]); }
 static void vs_free_all(void) { vs_free_to(0); }
+/* every index component of every access is bounds-checked (shared and local tensors have no
+   guard zones, and an out-of-bounds read of a global one is invisible otherwise): an index
+   outside its dimension is reported as a finding (status 5), never a heap overflow */
+static int64_t vs_inb(int64_t i, int64_t n, int64_t code) {
+  if (i < 0 || i >= n) {
+    vs_info[1] = code; vs_info[2] = i; vs_info[3] = n; vs_info[4] = vs_cur_block; vs_info[5] = vs_cur_thread;
+    vs_fail(5);
+  }
+  return i;
+}
 static void vs_diverge(int64_t bid, int64_t in, int64_t out, int64_t n_in, int64_t nt) {
   vs_info[1] = bid; vs_info[2] = vs_cur_block; vs_info[3] = vs_phase; vs_info[4] = in;
   vs_info[5] = out; vs_info[6] = n_in; vs_info[7] = nt;
@@ -141,7 +154,7 @@ static void vs_wr_all(vs_shadow *s) { for (int64_t i = 0; i < s->n; i++) vs_wr(s
 #define VS_RD(sh, off) (off)
 #define VS_WR(sh, off) (off)
 #define VS_WR_ALL(sh) ((void)0)
-#define VS_THREAD(t) ((void)0)
+#define VS_THREAD(t) (vs_cur_thread = (t))
 #endif
 """
 
@@ -196,6 +209,18 @@ class EmuEmitter(GpuLowering):
 
     def watched(self, tensor: str) -> bool:
         return self.instrument and self.program.tensor(tensor).memory != "local"
+
+    def offset(self, tensor: str, index) -> str:
+        """The flat offset with every index component checked against its dimension (vs_inb)."""
+        if not index:
+            return "0"
+        dims = self.program.tensor(tensor).storage_dims()
+        tid = [t.name for t in self.program.tensors].index(tensor)
+        acc = ""
+        for k, (i, d) in enumerate(zip(index, dims)):
+            chk = f"vs_inb({self.index(i)[0]}, {self.index(d)[0]}, {tid * 64 + min(k, 63)})"
+            acc = chk if k == 0 else f"({acc}) * ({self.index(d)[0]}) + {chk}"
+        return acc
 
     def raw_load(self, e: ir.Load) -> tuple:
         if not self.watched(e.tensor):
@@ -476,6 +501,11 @@ class EmulatedModule(CModule):
                     f"{kernel}: barrier divergence in {block(info[2])}: the barrier at {where} (after "
                     f"phase {info[3]}) is reached by {info[6]} of {info[7]} threads (e.g. {thread(info[4])}) "
                     f"but not by {thread(info[5])}", info)
+            case 5:
+                tensor = self.program.tensors[info[1] // 64]
+                return EmulationError(
+                    f"{kernel}: index out of bounds: index {info[2]} of dimension {info[1] % 64} of "
+                    f"{tensor.name} (extent {info[3]}) in {block(info[4])}, {thread(info[5])}", info)
             case 3:
                 tensor = self.program.tensors[info[1]]
                 return EmulationError(

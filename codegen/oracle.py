@@ -6,12 +6,15 @@ place: a `CModule.run`, the interpreter (`lambda k, s, a: run_kernel(program, k,
 foreign shared library symbol (`load_shared(...).run`) or any Python function.
 
 Inputs are random (never all zeros); tensors named by an `inputs` directive draw from their
-declared value set instead. Global tensors that a kernel writes before it reads them, and all
-padding, are poisoned identically before both runs (NaN with a recognisable payload;
+declared value set instead. The logical cells of global tensors that a kernel writes before it
+reads them are poisoned identically before both runs (NaN with a recognisable payload;
 0xDEADBEEF for i32), so a cell that one kernel forgets to write shows up; a tensor updated in
-place (a stencil's, read first) keeps its random values. Every array sits inside a larger
-buffer of guard cells, so a compiled kernel that writes just outside a tensor's storage is
-reported (OutOfStorage) instead of corrupting the heap. Padding is don't-care and never
+place (a stencil's, read first) keeps its random values, and padding keeps random values too
+(NaN there could hide a kernel that depends on it). The default runners are the bounds-checked
+C build (codegen/checked.py): any access outside storage, read or write, is OutOfStorage.
+Every array also sits inside a larger buffer of guard cells, so a compiled kernel of another
+runner that writes just outside a tensor's storage is reported (OutOfStorage) instead of
+corrupting the heap. Padding is don't-care and never
 compared. Comparison is bitwise (two NaNs count as equal whatever their payloads), or within
 `rtol` (and `atol`) where reassociation is licensed. A comparison in which every output cell
 is zero or still poison in both runs is reported as vacuous: the caller must fail on it.
@@ -181,6 +184,21 @@ def poison(arrays: dict, names, program: Optional[ir.Program] = None) -> None:
                 _bits(arr)[tuple(sl)] = _poison_value(arr)
 
 
+def random_padding(program: ir.Program, arrays: dict, drawn: dict) -> None:
+    """Padding cells get the random values drawn for them (never poison): a kernel whose
+    result depends on what it reads from padding then differs, where NaN would hide it
+    (a comparison, a select or min/max against NaN can drop it). Padding is never compared."""
+    for t in global_tensors(program):
+        arr = arrays.get(t.name)
+        if arr is None or t.name not in drawn:
+            continue
+        for d, p in enumerate(t.pad):
+            if p:
+                sl = [slice(None)] * arr.ndim
+                sl[d] = slice(arr.shape[d] - p, None)
+                arr[tuple(sl)] = drawn[t.name][tuple(sl)]
+
+
 def guarded(arrays: dict) -> tuple:
     """(views, guards): copies of the arrays placed inside larger buffers of guard cells, so a
     compiled kernel that writes just outside a tensor's storage hits the guard cells instead
@@ -203,7 +221,7 @@ def check_guards(kernel: str, guards: dict) -> None:
         lo = np.flatnonzero(buf[:pad].view(np.uint8) != before[:pad].view(np.uint8))
         hi = np.flatnonzero(buf[-pad:].view(np.uint8) != before[-pad:].view(np.uint8))
         if lo.size or hi.size:
-            where = (f"{(pad * buf.itemsize - lo[0]) // buf.itemsize} element(s) before its start" if lo.size
+            where = (f"{-(-(pad * buf.itemsize - lo[0]) // buf.itemsize)} element(s) before its start" if lo.size
                      else f"{hi[-1] // buf.itemsize + 1} element(s) past its end")
             raise OutOfStorage(kernel, name, f"kernel {kernel} wrote outside the storage of tensor {name}, "
                                              f"up to {where}")
@@ -332,16 +350,18 @@ def compare_kernels(program: ir.Program, ref: str, cand: str, sizes: dict, seed:
             [(t.name, t.prec, t.dims, t.pad) for t in global_tensors(program_cand) if t.name in ref_names]:
         raise UsageError("the two programs declare different global tensors")
     if runner_ref is None or runner_cand is None:
-        from .build import load_c  # the C toolchain only when a default runner is needed
-        runner_ref = runner_ref or load_c(program).run
-        runner_cand = runner_cand or load_c(program_cand).run
+        from .checked import load_checked  # the C toolchain only when a default runner is needed
+        runner_ref = runner_ref or load_checked(program).run
+        runner_cand = runner_cand or load_checked(program_cand).run
     env = check_sizes(program, sizes)
     ref_names = [ref] if any(k.name == ref for k in program.kernels) else None
     arrays = random_inputs(program, ref_names, sizes, seed, inputs)
     cand_names = [cand] if any(k.name == cand for k in program_cand.kernels) else None
     outputs = sorted(set(written(program, ref_names)) | set(written(program_cand, cand_names)))
     inout = read_before_written(program, ref_names) | read_before_written(program_cand, cand_names)
-    poison(arrays, [n for n in outputs if n not in inout and n in arrays], program)
+    drawn = {n: a.copy() for n, a in arrays.items()}
+    poison(arrays, [n for n in outputs if n not in inout and n in arrays])
+    random_padding(program, arrays, drawn)
     ref_arrays, ref_guards = guarded(arrays)
     cand_arrays, cand_guards = guarded({**arrays, **scratch_arrays(program, program_cand, sizes)})
     runner_ref(ref, dict(sizes), ref_arrays)

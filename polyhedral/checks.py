@@ -102,7 +102,8 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
     if pt is None:
         red = Finding("proved", "no reduction is reordered", st_red)
     else:
-        cex = _pair_cex(before, after, pt, bef)
+        from .witness import sample_large  # sizes where the reordering shows (replays)
+        cex = _pair_cex(before, after, sample_large(red_rev) or pt, bef)
         ops = sorted({after.stmt(n).acc_op for n in _names_in(red_rev)} - {None})
         exact = all(o in ("max", "min") for o in ops)
         sids = sorted({after.stmt(n).sid for n in _names_in(red_rev)})
@@ -226,6 +227,9 @@ def independence(model: KernelModel, loop, inside, depth, label="after", phases_
                        "index", statement)
     if pt is None:
         return Finding("proved", f"iterations of {loop.var} ({loop.axis}) are independent", statement)
+    if loop.axis == "vectorized":
+        from .witness import sample_large  # many lanes: the interpreter's random order shows it
+        pt = sample_large(sure) or pt
     p, tup = coords(pt)
     params = param_values(model, p)
     (n1, v1), (n2, v2) = tup

@@ -4,11 +4,13 @@ Model. Every top-level statement is a launch. Inside it every instance is extend
 hardware coordinates of the thread that executes it, `X_s[i0.., h0..h5]` (h0..h2 the block
 index x/y/z, h3..h5 the thread index x/y/z): a coordinate equals the iterator of the enclosing
 loop bound to that axis, and is free over the launch's extent when no enclosing loop binds it
-(a statement outside every thread loop is executed by EVERY thread of the block, outside every
-block loop by every block: DESIGN's "each thread runs the whole nest for its own index"; the
-backends run such statements on a leader only, which executes a subset of these instances, so
-a proof here holds for them too). The extent of an axis is the maximum upper bound of its loops
-(a thread index is the iterator value, as in codegen/gpu_lowering.py).
+but some enclosing loop binds another axis of the same kind (a statement inside a thread.x
+loop only runs for every thread.y). The one definition shared with the interpreter, the CUDA
+backend and the emulator (README "Semantics"; issue 9 item 6): a statement (assignment,
+zero, tensor-core block) outside every thread loop is executed once, by thread 0 of the block
+(h3 = h4 = h5 = 0), and one outside every block loop by block 0 only; a barrier is reached by
+every thread of the block wherever it sits. The extent of an axis is the maximum upper bound of
+its loops (a thread index is the iterator value, as in codegen/gpu_lowering.py).
 
 Phases. Every thread executes the nest in its own program order (serial and unrolled loops in
 order, its own hardware index for hardware loops). A barrier instance is the barrier with the
@@ -101,9 +103,12 @@ class Phases:
 
     def hw_text(self, st: Stmt) -> str:
         parts = []
+        barrier = isinstance(st.node, ir.Barrier)
         for k, ax in enumerate(AXES):
             bound = [f"i{d} = {H[k]}" for d, lp in enumerate(st.loops) if lp.axis == ax]
-            parts += bound if bound else [self.ranges[st.top][k]]
+            kind = ax.split(".")[0]
+            leader = not barrier and not any(lp.axis.startswith(kind) for lp in st.loops)
+            parts += bound if bound else [f"{H[k]} = 0"] if leader else [self.ranges[st.top][k]]
             parts.append(f"{H[k]} >= 0")
         return join_and(parts)
 

@@ -3,8 +3,8 @@
 Independent of isl: every thread of every block of every launch runs the kernel's nest in its
 own program order (hardware loops bind its own index, serial loops iterate, barriers count
 phases), recording its accesses; then plain comparison decides races and barrier divergence.
-The same semantics as phases.py's docstring (a statement outside thread loops runs on every
-thread). Data-dependent guards or indices are not supported here (Dynamic is raised).
+The same semantics as phases.py's docstring (an assignment or zero outside every thread loop
+runs on thread 0 of its block only, outside every block loop on block 0 only). Data-dependent guards or indices are not supported here (Dynamic is raised).
 """
 from __future__ import annotations
 
@@ -48,24 +48,33 @@ def _thread(program, stmt, env, coord, acc, trace):
         cell = tuple(ev(x, e) for x in idx)
         acc.append((cell_key(t, cell), write, phase[0]))
 
-    def run(s, e, path):
+    def leads(kinds) -> bool:
+        """Whether this thread runs a leaf inside loops of `kinds` (the leader rule)."""
+        if "thread" not in kinds and any(coord[3:]):
+            return False
+        return "block" in kinds or not any(coord[:3])
+
+    def run(s, e, path, kinds=frozenset()):
         match s:
             case ir.For():
                 if s.axis in AXES:
                     own = coord[AXES.index(s.axis)]
+                    inner = kinds | {s.axis.split(".")[0]}
                     if ev(s.lo, e) <= own < ev(s.hi, e):
                         for k, b in enumerate(s.body):
-                            run(b, {**e, s.var: own}, path + ((k, None),))
+                            run(b, {**e, s.var: own}, path + ((k, None),), inner)
                 else:
                     for v in range(ev(s.lo, e), ev(s.hi, e)):
                         for k, b in enumerate(s.body):
-                            run(b, {**e, s.var: v}, path + ((k, v),))
+                            run(b, {**e, s.var: v}, path + ((k, v),), kinds)
             case ir.If():
                 for k, b in enumerate(s.then if evc(s.cond, e) else s.orelse):
-                    run(b, e, path + (("if", k),))
+                    run(b, e, path + (("if", k),), kinds)
             case ir.Barrier():
                 trace.append((id(s), path))
                 phase[0] += 1
+            case ir.Assign() | ir.Zero() if not leads(kinds):
+                pass
             case ir.Assign():
                 for r in ir.reads(s.value):
                     note(r.tensor, r.index, e, False)

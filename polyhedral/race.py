@@ -6,8 +6,8 @@ writing) unless they are threads of one block in different barrier phases. Diffe
 never synchronize: a conflict between blocks is a race whatever the barriers.
 
 Which kind reports what (one rule): `race` is the whole-kernel check over every pair of
-hardware threads (barrier phases, blocks, redundant execution of statements outside thread
-loops), run on the kernel itself and on the result of every op whose kernel has hardware loops.
+hardware threads (barrier phases, blocks; a statement outside every thread loop runs on
+thread 0 only, as in every backend: polyhedral/phases.py), run on the kernel itself and on the result of every op whose kernel has hardware loops.
 `independence` is the per-loop check of one vectorized or hardware loop's iterations (for a
 thread loop in a kernel with barriers: in the same phase). A hand-written kernel whose blocks
 conflict is refuted as both; an op that makes a loop parallel is refuted as `independence`

@@ -50,7 +50,7 @@ def test_run_without_schedules_checks_c_against_the_interpreter(tmp_path, capsys
 @pytest.mark.parametrize("name,sizes,word", [
     ("stencil_interchange_illegal", "N=3,M=3", "DIFFERENT"),
     ("rowsum_shift_inward", "N=9,K=2", "DIFFERENT"),
-    ("matmul_round_up_oob", "N=2,M=3,K=2", "wrote outside the storage of tensor"),
+    ("matmul_round_up_oob", "N=2,M=3,K=2", "outside the storage of tensor"),
     ("claim_matmul_off_by_one", "N=2,M=3,K=4", "DIFFERENT"),
     ("shared_missing_barrier", "B=2", "DIFFERENT"),
     ("barrier_divergent", "B=1", "barrier divergence"),

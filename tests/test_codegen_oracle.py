@@ -229,11 +229,17 @@ kernel past_end {
 
 
 def test_write_outside_storage_is_reported_not_heap_corruption():
-    """Guard zones around every array: a compiled kernel writing past y raises OutOfStorage."""
+    """Guard zones around every array: a compiled kernel (plain C runner) writing past y raises
+    OutOfStorage; the default runner, the bounds-checked C build, names the first bad index."""
+    from codegen.build import load_c
     from codegen.oracle import OutOfStorage
     program = parse_text(OOB)
+    plain = load_c(program).run
     with pytest.raises(OutOfStorage, match="kernel past_end wrote outside the storage of tensor y, "
                                            "up to 2 element"):
+        compare_kernels(program, "ok", "past_end", {"N": 5}, runner_ref=plain, runner_cand=plain)
+    with pytest.raises(OutOfStorage, match="kernel past_end wrote outside the storage of tensor y: "
+                                           "index 5 of dimension 0"):
         compare_kernels(program, "ok", "past_end", {"N": 5})
 
 

@@ -56,6 +56,9 @@ kernel partial_range { for b in 0 .. 4 : block.x {
   for t in 0 .. 15 : thread.x { barrier
     c[b, t] = tile[15 - t] } } }
 kernel redundant { for b in 0 .. 4 : block.x {
+  c[b, 3] = 1.0
+  for t in 0 .. 16 : thread.x { c[b, t] = a[t, b] } } }
+kernel leader { for b in 0 .. 4 : block.x {
   c[b, 0] = 1.0
   for t in 0 .. 16 : thread.x { c[b, t] = a[t, b] } } }
 kernel blocks { for b in 0 .. 4 : block.x { for t in 0 .. 16 : thread.x { c[0, t] = a[t, b] } } }
@@ -68,6 +71,7 @@ EXPECT = {"trailing": ("proved", "proved"), "notrailing": ("refuted", "proved"),
           "inner": ("refuted", "proved"), "uniform_if": ("proved", "proved"),
           "blockbound": ("proved", "proved"), "divloop": ("proved", "refuted"),
           "partial_range": ("refuted", "refuted"), "redundant": ("refuted", "proved"),
+          "leader": ("proved", "proved"),  # outside thread loops: thread 0 only (issue 9 item 6)
           "blocks": ("refuted", "proved"), "launches": ("proved", "proved")}
 
 

@@ -1,27 +1,24 @@
 """The `vsched` command line (DESIGN.md section 5): show, emit, run, exec, verify.
 
-Exit codes (exits.py): 0 legal / equal, 1 a finding (illegal, kernels that differ, a kernel
-that fails at run time), 2 usage or input errors, 3 unknown (verify), 4 internal error. Every
-error caused by the input prints `FILE:LINE:COL: message` (or `vsched: error: message` where there is no
+Exit codes (exits.py): 0 success (legal / equal), 1 a finding (illegal verdict, kernels that
+differ, a kernel that fails at run time), 2 usage or input errors, 3 unknown verdict (verify:
+nothing refuted, something unproved), 4 internal error (any command: one line, the traceback
+with --debug; verify: also the worst file's, gate/runner.py). Every error caused by the
+input prints `FILE:LINE:COL: message` (or `vsched: error: message` where there is no
 position) on stderr, never a traceback. Progress goes to stderr, and only on a terminal.
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 from pathlib import Path
 
-import numpy as np
-
-from . import exits, ir, memlimit
+from . import ir, memlimit
 from .budget import DEFAULT_TIMEOUT
-from .cli_support import fit_array, infer_sizes, output_paths, read_inputs, write_npy
-from .resources import EXEC_COPIES, check_run
 from .errors import UsageError, VschedError
 
-TARGETS = ("c", "cuda", "emulate", "interp")
+TARGETS = ("c", "cuda", "emulate", "interp", "iree")
 RTOL = {"f16": 1e-2, "bf16": 1e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0}
 
 
@@ -120,15 +117,18 @@ def cmd_show(args) -> int:
 
 def cmd_emit(args) -> int:
     program = _load(args.file)
-    program = _after(program, args.after)
-    if args.target == "cuda":
+    if args.target == "mlir":  # at fixed sizes, as written (verified_sched/mlir/emit.py)
+        from .mlir.emit import emit_cli
+
+        source = emit_cli(program, args)
+    elif args.target == "cuda":
         from codegen.cuda import emit_cuda
 
-        source = emit_cuda(program)
+        source = emit_cuda(_after(program, args.after))
     else:
         from codegen.c import emit_c
 
-        source = emit_c(program)
+        source = emit_c(_after(program, args.after))
     if args.output:
         Path(args.output).write_text(source)
     else:
@@ -147,9 +147,9 @@ def _runner(program: ir.Program, target: str, seed: int, races: bool = False):
 
             return lambda k, sizes, arrays: run_kernel(program, k, sizes, arrays, seed=seed)
         case "c":
-            from codegen.build import load_c
+            from codegen.checked import load_checked  # every access bounds-checked
 
-            return load_c(program).run
+            return load_checked(program).run
         case "emulate":
             from codegen.emulate import load_emulated
 
@@ -158,6 +158,10 @@ def _runner(program: ir.Program, target: str, seed: int, races: bool = False):
             from codegen.cuda import load_cuda
 
             return load_cuda(program).run
+        case "iree":
+            from .mlir.iree_backend import load_iree
+
+            return load_iree(program).run
     raise UsageError(f"unknown target {target!r}")
 
 
@@ -166,8 +170,9 @@ def _runtime_errors() -> tuple:
     from codegen.emulate import EmulationError
     from codegen.oracle import OutOfStorage
     from .interp import KernelError
+    from .mlir.iree_backend import IreeError
 
-    return (KernelError, OutOfStorage, EmulationError)
+    return (KernelError, OutOfStorage, EmulationError, IreeError)
 
 
 def _rtol(program: ir.Program, kernels) -> float:
@@ -186,23 +191,12 @@ def _reassociates(program: ir.Program, profile: str, kernel=None, claim=None) ->
     from .verify import verify_claim, verify_kernel
 
     try:
-        if claim is not None:
-            return verify_claim(program, claim, profile, DEFAULT_TIMEOUT).reassociates
+        if claim is not None:  # an unproved claim may sum in another order: tolerance, not bits
+            report = verify_claim(program, claim, profile, DEFAULT_TIMEOUT)
+            return report.reassociates or report.verdict == "unknown"
         return verify_kernel(program, kernel, profile, DEFAULT_TIMEOUT).reassociates
     except VschedError:
         return True
-
-
-def _gpu_target(program: ir.Program, kernel: str, target: str) -> str:
-    """The C backend runs threads one after another with barriers as no-ops, which is only
-    right when no barrier sits inside a thread loop; otherwise use the GPU-on-CPU emulator,
-    which runs threads phase by phase."""
-    body = program.kernel(kernel).body
-    if target == "c" and any(isinstance(n, ir.For) and ir.is_hardware(n.axis) and
-                             any(isinstance(b, ir.Barrier) for b in ir.walk(n.body)) for n in ir.walk(body)):
-        target = "emulate"
-        _stderr(f"vsched: note: {kernel} has barriers inside hardware loops; running it with --target {target}")
-    return target
 
 
 def _jobs(program: ir.Program, args) -> list:
@@ -223,13 +217,27 @@ def _jobs(program: ir.Program, args) -> list:
         jobs.append((f"schedule of {sched.kernel}", program, sched.kernel, after, sched.kernel,
                      ref_target, args.target, rtol))
     plain = [] if jobs else _kernel_names(program, args.kernel)
-    other = args.target if args.target in ("emulate", "cuda") else "interp"
-    what = {"interp": "interpreter", "emulate": "GPU emulator", "cuda": "CUDA"}[other]
-    jobs += [(f"kernel {k} (C vs {what})", program, k, program, k, "c", other, None) for k in plain]
-    if args.target == "c":
-        jobs = [(*job[:5], _gpu_target(job[1], job[2], job[5]), _gpu_target(job[3], job[4], job[6]), job[7])
-                for job in jobs]
-    return jobs
+    other = args.target if args.target in ("emulate", "cuda", "iree") else "interp"
+    jobs += [(f"kernel {k}", program, k, program, k, "c", other, None) for k in plain]
+    if args.target == "iree":  # which side IREE can run (verified_sched/mlir/run_iree.py)
+        from .mlir.run_iree import iree_jobs
+
+        return iree_jobs([(f"{job[0]} (C vs IREE)" if plain else job[0], *job[1:]) for job in jobs])
+    return [_backends(job, bool(plain)) for job in jobs]
+
+
+def _backends(job: tuple, plain: bool) -> tuple:
+    """The job with the targets that actually run it (run_plan.choose_targets), named in
+    the label of a plain kernel's job."""
+    from .run_plan import BACKEND, choose_targets
+
+    label, p_ref, ref, p_cand, cand, t_ref, t_cand, rtol = job
+    t_ref, t_cand, notes = choose_targets(p_ref, ref, p_cand, cand, t_ref, t_cand)
+    for note in notes:
+        _stderr(note)
+    if plain:
+        label += f" ({BACKEND[t_ref]} vs {BACKEND[t_cand]})"
+    return label, p_ref, ref, p_cand, cand, t_ref, t_cand, rtol
 
 
 def _exact_at(program: ir.Program, kernel: str, sizes: dict, inputs: str) -> bool:
@@ -250,6 +258,8 @@ def _exact_at(program: ir.Program, kernel: str, sizes: dict, inputs: str) -> boo
 
 def cmd_run(args) -> int:
     from codegen.oracle import compare_kernels
+    from .resources import check_run
+    from .run_plan import name_backends, outcome
 
     program = _load(args.file)
     jobs = _jobs(program, args)
@@ -269,11 +279,14 @@ def cmd_run(args) -> int:
                     print(f"{label}: FAILED at {sizes}: {e}")
                     failed += 1
                     continue
-            vacuous = report.vacuous and report.equal
-            print(f"{label}: " + ("ok" if report.ok else "VACUOUS (every output cell is zero or poison in both "
-                                  "runs: the comparison shows nothing; try other sizes)" if vacuous else "DIFFERENT"))
+            name_backends(report, t_ref, t_cand)
+            print(f"{label}: {outcome(report)}")
             print("  " + report.text().replace("\n", "\n  "))
             failed += not report.ok
+    if args.target == "iree":  # a conv-backward --against torch-mlir file: the numerics report
+        from .mlir.numerics import report_for_file
+
+        report_for_file(args.file, program)
     return 1 if failed else 0
 
 
@@ -281,6 +294,10 @@ def cmd_run(args) -> int:
 
 
 def cmd_exec(args) -> int:
+    import numpy as np  # here, not at the top: `vsched verify` starts faster without numpy
+
+    from .cli_support import fit_array, infer_sizes, output_paths, read_inputs, write_npy
+    from .resources import EXEC_COPIES, check_run
     from codegen.dtypes import NP_DTYPE, global_tensors, logical_shape, storage_shape
     from .sizes import check_sizes, parse_size_arg
 
@@ -309,28 +326,9 @@ def cmd_exec(args) -> int:
 
 
 def cmd_verify(args) -> int:
-    from .verify import file_report_json, format_report, verify_program
+    from .gate.runner import run_verify  # files, directories, -j, the proof cache, formats
 
-    worst = 0
-    for path in args.files:
-        try:
-            program = _load(path)
-        except VschedError as e:
-            _stderr(_message(e))
-            worst = exits.worst(worst, exits.USAGE)
-            continue
-        with _progress(f"verifying {path}"), memlimit.capped(args.max_memory, f"verifying {path}"):
-            reports = verify_program(program, profile=args.profile, timeout=args.timeout, filename=path,
-                                     shared_limit=args.shared_limit)
-        merged = file_report_json(reports, path)
-        if args.json:
-            print(json.dumps(merged))
-        else:
-            for r in reports:
-                print(format_report(r))
-            print(f"{path}: {merged['verdict']}")
-        worst = exits.worst(worst, {"legal": exits.OK, "illegal": exits.FINDING}.get(merged["verdict"], exits.UNKNOWN))
-    return worst
+    return run_verify(args)
 
 
 # ---------------------------------------------------------------- main
@@ -345,14 +343,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("verify", help="prove every schedule op and claim, or give a counterexample")
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--json", action="store_true", help="one JSON object per file")
+    p.add_argument("files", nargs="+", metavar="FILE|DIR", help="files, or directories (their *.vs, recursively)")
+    p.add_argument("--json", action="store_true", help="one JSON object per file (--format json)")
     p.add_argument("--profile", choices=ir.PROFILES, help="override the file's profile")
     p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="S", help="seconds per kernel")
     p.add_argument("--max-memory", type=memlimit.byte_count, default=None, metavar="BYTES",
                    help="address-space cap, e.g. 4G (default: 75%% of RAM more than mapped now)")
     p.add_argument("--shared-limit", type=_count, default=48 * 1024, metavar="BYTES",
                    help="shared memory a block may use (hardware_limits; default 49152)")
+    from .gate import runner as gate_runner, cache as gate_cache  # the CI gate (README "CI gate")
+
+    gate_runner.add_arguments(p)
     p.set_defaults(fn=cmd_verify)
 
     p = sub.add_parser("show", help="print the program in the DSL (after K schedule ops)")
@@ -363,9 +364,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("emit", help="emit source code of the scheduled kernels")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--target", choices=("c", "cuda"), default="c")
+    p.add_argument("--target", choices=("c", "cuda", "mlir"), default="c")
     p.add_argument("--after", type=_count, default=None, metavar="K",
                    help="apply only the first K ops of each schedule (default: all; 0: as written)")
+    p.add_argument("--size", metavar="N=37,M=20", help="--target mlir: the static sizes")
     p.add_argument("-o", "--output", metavar="OUT")
     p.set_defaults(fn=cmd_emit)
 
@@ -395,6 +397,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .gate import explain  # `vsched explain`
 
     explain.add_subparser(sub)
+    from .mlir import cli as mlir_cli  # `vsched import FILE.mlir` (verified_sched/mlir)
+
+    mlir_cli.add_subparser(sub)
+    gate_cache.add_subparser(sub)  # `vsched cache info|clear`
     return ap
 
 

@@ -2,8 +2,9 @@
 
 Why a module of its own: this is the part that must agree bitwise with the C backend
 (codegen/c.py states the same rules): numpy float32 scalars for f32/f16/bf16 targets,
-float64 for f64, wrapped 32-bit ints for i32 (`/` truncating, `x / 0 == 0`); min/max as
-numpy's minimum/maximum (NaN propagates, ties give the second operand); exp/log/sqrt/fma
+float64 for f64, wrapped 32-bit ints for i32 (`/` truncating, `x / 0 == 0`); float min/max
+as IEEE 754-2019 minimum/maximum (a NaN operand gives the canonical quiet NaN, -0 < +0, so
+the result does not depend on the operands' order); exp/log/sqrt/fma
 through the very libm functions the compiled C calls (ctypes), so even fma is exact.
 """
 from __future__ import annotations
@@ -77,9 +78,7 @@ class Num:
         self.div = lambda a, b: a / b
         self.neg = lambda a: -a
         self.abs = np.abs
-        # numpy's np.minimum/np.maximum, as the C backend: NaN propagates, ties give b
-        self.min = lambda a, b: a if (a < b or a != a) else b
-        self.max = lambda a, b: a if (a > b or a != a) else b
+        self.min, self.max = ieee_minimum(scalar), ieee_maximum(scalar)
         self.zero = scalar(0)
         libm = {f: _libm(f + suffix, ctype, 1) for f in ("exp", "log", "sqrt")}
         fma = _libm("fma" + suffix, ctype, 3)
@@ -95,6 +94,33 @@ class Num:
         if self.name == "i32":
             return _wrap32(int(v)) if np.isfinite(v) else 0
         return self.conv(v)
+
+
+def ieee_minimum(scalar):
+    """IEEE 754-2019 minimum in `scalar`'s type, as the C helpers vs_min_f32/f64: a NaN
+    operand gives the canonical quiet NaN (np.nan's bits), -0 < +0."""
+    nan = scalar(np.nan)
+
+    def minimum(a, b):
+        if a != a or b != b:
+            return nan
+        if a == b:
+            return a if np.signbit(a) else b
+        return a if a < b else b
+    return minimum
+
+
+def ieee_maximum(scalar):
+    """IEEE 754-2019 maximum (see ieee_minimum)."""
+    nan = scalar(np.nan)
+
+    def maximum(a, b):
+        if a != a or b != b:
+            return nan
+        if a == b:
+            return b if np.signbit(a) else a
+        return a if a > b else b
+    return maximum
 
 
 def _idiv(a: int, b: int) -> int:

@@ -130,11 +130,21 @@ def _store(prec: str):
 
 
 def _fmin(a, b):
-    return np.where((a < b) | (a != a), a, b)[()]
+    """IEEE 754-2019 minimum on lanes, as interp_scalar.ieee_minimum and the C helpers: a NaN
+    operand gives the canonical quiet NaN, -0 < +0."""
+    nan = np.result_type(a, b).type(np.nan)
+    pick = (a < b) | ((a == b) & np.signbit(a))
+    return np.where((a != a) | (b != b), nan, np.where(pick, a, b))[()]
 
 
 def _fmax(a, b):
-    return np.where((a > b) | (a != a), a, b)[()]
+    """IEEE 754-2019 maximum on lanes (see _fmin)."""
+    nan = np.result_type(a, b).type(np.nan)
+    pick = (a > b) | ((a == b) & ~np.signbit(a))
+    return np.where((a != a) | (b != b), nan, np.where(pick, a, b))[()]
+
+
+lane_minimum, lane_maximum = _fmin, _fmax  # public names (the semantics tests check them)
 
 
 class VectorCompiler:

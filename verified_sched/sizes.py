@@ -20,9 +20,11 @@ __all__ = ["Loader", "eval_int", "eval_cond", "check_sizes", "tensor_shape", "pa
            "example_sizes"]
 
 
-def check_sizes(program: ir.Program, sizes: dict) -> None:
+def check_sizes(program: ir.Program, sizes: dict, ranges: bool = True) -> None:
     """UsageError unless `sizes` gives every parameter (and nothing else) an int satisfying
-    every constraint, and every tensor a non-negative storage shape."""
+    every constraint, and every tensor a non-negative storage shape; with `ranges`, also every
+    kernel's index arithmetic within int64 and every global tensor under 2^63 bytes
+    (int_range.check_concrete)."""
     from .dsl.printer import cond_text
 
     for p in program.params:
@@ -42,6 +44,10 @@ def check_sizes(program: ir.Program, sizes: dict) -> None:
         shape = tensor_shape(program, t.name, sizes)
         if any(d < 0 for d in shape):
             raise UsageError(f"tensor '{t.name}' gets the negative shape {shape}")
+    if ranges:
+        from .int_range import check_concrete
+
+        check_concrete(program, sizes)
 
 
 def tensor_shape(program: ir.Program, tensor_name: str, sizes: dict) -> tuple:
@@ -71,7 +77,7 @@ def parse_size_arg(text: str) -> dict:
 
 def _satisfies(program: ir.Program, sizes: dict) -> bool:
     try:
-        check_sizes(program, sizes)
+        check_sizes(program, sizes, ranges=False)  # small sizes: index arithmetic fits
     except UsageError:
         return False
     return True

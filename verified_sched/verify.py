@@ -119,7 +119,9 @@ def in_bounds(model: KernelModel, label: str, timeout: float = DEFAULT_TIMEOUT) 
     and for dynamic indices, whose reads become symbols bounded by the enclosing guards and the
     tensor's declared `inputs` range."""
     f = checks.in_bounds(model, label)
-    if f.status != "proved" or not f.pending:
+    if f.status == "proved" and not f.pending:
+        return _int64(model, f)
+    if f.status != "proved":
         return f
     from smt.bounds import access_in_bounds, read_symbols
     prog = model.program
@@ -152,7 +154,19 @@ def in_bounds(model: KernelModel, label: str, timeout: float = DEFAULT_TIMEOUT) 
                             "cells": [{"tensor": acc.tensor, "index": cell}]}, engine="z3")
     f.engine = "z3"
     f.message += f" ({len(f.pending)} non-affine decided by z3)"
-    return f
+    return _int64(model, f)
+
+
+def _int64(model: KernelModel, f: Finding) -> Finding:
+    """The in_bounds finding, refuted or unknown when the kernel's index arithmetic may leave
+    int64 for an admitted size (verified_sched/int_range.py)."""
+    from . import int_range
+
+    status, message, cex = int_range.prove(model.program, model.kernel.name)
+    statement = f"{f.statement}; {int_range.STATEMENT}"
+    if status == "proved":
+        return Finding(f.status, f.message, statement, f.counterexample, engine=f.engine)
+    return Finding(status, message, statement, cex, engine="structural")
 
 
 def kernel_obligations(program, kernel_name, deadline, shared_limit=gpu_limits.SHARED_LIMIT) -> list:

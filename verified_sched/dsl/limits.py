@@ -81,8 +81,7 @@ def int_literal(text: str, loc: Loc) -> int:
     digits = text.lstrip("0") or "0"
     if len(digits) > 19 or int(digits) > MAX_INT:
         shown = text if len(text) <= 24 else f"{text[:10]}...{text[-6:]} ({len(text)} digits)"
-        raise ParseError(f"integer literal {shown} is out of range (integer literals lie in "
-                         f"[-{MAX_INT}, {MAX_INT}], int64)", loc)
+        raise ParseError(f"integer literal {shown} does not fit in int64 (at most {MAX_INT})", loc)
     return int(digits)
 
 

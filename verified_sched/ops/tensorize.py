@@ -19,7 +19,9 @@ is what an emitter would use to get the operands.
 Obligations (besides the generic ones): `equivalence` - the tensor-core contraction built from
 the block's shape and the operands' bases adds the same terms, with multiplicity, as the
 fallback (polyhedral/contraction.py over two small kernels); `race` - no two lanes of the
-lane loop write a cell another lane accesses (isl, direct).
+lane loop write a cell another lane accesses (isl, direct); `profile` - under `reproducible`,
+a block the CUDA backend would render as WMMA (unspecified summation order) is refused
+(ops/tensorize_profile.py).
 """
 from __future__ import annotations
 
@@ -182,5 +184,6 @@ def _intrinsic(t: Tile, shape: tuple, used: set) -> tuple:
 
 def obligations(ctx) -> list:
     from . import tensorize_checks as checks
+    from .tensorize_profile import profile
     return [common.timed(fn, ctx, kind) for fn, kind in ((checks.equivalence, "equivalence"),
-                                                        (checks.race, "race"))]
+                                                        (checks.race, "race"), (profile, "profile"))]

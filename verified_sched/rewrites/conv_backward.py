@@ -434,12 +434,18 @@ def add_subparser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--groups", default="1", metavar="G")
     p.add_argument("--grads", default="input,weight,bias", help="subset of input,weight,bias")
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="write here (default stdout)")
+    p.add_argument("--against", choices=("torch-mlir",), default=None,
+                   help="also import the torch-mlir lowering of each gradient (static sizes; verified_sched/mlir)")
     p.set_defaults(fn=run)
     return p
 
 
 def run(args) -> int:
     """Exit 0 after writing the file; 2 with `vsched conv-backward: error: ...` on bad usage."""
+    if getattr(args, "against", None):
+        from ..mlir.torch_pipeline import write_against
+
+        return write_against(args)
     try:
         text = conv_backward_dsl(
             [v for v in args.x.split(",")], [v for v in args.w.split(",")], layout=args.layout,

@@ -1,0 +1,237 @@
+"""`vsched import`: linalg on tensors (the committed torch-mlir fixtures) to .vs programs, checked
+by running them against the C reference. Needs only xdsl (fixtures: make_mlir_fixtures.py)."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("xdsl")
+
+from codegen.build import load_c  # noqa: E402
+from codegen.dtypes import NP_DTYPE, global_tensors, storage_shape  # noqa: E402
+from codegen.oracle import compare_kernels  # noqa: E402
+from verified_sched.dsl.parser import parse_file, parse_text  # noqa: E402
+from verified_sched.dsl.printer import print_kernel, print_program  # noqa: E402
+from verified_sched.errors import UsageError  # noqa: E402
+from verified_sched.mlir.emit import emit_mlir  # noqa: E402
+from verified_sched.mlir.importer import Importer, import_mlir, import_mlir_file  # noqa: E402
+from verified_sched.mlir.run_iree import expressible  # noqa: E402
+from verified_sched.mlir.torch_pipeline import against_torch_mlir_text  # noqa: E402
+from verified_sched.mlir.ximport import MlirImportError  # noqa: E402
+from verified_sched.rewrites.conv_backward import conv_backward_dsl, make_conv  # noqa: E402
+from verified_sched.sizes import example_sizes  # noqa: E402
+
+FIX = Path(__file__).parent / "fixtures" / "mlir"
+CONVS = json.loads((FIX / "convs.json").read_text())
+CASES = Path(__file__).parent / "cases"
+
+
+def _conv_program(name: str):
+    cfg = CONVS[name]
+    cv = make_conv(**cfg, grads=("input", "weight"))
+    base = conv_backward_dsl(**cfg, grads=("input", "weight"))
+
+    def source(grad):
+        path = FIX / f"conv_{name}_{grad}.mlir"
+        if not path.exists():
+            raise MlirImportError((FIX / f"conv_{name}_{grad}.error").read_text().strip())
+        return path.read_text()
+
+    text, refused = against_torch_mlir_text(cv, base, source)
+    return parse_text(text), refused
+
+
+@pytest.mark.parametrize("name", [n for n in CONVS if n != "depthwise"])
+def test_imported_conv_lowering_equals_chain_rule_reference(name):
+    """The imported torch-mlir kernels compute the reference's gradients (C backend both sides)."""
+    program, refused = _conv_program(name)
+    grouped = CONVS[name].get("groups", 1) > 1
+    names = {k.name for k in program.kernels}
+    assert "torch_mlir_input_grad" in names
+    assert ("torch_mlir_weight_grad" in names) == (not grouped)
+    assert len(refused) == int(grouped)
+    for grad in ("input", "weight"):
+        if f"torch_mlir_{grad}_grad" not in names:
+            continue
+        report = compare_kernels(program, f"{grad}_grad_reference", f"torch_mlir_{grad}_grad", {},
+                                 rtol=1e-4, atol=1e-5)
+        assert report.ok and not report.vacuous, report.text()
+        assert any(cl.a == f"torch_mlir_{grad}_grad" and cl.b == f"{grad}_grad_reference" for cl in program.claims)
+
+
+def test_grouped_weight_grad_cast_of_wrong_shape_is_refused_with_its_line():
+    """torch-mlir 20261001 lowers the grouped weight gradient to a 6x6x3x3 result cast to the
+    6x2x3x3 weight shape: the importer names the cast and its position."""
+    path = FIX / "conv_seed_nchw_weight.mlir"
+    text = path.read_text()
+    with pytest.raises(MlirImportError) as info:
+        import_mlir(text, str(path))
+    e = info.value
+    assert "'tensor.cast'" in e.message and "6x6x3x3" in e.message and "6x2x3x3" in e.message
+    line = text.splitlines()[e.loc.line - 1]
+    assert e.loc.file == str(path) and line[e.loc.col - 1:].startswith("tensor.cast")
+
+
+def test_depthwise_lowering_fails_in_torch_mlir():
+    """Recorded finding: torch-mlir cannot lower the depthwise backward at all."""
+    for grad in ("input", "weight"):
+        assert "torch-mlir failed" in (FIX / f"conv_depthwise_{grad}.error").read_text()
+
+
+@pytest.mark.parametrize("model", ["mlp", "expsum", "mixed"])
+def test_imported_model_matches_pytorch(model):
+    program = import_mlir_file(str(FIX / f"{model}.mlir"))
+    data = np.load(FIX / f"{model}.npz")
+    sizes = {p: int(p[1:]) for p in program.params}
+    arrays = {t.name: np.zeros(storage_shape(t, sizes), NP_DTYPE[t.prec]) for t in global_tensors(program)}
+    k = 0
+    while f"in{k}" in data:
+        arrays[f"{model}_arg{k}"][...] = data[f"in{k}"]
+        k += 1
+    load_c(program).run(model, sizes, arrays)
+    np.testing.assert_allclose(arrays[f"{model}_result0"], data["out0"], rtol=1e-5, atol=1e-6)
+
+
+def test_import_cli_then_run(tmp_path):
+    out = tmp_path / "mlp.vs"
+    r = subprocess.run([sys.executable, "-m", "verified_sched", "import", str(FIX / "mlp.mlir"), "-o", str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert "params" in text and "== 3" in text and "kernel mlp" in text
+    r = subprocess.run([sys.executable, "-m", "verified_sched", "run", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "kernel mlp (C vs interpreter): ok" in r.stdout
+
+
+BAD = """func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = math.tanh %in : f32
+    linalg.yield %t : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+
+
+def test_unsupported_op_is_named_with_its_position(tmp_path):
+    path = tmp_path / "bad.mlir"
+    path.write_text(BAD)
+    r = subprocess.run([sys.executable, "-m", "verified_sched", "import", str(path)], capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"{path}:5:10: 'math.tanh': unsupported operation"), r.stderr
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %r = tensor.cast %a : tensor<4xf32> to tensor<5xf32>\n"
+     "  return %r : tensor<4xf32>\n}\n", "cannot parse"),
+    ("func.func @f() -> tensor<2xf32> {\n  %c = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+     "  return %c : tensor<2xf32>\n}\n", "non-splat tensor constant"),
+    ("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %r = tensor.cast %a : tensor<4xf32> to tensor<?xf32>\n"
+     "  %s = tensor.cast %r : tensor<?xf32> to tensor<5xf32>\n  return %a : tensor<4xf32>\n}\n", "static shapes differ"),
+    ("this is not MLIR", "cannot parse"),
+])
+def test_import_errors_are_usage_errors(text, fragment):
+    with pytest.raises(UsageError) as info:
+        import_mlir(text, "x.mlir")
+    assert fragment in info.value.message
+
+
+def _corpus_kernels():
+    out = []
+    for path in sorted(CASES.glob("*.vs")):
+        program = parse_file(str(path))
+        for k in program.kernels:
+            if expressible(program, k.name) is None:
+                out.append(pytest.param(path, k.name, id=f"{path.stem}-{k.name}"))
+    return out
+
+
+def _round_trip(program, kernel: str, sizes: dict):
+    """emit --target mlir at `sizes`, import it back as kernel `round_trip` beside the original
+    (its intermediates local), and compare the two in C, bitwise."""
+    text = emit_mlir(program, sizes, [kernel])
+    k = program.kernel(kernel)
+    used = {n.tensor for n in _walk(k)}
+    written = {n.tensor for n in _walk(k, writes=True)}
+    args = [t.name for t in global_tensors(program) if t.name in used]
+    imp = Importer(text, "emitted.mlir", params=False, prefix="rt_", memory="local",
+                   bind={kernel: (args, [a for a in args if a in written], "round_trip")},
+                   reserved=[t.name for t in program.tensors])
+    imp.translate()
+    extra = "\n".join(imp.tensor_lines()) + "\n\n" + "\n".join(print_kernel(k) for k in imp.kernels)
+    full = parse_text(print_program(program) + "\n" + extra)
+    return compare_kernels(full, kernel, "round_trip", sizes)
+
+
+@pytest.mark.parametrize("path, kernel", _corpus_kernels())
+def test_emit_then_import_round_trips_bitwise(path, kernel):
+    """emit --target mlir, then import back: the imported kernel equals the original bit for bit
+    (both follow the C typing rules and keep the loop order), at the largest example sizes."""
+    program = dataclasses.replace(parse_file(str(path)), schedules=(), claims=())
+    sizes = max(example_sizes(program, 3), key=lambda s: sum(s.values()))
+    report = _round_trip(program, kernel, sizes)
+    assert report.ok and not report.vacuous, report.text()
+
+
+PRECS = ("f32", "f16", "bf16", "i32", "f64")
+
+
+@st.composite
+def _exprs(draw, depth=0, casts=PRECS):
+    leaves = ["a[i, j]", "b[j]", "i", "j", "2", "0.75", "c[i]"]
+    if depth >= 2 or draw(st.booleans()):
+        return draw(st.sampled_from(leaves))
+    kind = draw(st.sampled_from(["bin", "bin", "call", "where", "cast"]))
+    x, y = draw(_exprs(depth + 1, casts)), draw(_exprs(depth + 1, casts))
+    if kind == "bin":
+        return f"({x} {draw(st.sampled_from(['+', '-', '*', '/']))} {y})"
+    if kind == "call":
+        fn = draw(st.sampled_from(["min", "max", "abs", "neg", "relu", "fma"]))
+        return {"abs": f"abs({x})", "neg": f"neg({x})", "relu": f"relu({x})",
+                "fma": f"fma({x}, {y}, 0.5)"}.get(fn, f"{fn}({x}, {y})")
+    if kind == "where":
+        return f"where({x} < {y}, {x}, {y})"
+    return f"{draw(st.sampled_from(casts))}({x})"
+
+
+@st.composite
+def linalg_kernels(draw, casts=PRECS):
+    """Kernels linalg can express: an elementwise 2-D nest and/or a row reduction, random
+    precisions, values built from loads, iterators, constants, + - * /, calls, where, casts."""
+    pa, pb, pc, py = (draw(st.sampled_from(PRECS)) for _ in range(4))
+    body = []
+    if draw(st.booleans()):
+        body.append(f"  for i in 0 .. N {{\n    for j in 0 .. M {{\n      y[i, j] = {draw(_exprs(0, casts))}\n    }}\n  }}")
+    op = draw(st.sampled_from(["+=", "*="]))
+    if draw(st.booleans()) or not body:
+        e = draw(_exprs(0, casts)).replace("c[i]", "b[j]")
+        body.append(f"  zero c\n  for i in 0 .. N {{\n    for j in 0 .. M {{\n      c[i] {op} {e}\n    }}\n  }}")
+    text = (f"params N, M where N >= 1, M >= 1\ntensor a[N, M] {pa}\ntensor b[M] {pb}\n"
+            f"tensor c[N] {pc}\ntensor y[N, M] {py}\nkernel k {{\n" + "\n".join(body) + "\n}\n")
+    return parse_text(text)
+
+
+@settings(max_examples=25)
+@given(linalg_kernels(), st.sampled_from([{"N": 1, "M": 1}, {"N": 3, "M": 5}, {"N": 6, "M": 2}]))
+def test_emit_then_import_round_trips_random_kernels(program, sizes):
+    report = _round_trip(program, "k", sizes)
+    assert report.equal, report.text()
+
+
+def _walk(kernel, writes=False):
+    from verified_sched import ir
+
+    for n in ir.walk(kernel.body):
+        if isinstance(n, (ir.Assign, ir.Zero)) or (not writes and isinstance(n, ir.Load)):
+            yield n

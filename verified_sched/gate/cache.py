@@ -1,0 +1,199 @@
+"""The proof cache: verification results keyed by what decides them, and `vsched cache`.
+
+Key: sha256 of the normalized program (the printer's text of the parsed file, so comments
+and layout do not count), the effective profile, the options that can change a verdict
+(`--timeout`, `--shared-limit`), the package version and a fingerprint of the verifier's own
+source and of the solvers' versions (so an edited or upgraded verifier never reuses old
+proofs). Only results in which every obligation was decided are stored: an `unknown` (a
+timeout, an isl budget hit) may be decided on a later run, so it is always proved again.
+
+Layout: `$VSCHED_CACHE_DIR` (else `$XDG_CACHE_HOME/verified_sched`, else
+`~/.cache/verified_sched`, the compile cache's root) / `proofs` / `<key>.json`, the folder
+mode 0700 and each entry written to a private temporary file and moved into place with
+`os.replace`, so parallel workers and concurrent runs never read a half-written entry. A
+damaged or foreign entry reads as a miss. The cache is best effort: a folder that cannot be
+written only means nothing is stored.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+FORMAT = 1  # entry layout version (part of the key)
+_PACKAGES = ("verified_sched", "polyhedral", "smt")
+
+
+def cache_root() -> Path:
+    """The cache root shared with the compile cache (codegen/build.py cache_dir's parent)."""
+    root = os.environ.get("VSCHED_CACHE_DIR")
+    if not root:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        root = os.path.join(base, "verified_sched")
+    return Path(root)
+
+
+def proof_dir() -> Path:
+    return cache_root() / "proofs"
+
+
+def compile_dir() -> Path:
+    return cache_root() / "c"
+
+
+@functools.cache
+def package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("verified_sched")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """sha256 of the verifier's source files (verified_sched, polyhedral, smt) and of the
+    package and solver versions."""
+    import importlib
+    from importlib.metadata import PackageNotFoundError, version
+
+    h = hashlib.sha256()
+    for name in ("verified_sched", "islpy", "z3-solver"):
+        try:
+            h.update(f"{name}={version(name)}\n".encode())
+        except PackageNotFoundError:
+            h.update(f"{name}=?\n".encode())
+    for pkg in _PACKAGES:
+        root = Path(importlib.import_module(pkg).__file__).parent
+        for path in sorted(root.rglob("*.py")):
+            h.update(str(path.relative_to(root)).encode() + b"\0")
+            h.update(path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def normalized_text(program) -> str:
+    from ..dsl.printer import print_program
+
+    return print_program(program)
+
+
+def proof_key(program, profile, timeout: float, shared_limit: int) -> str:
+    """The cache key of verifying `program` with these options."""
+    effective = profile or program.profile or "default"
+    blob = json.dumps({"format": FORMAT, "program": normalized_text(program), "profile": effective,
+                       "timeout": float(timeout), "shared_limit": int(shared_limit),
+                       "version": package_version(), "code": code_fingerprint()}, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+class ProofCache:
+    """get/put of packed results (gate/results.py) by key; `enabled=False` reads and writes
+    nothing (`--no-cache`)."""
+
+    def __init__(self, enabled: bool = True, folder: Path | None = None):
+        self.enabled = enabled
+        self.folder = folder or proof_dir()
+        self.hits = self.misses = self.stores = 0
+
+    def _path(self, key: str) -> Path:
+        return self.folder / f"{key}.json"
+
+    def get(self, key: str):
+        """The cached entry {"status", "reports", "seconds"} or None."""
+        if not self.enabled:
+            return None
+        try:
+            entry = json.loads(self._path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.misses += 1
+            return None
+        if (not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key
+                or not isinstance(entry.get("reports"), list) or entry.get("status") not in ("legal", "illegal")):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return entry
+
+    def put(self, key: str, status: str, reports: list, seconds: float) -> bool:
+        """Store a decided result (legal or illegal with no unknown obligation); False when
+        it is not stored (disabled, undecided, or the folder cannot be written)."""
+        from .results import has_unknown
+
+        if not self.enabled or status not in ("legal", "illegal") or has_unknown(reports):
+            return False
+        entry = {"format": FORMAT, "key": key, "status": status, "reports": reports, "seconds": seconds}
+        try:
+            ensure_private_dir(self.folder)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.folder)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    json.dump(entry, f)
+                os.replace(tmp, self._path(key))
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+        except OSError:
+            return False
+        self.stores += 1
+        return True
+
+
+def ensure_private_dir(folder: Path) -> None:
+    """Create the folder (and the cache root) readable by the user only (mode 0700)."""
+    root = folder.parent
+    if not root.exists():
+        root.mkdir(parents=True, exist_ok=True, mode=0o700)
+    folder.mkdir(exist_ok=True, mode=0o700)
+    if folder.stat().st_mode & 0o077:
+        os.chmod(folder, 0o700)
+
+
+# ---------------------------------------------------------------- vsched cache
+
+
+def folder_stats(folder: Path, entry_suffix: str) -> tuple:
+    """(entries, bytes) of a cache folder: files ending in entry_suffix, all files' bytes."""
+    if not folder.is_dir():
+        return 0, 0
+    entries = size = 0
+    for path in folder.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            size += path.stat().st_size
+            entries += path.name.endswith(entry_suffix) and not path.name.startswith(".")
+    return entries, size
+
+
+def _caches() -> list:
+    return [("compile", compile_dir(), ".so"), ("proof", proof_dir(), ".json")]
+
+
+def cmd_cache(args) -> int:
+    if args.action == "info":
+        print(f"cache root: {cache_root()}")
+        for name, folder, suffix in _caches():
+            entries, size = folder_stats(folder, suffix)
+            print(f"{name} cache: {folder}: {entries} entries, {size} bytes")
+        return 0
+    for name, folder, suffix in _caches():
+        entries, size = folder_stats(folder, suffix)
+        if folder.is_dir():
+            shutil.rmtree(folder)
+        print(f"{name} cache: removed {entries} entries ({size} bytes) from {folder}")
+    return 0
+
+
+def add_subparser(sub) -> None:
+    """`vsched cache info|clear` on the CLI's subparsers."""
+    p = sub.add_parser("cache", help="show or clear the compile and proof caches",
+                       description="info: where the compile and proof caches are, their entries and "
+                                   "bytes; clear: remove both")
+    p.add_argument("action", choices=("info", "clear"))
+    p.set_defaults(fn=cmd_cache)
+

@@ -1,0 +1,221 @@
+"""`vsched verify FILE|DIR...`: expand the inputs, read the proof cache, verify the rest in
+parallel, print each file's result in input order, then the summary (README "CI gate").
+
+Exit code: the worst file's (internal error 4 > input error 2 > illegal 1 > unknown 3 >
+legal 0), so a CI step fails on anything but all-legal and the code says the worst reason.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from ..gpu_limits import SHARED_LIMIT
+from .cache import ProofCache, proof_key
+from .formats import render, summary
+from .parallel import default_workers, verify_many
+from .results import FileResult, node_locs, parse_source, program_sites, worst_exit
+
+FORMATS = ("text", "json", "sarif", "github")
+
+
+def add_arguments(p) -> None:
+    """The gate's options of the `verify` subparser."""
+    p.add_argument("--format", choices=FORMATS, default=None,
+                   help="text (default), json (one object per file), sarif (SARIF 2.1.0), "
+                        "github (GitHub Actions annotations)")
+    p.add_argument("-o", "--output", metavar="OUT", help="write the report to OUT instead of stdout")
+    p.add_argument("-j", "--jobs", type=_positive, default=None, metavar="N",
+                   help="verify N files at once in parallel processes (default: the number of cores)")
+    p.add_argument("--no-cache", action="store_true", help="prove everything again; read and write no cache")
+    p.add_argument("--html", metavar="FILE", help="an HTML report with the counterexamples drawn")
+
+
+def _positive(text: str) -> int:
+    import argparse
+
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return int(text)
+
+
+def expand_inputs(paths) -> list:
+    """The files to verify, in order: a directory becomes its `*.vs` files, recursively and
+    sorted; a directory without any becomes an input-error FileResult in its place.
+    Duplicates are verified once."""
+    items, seen = [], set()
+    for arg in paths:
+        p = Path(arg)
+        found = sorted(str(f) for f in p.rglob("*.vs") if f.is_file()) if p.is_dir() else [arg]
+        if not found:
+            items.append(FileResult(arg, "input", error=f"vsched: error: {arg}: no .vs files in this directory"))
+        for f in found:
+            if f not in seen:
+                seen.add(f)
+                items.append(f)
+    return items
+
+
+def read_source(path: str):
+    """(text, None) or (None, 'FILE:1:1: cannot read ...')."""
+    from ..dsl.limits import read_source as read_checked  # a regular file within the size limit
+    from ..errors import VschedError
+
+    try:
+        return read_checked(path), None
+    except VschedError as err:
+        return None, str(err)
+
+
+class _Spinner:
+    """A status line on stderr while files are verified, only on a terminal. It is taken down
+    while a report is printed (and never redirects stdout, which may be a file)."""
+
+    def __init__(self, total: int):
+        self.total, self.done, self.live, self.on = total, 0, None, False
+
+    def start(self) -> None:
+        self.on = bool(self.total) and sys.stderr.isatty()
+        self.show()
+
+    def show(self) -> None:
+        if not self.on or self.live is not None or self.done >= self.total:
+            return
+        from rich.console import Console
+        from rich.live import Live
+        from rich.spinner import Spinner
+
+        text = f"verifying: {self.done} of {self.total} files done"
+        self.live = Live(Spinner("dots", text=text), console=Console(stderr=True), transient=True,
+                         redirect_stdout=False, redirect_stderr=False)
+        self.live.start()
+
+    def hide(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+
+    def step(self) -> None:
+        self.done += 1
+        self.hide()
+
+
+def _html_renderer():
+    try:
+        from .html_report import render_html
+    except ImportError:
+        return None
+    return render_html
+
+
+def prepare(path: str, cache: ProofCache, profile, timeout, shared_limit) -> tuple:
+    """(FileResult, key): a finished result (input error or cache hit) or a pending one.
+    Without the cache the file is parsed only by the worker that verifies it."""
+    text, err = read_source(path)
+    if err is not None:
+        return FileResult(path, "input", error=err, error_loc=(1, 1)), None
+    if not cache.enabled:
+        return FileResult(path, "pending", text=text), None
+    program, perr = parse_source(path, text)
+    if perr is not None:
+        return FileResult(path, "input", text=text, error=perr[0], error_loc=perr[1]), None
+    result = FileResult(path, "pending", text=text, loc_strings=node_locs(program), sites=program_sites(program))
+    key = proof_key(program, profile, timeout, shared_limit)
+    entry = cache.get(key)
+    if entry is not None:
+        result.status, result.reports, result.cached = entry["status"], entry["reports"], True
+    return result, key
+
+
+def finish(result: FileResult, payload: dict, key, cache: ProofCache) -> FileResult:
+    """Fill a pending result from a worker's payload; store it in the cache when decided."""
+    result.status = payload["status"]
+    if result.verified:
+        result.reports, result.seconds = payload["reports"], payload["seconds"]
+        result.loc_strings, result.sites = payload["loc_strings"], payload["sites"]
+        if key:
+            cache.put(key, result.status, result.reports, result.seconds)
+    else:
+        result.error, result.error_loc = payload["error"], payload.get("error_loc")
+    return result
+
+
+def verify_files(paths, profile=None, timeout=10.0, shared_limit=SHARED_LIMIT, jobs=None, use_cache=True,
+                 on_result=None) -> list:
+    """Verify files and directories; FileResults in input order. `on_result(result)` is
+    called for each, in order, as soon as it and all before it are done."""
+    cache = ProofCache(enabled=use_cache)
+    prepared = [prepare(x, cache, profile, timeout, shared_limit) if isinstance(x, str) else (x, None)
+                for x in expand_inputs(paths)]
+    pending = [n for n, (r, _) in enumerate(prepared) if r.status == "pending"]
+    spinner = _Spinner(len(pending))
+    emitted = 0
+
+    def flush():
+        nonlocal emitted
+        while emitted < len(prepared) and prepared[emitted][0].status != "pending":
+            if on_result:
+                on_result(prepared[emitted][0])
+            emitted += 1
+
+    flush()
+    work = [(prepared[n][0].path, prepared[n][0].text) for n in pending]
+    try:
+        for i, payload in verify_many(work, profile, timeout, shared_limit, jobs or default_workers(),
+                                      started=spinner.start):
+            result, key = prepared[pending[i]]
+            finish(result, payload, key, cache)
+            spinner.step()
+            flush()
+            spinner.show()
+    finally:
+        spinner.hide()
+    flush()
+    return [r for r, _ in prepared]
+
+
+def run_verify(args) -> int:
+    """The `verify` command."""
+    fmt = args.format or ("json" if args.json else "text")
+    if args.json and fmt != "json":
+        print(f"vsched: error: --json and --format {fmt} disagree", file=sys.stderr)
+        return 2
+    html = None
+    if args.html:
+        html = _html_renderer()
+        if html is None:
+            print("vsched: error: --html is not available in this installation", file=sys.stderr)
+            return 2
+    out = open(args.output, "w", encoding="utf-8") if args.output else None  # noqa: SIM115
+    try:
+        t0 = time.perf_counter()
+
+        def emit(result):
+            if not result.verified:
+                print(result.error, file=sys.stderr)
+            if fmt != "sarif":
+                text = render(result, fmt)
+                if text:
+                    print(text, file=out or sys.stdout, flush=True)
+
+        from .. import memlimit  # --max-memory: workers inherit the address-space cap
+
+        with memlimit.capped(getattr(args, "max_memory", None), "verifying"):
+            results = verify_files(args.files, args.profile, args.timeout, args.shared_limit, args.jobs,
+                                   not args.no_cache, emit)
+        if fmt == "sarif":
+            from .sarif import sarif_document
+
+            print(json.dumps(sarif_document(results), indent=1), file=out or sys.stdout)
+        if html is not None:
+            from .results import merged_json
+
+            page = html([(r.path, r.text, merged_json(r)) for r in results if r.verified])
+            Path(args.html).write_text(page, encoding="utf-8")
+        if len(results) > 1 or any(Path(a).is_dir() for a in args.files):
+            print(summary(results, time.perf_counter() - t0), file=sys.stderr)
+    finally:
+        if out is not None:
+            out.close()
+    return worst_exit(results)

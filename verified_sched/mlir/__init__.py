@@ -1,0 +1,8 @@
+"""MLIR linalg export (`vsched emit --target mlir`), import (`vsched import`), IREE as a backend
+(`vsched run --target iree`) and the torch-mlir convolution-backward pipeline.
+
+emit.py / emit_body.py / affine.py: a kernel as written -> func.func on tensors of linalg ops.
+importer.py / import_body.py / generalize.py: linalg on tensors (parsed with xdsl) -> a .vs program.
+iree_backend.py: compile with iree-compile (llvm-cpu), run with the IREE runtime, as a runner.
+torch_pipeline.py: `vsched conv-backward --against torch-mlir` and the numerics report.
+"""

@@ -1,0 +1,491 @@
+"""`vsched import FILE.mlir`: linalg on tensors to a .vs program.
+
+Each `func.func` becomes a kernel; its tensor arguments become global tensors named after them
+and its results tensors `NAME_result0`, ... (written by a final copy). Every tensor value the
+function computes is a *view* of a global tensor: ops that create data get a tensor of their own
+(named after the SSA value), ops that only re-index are index arithmetic on their source:
+
+- linalg.generic (and the named ops of generalize.py): one nest over its iteration domain
+  (dimension order kept, so reductions sum in the same order), assigning each output cell the
+  region's value (import_body.py); the output starts as the `outs` operand, written in place
+  when nothing else reads that tensor afterwards, else copied first;
+- linalg.fill: `zero T` (0) or a nest storing the constant; tensor.empty: a tensor, no code;
+- tensor.pad: the pad value everywhere, then the source copied at the low offsets;
+- tensor.insert_slice: the destination (in place or copied), then the source at offsets/strides;
+- tensor.extract_slice, tensor.expand_shape, tensor.collapse_shape, tensor.cast: views
+  (offset + stride * i; mixed-radix products and floor/mod); a cast between static shapes that
+  differ is refused.
+
+Static shapes become params, one per distinct extent (`D7 == 7`), so the shapes stay symbols
+the provers see; index arithmetic keeps numbers. Anything else is an error naming the op and
+its position (FILE:LINE:COL).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from verified_sched import ir
+from verified_sched.dsl.exprs import RESERVED
+from verified_sched.dsl.parser import parse_text
+from verified_sched.dsl.printer import print_program
+
+from .generalize import NAMED, Spec, named_spec
+from .import_body import BodyTranslator, add, float_literal, mul
+from .ximport import MlirImportError, array_values, elem_of, int_value, locate, parse_module, prop, shape_of
+
+PRECS = ("f32", "f16", "bf16", "f64", "i32")
+VIEW_OPS = ("tensor.extract_slice", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast")
+
+
+@dataclass
+class View:
+    """A tensor value: cell `idx` of it is cell `fn(idx)` of global tensor `base`."""
+
+    base: str
+    shape: tuple
+    fn: Callable
+    identity: bool = True
+
+    def read(self, idx) -> ir.Load:
+        return ir.Load(self.base, tuple(self.fn(tuple(idx))))
+
+
+class Importer:
+    def __init__(self, text: str, filename: str = "<mlir>", params: bool = True, bind: dict | None = None,
+                 prefix: str = "", memory: str = "global", reserved=()):
+        self.text = text
+        self.filename = filename
+        self.use_params = params
+        # {func: ([arg tensor names], [result tensor names], kernel name)}: bind a function to
+        # tensors declared elsewhere (not declared again) and name its kernel
+        self.bind = bind or {}
+        self.prefix = prefix
+        self.memory = memory
+        self.external: set = set()
+        self.module = parse_module(text, filename)
+        self.locs = locate(self.module, text, filename)
+        self.tensors: dict = {}  # name -> (shape, prec)
+        self.kernels: list = []
+        self.extents: set = set()
+        self.reserved: set = set(RESERVED) | set(reserved)
+
+    # ------------------------------------------------------------ helpers
+    def error(self, op, message: str) -> MlirImportError:
+        name = f"'{op.name}': " if op is not None and hasattr(op, "name") else ""
+        return MlirImportError(name + message, self.locs.get(id(op)) if op is not None else None)
+
+    def size(self, n: int):
+        if not self.use_params:
+            return ir.Int(n)
+        self.extents.add(n)
+        return ir.Var(f"D{n}")
+
+    def new_tensor(self, hint, shape, prec, op) -> str:
+        if prec not in PRECS:
+            raise self.error(op, f"element type {prec} (supported: {', '.join(PRECS)})")
+        stem = re.sub(r"\W", "_", hint or "t")
+        stem = self.prefix + (stem if stem[:1].isalpha() else "t_" + stem)
+        name, k = stem, 0
+        while name in self.tensors or name in self.reserved or re.fullmatch(r"D\d+", name):
+            k += 1
+            name = f"{stem}_{k}"
+        self.tensors[name] = (tuple(shape), prec)
+        return name
+
+    def scalar_constant(self, op):
+        ty = elem_of(op.results[0].type)
+        attr = prop(op, "value")
+        if ty in ("f32", "f16", "bf16", "f64"):
+            return float_literal(float(attr.value.data), op, self)
+        if ty in ("i32", "i64", "index", "i1"):
+            return ir.Int(int_value(op))
+        raise self.error(op, f"a constant of type {ty}")
+
+    def view(self, value, op) -> View:
+        if value not in self.values:
+            raise self.error(op, f"the operand {value} is not a tensor this importer translated")
+        return self.values[value]
+
+    def nest(self, extents, make) -> None:
+        """Append `for i0 .. for iN: make(vars)` (a list of statements) to the kernel."""
+        vars_ = [ir.Var(f"i{k}") for k in range(len(extents))]
+        body = tuple(make(vars_))
+        for k in reversed(range(len(extents))):
+            body = (ir.For(f"i{k}", ir.Int(0), self.size(extents[k]), "serial", body),)
+        self.stmts.extend(body)
+
+    def copy(self, dst: str, src: View) -> None:
+        self.nest(list(src.shape), lambda v: [ir.Assign(dst, tuple(v), src.read(v))])
+
+    def fill(self, dst: str, value, shape) -> None:
+        if isinstance(value, (ir.Float, ir.Int)) and value.value == 0:
+            self.stmts.append(ir.Zero(dst))
+        else:
+            self.nest(list(shape), lambda v: [ir.Assign(dst, tuple(v), value)])
+
+    def writable(self, value, op, init: bool) -> str:
+        """The tensor an op writing into `value` (its `outs`/destination) writes: the value's
+        own tensor when nothing else reads that tensor at or after this op, else a copy."""
+        src = self.view(value, op)
+        here = self.order[id(op)]
+        free = (src.identity and src.base not in self.args and
+                all(self.last_use.get(v, -1) < here or (v is value and v.uses.get_length() == 1)
+                    for v in self.by_base.get(src.base, [])))
+        if free:
+            return src.base
+        shape, prec = src.shape, self.tensors[src.base][1]
+        name = self.new_tensor(getattr(value, "name_hint", None) or "t", shape, prec, op)
+        if init:
+            self.copy(name, src)
+        return name
+
+    def define(self, value, view: View) -> None:
+        self.values[value] = view
+        self.by_base.setdefault(view.base, []).append(value)
+
+    # ------------------------------------------------------------ functions
+    def translate(self) -> None:
+        for func in self.module.ops:
+            if func.name != "func.func":
+                raise self.error(func, "only func.func at the top level")
+            self.function(func)
+
+    def tensor_lines(self) -> list:
+        lines = []
+        for name, (shape, prec) in self.tensors.items():
+            if name in self.external:
+                continue
+            dims = ", ".join(print_dim(self.size(n)) for n in shape)
+            lines.append(f"tensor {name}[{dims}] {prec}" + (f" {self.memory}" if self.memory != "global" else ""))
+        return lines
+
+    def run(self) -> ir.Program:
+        self.translate()
+        lines = self.tensor_lines()
+        params = sorted(self.extents)
+        if params:
+            lines.insert(0, "params " + ", ".join(f"D{n}" for n in params) + " where " +
+                         ", ".join(f"D{n} == {n}" for n in params))
+        program = ir.Program(tensors=(), kernels=tuple(self.kernels))
+        text = "\n".join(lines) + "\n\n" + print_program(program)
+        return parse_text(text, self.filename + ".vs")
+
+    def function(self, func) -> None:
+        fname = func.sym_name.data
+        self.values, self.by_base, self.stmts, self.args = {}, {}, [], set()
+        block = func.body.block
+        arg_names, res_names, kname = self.bind.get(fname, (None, None, fname))
+        for k, arg in enumerate(block.args):
+            prec = elem_of(arg.type.get_element_type()) if hasattr(arg.type, "get_element_type") else None
+            if prec is None:
+                raise self.error(func, f"argument {k} is not a tensor")
+            prec = "bf16" if prec == "i16" else prec  # bf16 bit patterns, as `emit --target mlir` passes them
+            shape = shape_of(arg.type)
+            if arg_names:
+                name = arg_names[k]
+                self.tensors[name] = (shape, prec)
+                self.external.add(name)
+            else:
+                name = self.new_tensor(f"{fname}_{arg.name_hint or f'arg{k}'}", shape, prec, func)
+            self.args.add(name)
+            self.define(arg, View(name, shape, lambda i: i))
+        ops = list(block.ops)
+        self.order, self.last_use = {}, {}
+        for n, op in enumerate(ops):
+            self.order[id(op)] = n
+            for inner in op.walk():
+                for v in inner.operands:
+                    self.last_use[v] = n
+        for op in ops:
+            self.operation(op, fname, res_names)
+        self.kernels.append(ir.Kernel(kname, tuple(self.stmts)))
+
+    def operation(self, op, fname, res_names) -> None:
+        name = op.name
+        if name == "arith.constant":
+            ty = op.results[0].type
+            if hasattr(ty, "get_shape"):
+                self.dense_constant(op)
+            return
+        if name == "tensor.empty":
+            r = op.results[0]
+            if elem_of(r.type.get_element_type()) not in PRECS:  # a shape-only operand: never read
+                self.define(r, View("", shape_of(r.type), lambda i: i))
+                return
+            t = self.new_tensor(r.name_hint or "empty", shape_of(r.type), elem_of(r.type.get_element_type()), op)
+            self.define(r, View(t, shape_of(r.type), lambda i: i))
+            return
+        if name == "arith.bitcast" and hasattr(op.results[0].type, "get_shape"):
+            pair = {elem_of(op.operands[0].type.get_element_type()), elem_of(op.results[0].type.get_element_type())}
+            if pair != {"i16", "bf16"}:
+                raise self.error(op, "a tensor bitcast other than i16 <-> bf16 bit patterns")
+            self.define(op.results[0], self.view(op.operands[0], op))
+            return
+        if name == "linalg.fill":
+            value = self.scalar_constant(op.inputs[0].op) if hasattr(op.inputs[0], "op") else None
+            if value is None:
+                raise self.error(op, "a fill value that is not a constant")
+            dst = self.writable(op.outputs[0], op, init=False)
+            shape = shape_of(op.results[0].type)
+            self.fill(dst, value, shape)
+            self.define(op.results[0], View(dst, shape, lambda i: i))
+            return
+        if name == "linalg.generic" or name in NAMED:
+            self.generic(op)
+            return
+        if name == "tensor.pad":
+            self.pad(op)
+            return
+        if name == "tensor.insert_slice":
+            self.insert_slice(op)
+            return
+        if name in VIEW_OPS:
+            self.define(op.results[0], self.reshape(op))
+            return
+        if name == "func.return":
+            self.returns(op, fname, res_names)
+            return
+        raise self.error(op, "unsupported operation (the importer takes linalg.generic and named "
+                             f"{', '.join(n.split('.')[1] for n in NAMED)}, linalg.fill, tensor.empty/pad/"
+                             "insert_slice/extract_slice/expand_shape/collapse_shape/cast, arith "
+                             "constants; generalize other named ops with `iree-opt "
+                             "--linalg-generalize-named-ops`)")
+
+    def dense_constant(self, op) -> None:
+        attr = prop(op, "value")
+        r = op.results[0]
+        values = list(attr.get_values()) if hasattr(attr, "get_values") else []
+        if not values or any(v != values[0] for v in values):
+            raise self.error(op, "a non-splat tensor constant")
+        prec = elem_of(r.type.get_element_type())
+        t = self.new_tensor(r.name_hint or "cst", shape_of(r.type), prec, op)
+        v = values[0]
+        self.fill(t, float_literal(float(v), op, self) if prec != "i32" else ir.Int(int(v)), shape_of(r.type))
+        self.define(r, View(t, shape_of(r.type), lambda i: i))
+
+    # ------------------------------------------------------------ linalg
+    def generic(self, op) -> None:
+        spec = named_spec(op) if op.name != "linalg.generic" else self.generic_spec(op)
+        if spec is None:
+            raise self.error(op, "unsupported named op")
+        views = [self.view(v, op) for v in spec.ins]
+        region = op.name == "linalg.generic"
+        uses_out = [True] * len(spec.outs)
+        if region:
+            block = op.body.block
+            outs_args = block.args[len(spec.ins):]
+            uses_out = [a.uses.get_length() > 0 for a in outs_args]
+        dsts = [self.writable(v, op, init=u) for v, u in zip(spec.outs, uses_out)]
+        if len(dsts) > 1 and len(set(dsts)) != len(dsts):
+            raise self.error(op, "two outputs written into one tensor")
+        nin = len(spec.ins)
+        if len(spec.outs) > 1 and region and any(uses_out):
+            raise self.error(op, "several outputs whose region reads the outputs")
+
+        def make(vars_):
+            ins = [vw.read(spec.index[j](vars_)) if vw.base else None for j, vw in enumerate(views)]
+            out_idx = [tuple(spec.index[nin + j](vars_)) for j in range(len(dsts))]
+            outs = [ir.Load(d, idx) for d, idx in zip(dsts, out_idx)]
+            if region:
+                reads = dict(zip(op.body.block.args, ins + outs))
+                tr = BodyTranslator(self, reads, [v.name for v in vars_])
+                yields = list(op.body.block.ops)[-1].operands
+                values = [self.top_value(tr, y, self.tensors[d][1]) for y, d in zip(yields, dsts)]
+            else:
+                values = spec.body(ins, outs)
+            return [ir.Assign(d, idx, v) for d, idx, v in zip(dsts, out_idx, values)]
+
+        self.nest(spec.extents, make)
+        for r, d in zip(op.results, dsts):
+            self.define(r, View(d, shape_of(r.type), lambda i: i))
+
+    @staticmethod
+    def top_value(tr: BodyTranslator, y, prec: str):
+        """The stored value: the outermost f16/bf16 rounding is the store's own."""
+        e = tr.translate(y)
+        return e.a if isinstance(e, ir.Cast) and e.prec == prec else e
+
+    def generic_spec(self, op) -> Spec:
+        ins, outs = list(op.inputs), list(op.outputs)
+        maps = [m.data for m in op.indexing_maps.data]
+        iters = [str(getattr(t, "data", t)).split(".")[-1].lower().split(":")[0] for t in op.iterator_types.data]
+        iters = ["reduction" if "reduction" in t else "parallel" for t in iters]
+        ndims = maps[0].num_dims
+        extents = [None] * ndims
+        for v, m in zip(ins + outs, maps):
+            for res, n in zip(m.results, shape_of(v.type)):
+                if type(res).__name__ == "AffineDimExpr" and extents[res.position] is None:
+                    extents[res.position] = n
+        if any(e is None for e in extents):
+            raise self.error(op, "a loop whose extent no operand shape gives")
+        index = [self._affine_fn(m, op) for m in maps]
+        return Spec(ins, outs, extents, iters, index, None)
+
+    def _affine_fn(self, amap, op):
+        if amap.num_symbols:
+            raise self.error(op, "an indexing map with symbols")
+
+        def conv(e, vars_):
+            kind = type(e).__name__
+            if kind == "AffineDimExpr":
+                return vars_[e.position]
+            if kind == "AffineConstantExpr":
+                return ir.Int(e.value)
+            if kind == "AffineBinaryOpExpr":
+                a = conv(e.lhs, vars_)
+                kname = e.kind.name
+                if kname == "Add":
+                    return add(a, conv(e.rhs, vars_))
+                if kname == "Mul":
+                    return mul(a, conv(e.rhs, vars_))
+                if kname in ("Mod", "FloorDiv", "CeilDiv") and type(e.rhs).__name__ == "AffineConstantExpr":
+                    c = e.rhs.value
+                    if kname == "Mod":
+                        return ir.Mod(a, c)
+                    return ir.FloorDiv(a if kname == "FloorDiv" else add(a, ir.Int(c - 1)), c)
+            raise self.error(op, f"the affine expression {e}")
+
+        return lambda vars_: tuple(conv(r, vars_) for r in amap.results)
+
+    # ------------------------------------------------------------ tensor
+    def pad(self, op) -> None:
+        src = self.view(op.operands[0], op)
+        if len(op.operands) > 1:
+            raise self.error(op, "dynamic padding amounts")
+        low = array_values(op, "static_low")
+        r = op.results[0]
+        yields = list(op.region.block.ops)[-1].operands if hasattr(op, "region") else \
+            list(op.regions[0].block.ops)[-1].operands
+        value = yields[0]
+        if not hasattr(value, "op") or value.op.name != "arith.constant":
+            raise self.error(op, "a pad value that is not a constant")
+        shape = shape_of(r.type)
+        t = self.new_tensor(r.name_hint or "padded", shape, self.tensors[src.base][1], op)
+        self.fill(t, self.scalar_constant(value.op), shape)
+        self.nest(list(src.shape), lambda v: [ir.Assign(t, tuple(add(x, ir.Int(lo)) for x, lo in zip(v, low)),
+                                                        src.read(v))])
+        self.define(r, View(t, shape, lambda i: i))
+
+    def slice_params(self, op):
+        if len(op.operands) > 2 and op.name == "tensor.insert_slice" or \
+                len(op.operands) > 1 and op.name == "tensor.extract_slice":
+            raise self.error(op, "dynamic offsets, sizes or strides")
+        return (array_values(op, "static_offsets"), array_values(op, "static_sizes"),
+                array_values(op, "static_strides"))
+
+    def insert_slice(self, op) -> None:
+        src = self.view(op.operands[0], op)
+        offs, sizes, strides = self.slice_params(op)
+        dst = self.writable(op.operands[1], op, init=True)
+        kept = _kept_dims(sizes, src.shape, op, self)
+
+        def make(v):
+            full, it = [], iter(v)
+            for k in range(len(sizes)):
+                x = next(it) if k in kept else ir.Int(0)
+                full.append(add(ir.Int(offs[k]), mul(ir.Int(strides[k]), x)))
+            return [ir.Assign(dst, tuple(full), src.read(v))]
+
+        self.nest(list(src.shape), make)
+        self.define(op.results[0], View(dst, shape_of(op.results[0].type), lambda i: i))
+
+    def reshape(self, op) -> View:
+        src = self.view(op.operands[0], op)
+        r = op.results[0]
+        out_shape = shape_of(r.type)
+        name = op.name
+        if name == "tensor.cast":
+            static = [(a, b) for a, b in zip(src.shape, out_shape) if a >= 0 and b >= 0]
+            if len(src.shape) != len(out_shape) or any(a != b for a, b in static):
+                raise self.error(op, f"a cast from {_shape_text(src.shape)} to {_shape_text(out_shape)}: "
+                                     "the static shapes differ, so the cast fails at run time (the "
+                                     "producer of this MLIR computed the wrong shape)")
+            return View(src.base, src.shape if any(n < 0 for n in out_shape) else out_shape, src.fn, src.identity)
+        if name == "tensor.extract_slice":
+            offs, sizes, strides = self.slice_params(op)
+            kept = _kept_dims(sizes, out_shape, op, self)
+
+            def fn(i, src=src):
+                full, it = [], iter(i)
+                for k in range(len(sizes)):
+                    x = next(it) if k in kept else ir.Int(0)
+                    full.append(add(ir.Int(offs[k]), mul(ir.Int(strides[k]), x)))
+                return src.fn(tuple(full))
+
+            return View(src.base, out_shape, fn, False)
+        groups = [[int(getattr(x, "value", x).data) if hasattr(getattr(x, "value", x), "data") else int(x)
+                   for x in g.data] for g in (prop(op, "reassociation")).data]
+        if name == "tensor.expand_shape":
+            def fn(i, src=src):
+                out = []
+                for g in groups:  # mixed radix: ((i_a * S_b) + i_b) * S_c + i_c
+                    acc = i[g[0]]
+                    for d in g[1:]:
+                        acc = add(mul(acc, ir.Int(out_shape[d])), i[d])
+                    out.append(acc)
+                return src.fn(tuple(out))
+        else:
+            def fn(i, src=src):
+                out = []
+                for k, g in enumerate(groups):
+                    sizes = [src.shape[d] for d in g]
+                    for m in range(len(g)):
+                        below = math.prod(sizes[m + 1:])
+                        e = i[k] if below == 1 else ir.FloorDiv(i[k], below)
+                        out.append(e if m == 0 else ir.Int(0) if sizes[m] == 1 else ir.Mod(e, sizes[m]))
+                return src.fn(tuple(out))
+        return View(src.base, out_shape, fn, False)
+
+    def returns(self, op, fname, res_names) -> None:
+        for k, v in enumerate(op.operands):
+            src = self.view(v, op)
+            if res_names:
+                name = res_names[k]
+                if self.tensors.get(name, (src.shape,))[0] != src.shape:
+                    raise self.error(op, f"result {k} has shape {_shape_text(src.shape)}, not the shape "
+                                         f"{_shape_text(self.tensors[name][0])} of {name}")
+                self.tensors.setdefault(name, (src.shape, self.tensors[src.base][1]))
+                self.external.add(name)
+            else:
+                name = self.new_tensor(f"{fname}_result{k}", src.shape, self.tensors[src.base][1], op)
+            self.copy(name, src)
+
+
+def _kept_dims(sizes, reduced_shape, op, imp) -> set:
+    """Which dims of a slice survive a rank-reducing slice (unit dims dropped first to last)."""
+    if len(sizes) == len(reduced_shape):
+        return set(range(len(sizes)))
+    kept, j = set(), 0
+    for k, n in enumerate(sizes):
+        if j < len(reduced_shape) and n == reduced_shape[j] and (n != 1 or len(sizes) - k <= len(reduced_shape) - j):
+            kept.add(k)
+            j += 1
+        elif n != 1:
+            raise imp.error(op, "a rank-reducing slice that drops a non-unit dimension")
+    if j != len(reduced_shape):
+        raise imp.error(op, "a rank-reducing slice whose shape does not match")
+    return kept
+
+
+def _shape_text(shape) -> str:
+    return "x".join("?" if n < 0 else str(n) for n in shape)
+
+
+def print_dim(e) -> str:
+    return e.name if isinstance(e, ir.Var) else str(e.value)
+
+
+def import_mlir(text: str, filename: str = "<mlir>", params: bool = True, bind: dict | None = None) -> ir.Program:
+    return Importer(text, filename, params, bind).run()
+
+
+def import_mlir_file(path: str) -> ir.Program:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as e:
+        raise MlirImportError(f"cannot read {path}: {e.strerror}") from None
+    return import_mlir(text, path)

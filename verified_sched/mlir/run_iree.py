@@ -1,0 +1,60 @@
+"""`vsched run --target iree`: which side of each comparison runs through IREE.
+
+The candidate of each job runs in IREE when linalg can express it (IREE takes kernels as
+written, so a schedule's job becomes the kernel as written in C vs through IREE); otherwise the reference side does when it can (a claim is
+symmetric); otherwise the job stays C vs C with a note. A comparison with an accumulation on
+either side is within the reassociation tolerance (IREE vectorizes reductions); the rest must
+agree bitwise.
+"""
+from __future__ import annotations
+
+import sys
+
+from verified_sched import ir
+from verified_sched.errors import VschedError
+
+RTOL = {"f16": 1e-2, "bf16": 1e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0}
+
+
+def expressible(program: ir.Program, kernel: str) -> str | None:
+    """None when `kernel` emits as linalg at the first example sizes, else the reason."""
+    from verified_sched.sizes import example_sizes
+
+    from .emit import emit_mlir
+
+    try:
+        emit_mlir(program, example_sizes(program, 1)[0], [kernel])
+    except VschedError as e:
+        return e.message
+    return None
+
+
+def has_accumulation(program: ir.Program, kernel: str) -> bool:
+    return any(isinstance(n, ir.Assign) and ir.accumulation(n) is not None
+               for n in ir.walk(program.kernel(kernel).body))
+
+
+def tolerance(program: ir.Program, kernels) -> float:
+    precs = {program.tensor(n.tensor).prec for k in kernels for n in ir.walk(program.kernel(k).body)
+             if isinstance(n, ir.Assign)}
+    return max((RTOL[p] for p in precs), default=1e-4) or 1e-4
+
+
+def iree_jobs(jobs: list) -> list:
+    """Rewrite cli._jobs' (label, p_ref, ref, p_cand, cand, t_ref, t_cand, rtol) for IREE."""
+    out = []
+    for label, p_ref, ref, p_cand, cand, t_ref, _, rtol in jobs:
+        if label.startswith("schedule of"):  # IREE takes kernels as written: compare those
+            p_cand, label = p_ref, f"kernel {ref} as written (C vs IREE)"
+        why = expressible(p_cand, cand)
+        target = "iree"
+        if why is not None and p_cand is p_ref and expressible(p_ref, ref) is None:
+            ref, cand = cand, ref
+            label += f" ({ref} in C, {cand} through IREE)"
+        elif why is not None:
+            target = "c"
+            print(f"vsched: note: {label}: {why}; comparing in C only", file=sys.stderr)
+        if rtol is None and target == "iree" and (has_accumulation(p_ref, ref) or has_accumulation(p_cand, cand)):
+            rtol = max(tolerance(p_ref, [ref]), tolerance(p_cand, [cand]))
+        out.append((label, p_ref, ref, p_cand, cand, "c", target, rtol))
+    return out

@@ -1,0 +1,123 @@
+"""`vsched conv-backward ... --against torch-mlir -o FILE`: the seed compiler pipeline
+(torch -> torch-mlir linalg on tensors -> IREE) beside the proved kernels.
+
+The file holds everything `vsched conv-backward` writes (forward, chain-rule references,
+direct kernels, their claims) plus, per gradient, the torch-mlir lowering of
+`aten.convolution_backward` restricted to that gradient, imported as kernel
+`torch_mlir_input_grad` / `torch_mlir_weight_grad` (reading dy, x, w and writing dx / dw; its
+intermediate tensors are `local`, so they are not part of what a claim compares) and
+`claim torch_mlir_<g>_grad == <g>_grad_reference`. A lowering the importer refuses (say a
+`tensor.cast` between different static shapes) is left out with the reason in a comment and on
+stderr, and the command exits 1 (a finding about the lowering).
+
+With `-o FILE`, each exported lowering is kept beside it as `FILE.torch_mlir_<grad>.mlir` (the
+positions of a refusal refer to it). Two comment lines record the convolution (`# against: torch-mlir` and `# conv: ...`), so that
+`vsched run FILE --target iree` can print the numerics report (numerics.py).
+"""
+from __future__ import annotations
+
+import sys
+
+from verified_sched.dsl.parser import parse_text
+from verified_sched.dsl.printer import print_kernel
+from verified_sched.errors import UsageError, VschedError
+from verified_sched.rewrites.conv_backward import Conv, conv_backward_dsl, make_conv
+
+from .importer import Importer
+from .torch_export import export_mlir
+
+TENSOR_NAMES = ("x", "w", "dy", "y", "dx", "dw", "db")
+
+
+def conv_line(cv: Conv) -> str:
+    h, w = cv.ah, cv.aw
+    return (f"# conv: x={cv.n},{h.size},{w.size},{cv.c} w={cv.f},{h.k},{w.k},{cv.cg} layout={cv.layout} "
+            f"stride={h.s},{w.s} padding={h.p},{w.p} dilation={h.d},{w.d} groups={cv.groups}")
+
+
+def parse_conv_line(text: str) -> Conv | None:
+    """The convolution of a file written with --against torch-mlir, else None."""
+    if "# against: torch-mlir" not in text:
+        return None
+    for line in text.splitlines():
+        if line.startswith("# conv: "):
+            kv = dict(item.split("=", 1) for item in line[len("# conv: "):].split())
+            return make_conv(kv["x"].split(","), kv["w"].split(","), kv["layout"], kv["stride"],
+                             kv["padding"], kv["dilation"], int(kv["groups"]), ("input", "weight"))
+    return None
+
+
+def imported_kernel(source: str, grad: str, filename: str = "") -> tuple:
+    """(tensor lines, kernel text) of a torch-mlir lowering of one gradient (function
+    @conv_backward(dy, x, w) -> dx or dw)."""
+    out = {"input": "dx", "weight": "dw"}[grad]
+    kernel = f"torch_mlir_{grad}_grad"
+    imp = Importer(source, filename or f"<torch-mlir {grad} gradient>", params=False,
+                   bind={"conv_backward": (["dy", "x", "w"], [out], kernel)},
+                   prefix=f"tm_{grad[0]}_", memory="local", reserved=TENSOR_NAMES)
+    imp.translate()
+    return imp.tensor_lines(), print_kernel(imp.kernels[0])
+
+
+def against_torch_mlir_text(cv: Conv, base: str, source_for=None, save: str | None = None) -> tuple:
+    """(file text, [refusal messages]); `source_for(grad)` gives the MLIR of one gradient's
+    lowering (default: export it with torch-mlir now); with `save`, each lowering is also
+    written to `SAVE.torch_mlir_<grad>.mlir`, the file error positions refer to."""
+    source_for = source_for or (lambda grad: export_mlir(cv, grads=(grad,)))
+    lines = [base.rstrip("\n"), "",
+             "# against: torch-mlir (aten.convolution_backward lowered by torch-mlir to linalg on tensors,",
+             "# imported by `vsched conv-backward --against torch-mlir`)", conv_line(cv), ""]
+    refused = []
+    for grad in ("input", "weight"):
+        if grad not in cv.grads:
+            continue
+        try:
+            source = source_for(grad)
+            name = ""
+            if save:
+                name = f"{save}.torch_mlir_{grad}.mlir"
+                with open(name, "w", encoding="utf-8") as fh:
+                    fh.write(source)
+            tensors, kernel = imported_kernel(source, grad, name)
+        except VschedError as e:
+            message = f"torch_mlir_{grad}_grad not imported: {e}"
+            refused.append(message)
+            lines += [f"# {message}", ""]
+            continue
+        lines += tensors + ["", kernel.rstrip("\n"), f"claim torch_mlir_{grad}_grad == {grad}_grad_reference", ""]
+    text = "\n".join(lines) + "\n"
+    parse_text(text, "<conv-backward --against torch-mlir>")  # the file must be well formed
+    return text, refused
+
+
+def write_against(args) -> int:
+    """`vsched conv-backward ... --against torch-mlir`: exit 0 written, 1 a lowering refused, 2 usage."""
+    try:
+        cv = make_conv(args.x.split(","), args.w.split(","), args.layout, args.stride, args.padding,
+                       args.dilation, args.groups, args.grads)
+        for name, v in (("N", cv.n), ("H", cv.ah.size), ("W", cv.aw.size), ("C", cv.c), ("F", cv.f),
+                        ("KH", cv.ah.k), ("KW", cv.aw.k)):
+            if not isinstance(v, int):
+                raise UsageError(f"--against torch-mlir needs static sizes ({name} = {v})")
+        base = conv_backward_dsl(args.x.split(","), args.w.split(","), args.layout, args.stride,
+                                 args.padding, args.dilation, args.groups, args.grads)
+        save = None if args.output in (None, "-") else args.output
+        text, refused = against_torch_mlir_text(cv, base, save=save)
+    except OSError as e:
+        print(f"vsched conv-backward: error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
+        return 2
+    except VschedError as e:
+        print(f"vsched conv-backward: error: {e}", file=sys.stderr)
+        return 2
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        try:
+            with open(args.output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as e:
+            print(f"vsched conv-backward: error: cannot write {args.output}: {e.strerror}", file=sys.stderr)
+            return 2
+    for message in refused:
+        print(f"vsched conv-backward: {message}", file=sys.stderr)
+    return 1 if refused else 0

@@ -1,0 +1,105 @@
+"""Parsing MLIR text with xdsl, and the small helpers the importer shares: element types,
+integer attributes, and the source position (FILE:LINE:COL) of each operation.
+
+xdsl keeps no source positions on operations, so `locate` scans the text: every line that
+starts an operation (`%a, %b = dialect.op ...` or `dialect.op ...`) in textual order, matched
+in order against the operations of a pre-order walk (which is textual order).
+"""
+from __future__ import annotations
+
+import re
+
+from verified_sched.errors import Loc, UsageError
+
+_OP_LINE = re.compile(r'^(\s*)(?:%[^=]*=\s*)?"?([a-z_][a-z0-9_]*\.[a-z0-9_.]+)')
+
+
+class MlirImportError(UsageError):
+    """MLIR the importer cannot translate (printed FILE:LINE:COL: message, exit 2)."""
+
+
+def xdsl_modules():
+    try:
+        from xdsl.context import Context
+        from xdsl.dialects import get_all_dialects
+        from xdsl.parser import Parser
+    except ImportError:
+        raise UsageError("vsched import needs xdsl: pip install '.[iree]' (xdsl==0.74.0)") from None
+    return Context, get_all_dialects, Parser
+
+
+def parse_module(text: str, filename: str):
+    """The xdsl ModuleOp of `text` (every dialect registered, unregistered ops allowed)."""
+    Context, get_all_dialects, Parser = xdsl_modules()
+    ctx = Context(allow_unregistered=True)
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    try:
+        return Parser(ctx, text, filename).parse_module()
+    except Exception as e:  # noqa: BLE001 - xdsl raises ParseError/VerifyException/others on bad text
+        message = str(e).strip()
+        m = re.search(r":(\d+):(\d+)", message)
+        loc = Loc(filename, int(m.group(1)), int(m.group(2))) if m else None
+        first = message.splitlines()[-1] if message else type(e).__name__
+        raise MlirImportError(f"cannot parse the MLIR: {first[:400]}", loc) from None
+
+
+def locate(module, text: str, filename: str) -> dict:
+    """{id(op): Loc} for the operations of `module`, from the text's op lines."""
+    lines = []
+    for n, line in enumerate(text.splitlines(), 1):
+        m = _OP_LINE.match(line)
+        if m:
+            lines.append((m.group(2), Loc(filename, n, m.start(2) + 1)))
+    out, pos = {}, 0
+    for op in _textual_ops(module):
+        for k in range(pos, min(pos + 64, len(lines))):
+            if lines[k][0] == op.name:
+                out[id(op)] = lines[k][1]
+                pos = k + 1
+                break
+    return out
+
+
+def _textual_ops(op):
+    """Pre-order walk skipping the implicit regions of named ops (not written in the text)."""
+    yield op
+    if op.name.startswith("linalg.") and op.name != "linalg.generic":
+        return
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                yield from _textual_ops(inner)
+
+
+def elem_of(ty) -> str:
+    """'f32', 'f16', 'bf16', 'f64', 'i32', 'i1', 'i64', 'index' or the type's text."""
+    text = str(ty)
+    return {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64", "i32": "i32", "i1": "i1",
+            "i64": "i64", "index": "index"}.get(text, text)
+
+
+def prop(op, name: str):
+    """A property or attribute of op (None when absent; attributes may be falsy)."""
+    attr = op.properties.get(name)
+    return op.attributes.get(name) if attr is None else attr
+
+
+def int_value(op, name: str = "value") -> int:
+    attr = prop(op, name)
+    value = getattr(attr, "value", attr)
+    value = getattr(value, "data", value)
+    return int(value)
+
+
+def shape_of(ty) -> tuple:
+    return tuple(int(d) for d in ty.get_shape())
+
+
+def array_values(op, name: str) -> tuple:
+    attr = prop(op, name)
+    if attr is None:
+        return ()
+    if hasattr(attr, "get_values"):
+        return tuple(int(v) for v in attr.get_values())
+    return tuple(int(getattr(getattr(v, "value", v), "data", v)) for v in attr.data)
