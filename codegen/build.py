@@ -5,17 +5,23 @@ loads any number of modules in one process, and works the same for foreign libra
 backends' kernels are compared through `load_shared`).
 
 Cache layout: `$VSCHED_CACHE_DIR` (else `$XDG_CACHE_HOME/verified_sched`, else
-`~/.cache/verified_sched`) / `c` / `<sha256>.so` and `<sha256>.c`, the key hashing the source,
-the flags, the compiler path and its `--version` text. A build happens in a private temporary
-folder inside the cache and is moved into place with `os.replace`, so parallel processes
-(pytest-xdist workers) never see a half-written library; the loser of a race simply replaces
-an identical file. Loaded libraries are memoized per process by the same key.
+`~/.cache/verified_sched`) / `c` / `<key>.c`, `<key>.sha256` (the library's content hash) and
+`<key>-<hash prefix>.so`, the key hashing the source, the flags, the compiler path and its
+`--version` text. The folders are private (mode 0700, this user's; a group- or world-writable
+one is made private, another user's is refused). A library is loaded only if it and its
+record are this user's files and its bytes hash to the recorded sha256; anything else is
+rebuilt. A build happens in a private temporary folder inside the cache and is moved into
+place with `os.replace` (the library, then its record, each written whole), so parallel
+processes (pytest-xdist workers) never see a half-written file. Loaded libraries are memoized
+per process by the same key.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
+import stat
 import shutil
 import subprocess
 import tempfile
@@ -50,13 +56,36 @@ def compiler_version(cc: str) -> str:
     return subprocess.run([cc, "--version"], capture_output=True, text=True, check=False).stdout
 
 
+def _private_dir(path: Path) -> None:
+    """Create `path` (mode 0700) or check an existing one: a folder owned by this user, not a
+    link; group/world write permission is removed (any library already in it must then pass
+    `cached_library`, which also requires files owned by this user)."""
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = os.lstat(path)
+    except OSError as err:
+        raise UsageError(f"cannot create the compile cache {path}: {err.strerror or err} "
+                         "(set VSCHED_CACHE_DIR to a writable folder)") from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise UsageError(f"the compile cache {path} is not a folder (or is a link); "
+                         "set VSCHED_CACHE_DIR to a private folder")
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        raise UsageError(f"the compile cache {path} belongs to another user (uid {info.st_uid}); "
+                         "set VSCHED_CACHE_DIR to a folder of your own")
+    if info.st_mode & 0o077:
+        os.chmod(path, 0o700)
+
+
 def cache_dir() -> Path:
+    """The compile cache folder (created private to the user, mode 0700)."""
     root = os.environ.get("VSCHED_CACHE_DIR")
     if not root:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         root = os.path.join(base, "verified_sched")
-    path = Path(root) / "c"
-    path.mkdir(parents=True, exist_ok=True)
+    root = Path(root)
+    _private_dir(root)
+    path = root / "c"
+    _private_dir(path)
     return path
 
 
@@ -66,27 +95,84 @@ def cache_key(source: str, flags=FLAGS, cc=None) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _owned_file(path: Path) -> bool:
+    """A regular file (not a link) owned by this user and writable by nobody else."""
+    info = os.lstat(path)
+    if not stat.S_ISREG(info.st_mode) or info.st_mode & 0o022:
+        return False
+    return not hasattr(os, "getuid") or info.st_uid == os.getuid()
+
+
+def cached_library(folder: Path, key: str):
+    """The cached library of `key` if it may be loaded, else None. The record `<key>.sha256`
+    names the library's content hash, the library is `<key>-<hash prefix>.so`, and its bytes
+    must hash to the recorded value; both files must be this user's and writable by nobody
+    else. Anything else (planted, changed, torn) is rebuilt, never loaded."""
+    record = folder / f"{key}.sha256"
+    try:
+        if not _owned_file(record):
+            return None
+        expected = record.read_text(encoding="ascii").strip()
+        if len(expected) != 64 or any(c not in "0123456789abcdef" for c in expected):
+            return None
+        target = folder / f"{key}-{expected[:32]}.so"
+        if _owned_file(target) and file_sha256(target) == expected:
+            return target
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None
+
+
+def _atomic_write(folder: Path, name: str, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, folder / name)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def compile_shared(source: str, flags=FLAGS, cc=None, suffix: str = "c") -> tuple:
     """Path of the shared library built from `source` (cached); returns (path, key, status).
 
     `cc` (a compiler path, default the C compiler) and `suffix` (of the source file) let other
-    backends (nvcc, `.cu`) share the cache and its atomic writes."""
+    backends (nvcc, `.cu`) share the cache and its atomic writes. A cached library is used only
+    when `cached_library` accepts it (its sha256 matches its record); otherwise it is rebuilt."""
     cc = cc or compiler()
     key = cache_key(source, flags, cc)
     folder = cache_dir()
-    target = folder / f"{key}.so"
-    if target.exists():
-        return target, key, "disk"
+    cached = cached_library(folder, key)
+    if cached is not None:
+        return cached, key, "disk"
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder))
     try:
         src, lib = tmp / f"kernel.{suffix}", tmp / "kernel.so"
         src.write_text(source)
-        cmd = [cc, *flags, "-o", str(lib), str(src), "-lm"]
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        # relative names, run in the build folder: the library does not embed a random path
+        cmd = [cc, *flags, "-o", lib.name, src.name, "-lm"]
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=tmp)
         if proc.returncode != 0:
             raise InternalError(f"C compilation failed ({' '.join(cmd)}):\n{proc.stderr[:4000]}")
+        os.chmod(lib, 0o700)
+        digest = file_sha256(lib)
+        target = folder / f"{key}-{digest[:32]}.so"
         os.replace(src, folder / f"{key}.{suffix}")
+        # the library under its content name first, then the record that points to it: a
+        # reader never sees a record without its library, and concurrent builds that differ
+        # byte for byte each keep their own file
         os.replace(lib, target)
+        _atomic_write(folder, f"{key}.sha256", (digest + "\n").encode("ascii"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return target, key, "compiled"

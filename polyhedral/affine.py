@@ -60,6 +60,8 @@ def aff(e, names: dict) -> str:
             return f"(({aff(a, names)}) mod {d})"
         case Call(fn="min" | "max" as fn, args=(a, b)):
             return f"{fn}({aff(a, names)}, {aff(b, names)})"
+        case Call(fn="neg", args=(a,)):  # unary minus is in the index language
+            return f"(0 - {aff(a, names)})"
         case Load():
             raise NonAffine("dynamic index (a tensor read)")
         case Float() | Cast() | Where() | Call() | BinOp():

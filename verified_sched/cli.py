@@ -1,8 +1,9 @@
 """The `vsched` command line (DESIGN.md section 5): show, emit, run, exec, verify.
 
-Exit codes: 0 success (legal / equal), 1 a finding (illegal verdict, kernels that differ, a
-kernel that fails at run time), 2 usage or input errors, 3 unknown verdict (verify: nothing
-refuted, something unproved), 4 internal error (verify: the worst file's, gate/runner.py). Every error caused by the
+Exit codes (exits.py): 0 success (legal / equal), 1 a finding (illegal verdict, kernels that
+differ, a kernel that fails at run time), 2 usage or input errors, 3 unknown verdict (verify:
+nothing refuted, something unproved), 4 internal error (any command: one line, the traceback
+with --debug; verify: also the worst file's, gate/runner.py). Every error caused by the
 input prints `FILE:LINE:COL: message` (or `vsched: error: message` where there is no
 position) on stderr, never a traceback. Progress goes to stderr, and only on a terminal.
 """
@@ -10,15 +11,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from . import ir, memlimit
 from .budget import DEFAULT_TIMEOUT
-from .cli_support import fit_array, infer_sizes, read_npy
 from .errors import UsageError, VschedError
 
 TARGETS = ("c", "cuda", "emulate", "interp", "iree")
@@ -46,8 +43,13 @@ def _progress(message: str):
 
 def _load(path: str) -> ir.Program:
     from .dsl import parse_file
+    from .errors import Loc, ParseError
 
-    return parse_file(path)
+    program = parse_file(path)
+    if not program.kernels:
+        raise ParseError("no kernel in this file (a .vs file needs at least one `kernel NAME { ... }`)",
+                         Loc(str(path), 1, 1))
+    return program
 
 
 def _scheduled(program: ir.Program, kernel: str, upto=None) -> ir.Program:
@@ -105,6 +107,8 @@ def cmd_show(args) -> int:
     from .dsl.printer import print_program
 
     program = _load(args.file)
+    if args.kernel is not None:
+        _kernel_names(program, args.kernel)
     if args.after:
         program = _after(program, args.after, args.kernel)
     print(print_program(program), end="")
@@ -254,6 +258,7 @@ def _exact_at(program: ir.Program, kernel: str, sizes: dict, inputs: str) -> boo
 
 def cmd_run(args) -> int:
     from codegen.oracle import compare_kernels
+    from .resources import check_run
     from .run_plan import name_backends, outcome
 
     program = _load(args.file)
@@ -263,6 +268,7 @@ def cmd_run(args) -> int:
         for label, p_ref, ref, p_cand, cand, t_ref, t_cand, rtol in jobs:
             if rtol is not None and _exact_at(p_ref, ref, sizes, args.inputs):
                 rtol = None  # a proved exactness bound: the rewrite must agree bitwise here
+            check_run([(p_ref, ref), (p_cand, cand)], sizes)
             with _progress(f"running {label} at {sizes}"):
                 try:
                     report = compare_kernels(p_ref, ref, cand, sizes, args.seed, args.inputs,
@@ -290,33 +296,29 @@ def cmd_run(args) -> int:
 def cmd_exec(args) -> int:
     import numpy as np  # here, not at the top: `vsched verify` starts faster without numpy
 
-    from .cli_support import fit_array, infer_sizes, read_npy
+    from .cli_support import fit_array, infer_sizes, output_paths, read_inputs, write_npy
+    from .resources import EXEC_COPIES, check_run
     from codegen.dtypes import NP_DTYPE, global_tensors, logical_shape, storage_shape
     from .sizes import check_sizes, parse_size_arg
 
     program = _load(args.file)
     _kernel_names(program, args.kernel)
     globals_ = {t.name for t in global_tensors(program)}
-    given = dict(read_npy(s) for s in args.inputs)
-    outs = [spec.partition("=") for spec in args.outputs]
-    for name in list(given) + [o[0] for o in outs]:
-        if name not in globals_:
-            raise UsageError(f"{name!r} is not a global tensor of {args.file} "
-                             f"(global tensors: {', '.join(sorted(globals_))})")
-    if not outs or any(not o[2] for o in outs):
-        raise UsageError("give at least one --out NAME=FILE.npy")
+    given = read_inputs(args.inputs, globals_)
+    outs = output_paths(args.outputs, globals_)
     sizes = parse_size_arg(args.size) if args.size else {}
     sizes = infer_sizes(program, sizes, given) if any(p not in sizes for p in program.params) else sizes
     check_sizes(program, sizes)
+    check_run([(program, args.kernel)], sizes, copies=EXEC_COPIES, temp_bytes=0)
     arrays = {t.name: np.zeros(storage_shape(t, sizes), dtype=NP_DTYPE[t.prec])
               for t in global_tensors(program)}
     for name, arr in given.items():
         arrays[name] = fit_array(program, name, arr, sizes)
     with _progress(f"running {args.kernel}"):
         _runner(program, args.target, args.seed)(args.kernel, sizes, arrays)
-    for name, _, path in outs:
+    for name, path in outs:
         t = program.tensor(name)
-        np.save(path, arrays[name][tuple(slice(0, n) for n in logical_shape(t, sizes))])
+        write_npy(path, arrays[name][tuple(slice(0, n) for n in logical_shape(t, sizes))])
     return 0
 
 
@@ -333,14 +335,18 @@ def cmd_verify(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="vsched", description="Verify, show, compile and run loop-nest schedules.")
+    ap = argparse.ArgumentParser(prog="vsched", description="Verify, show, compile and run loop-nest schedules.",
+                                 epilog="exit codes: 0 legal/equal, 1 illegal/different, 2 usage or input "
+                                        "error, 3 unknown (verify), 4 internal error")
+    ap.add_argument("--debug", action="store_true",
+                    help="print the traceback of an internal error (also VSCHED_DEBUG=1); accepted anywhere")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("verify", help="prove every schedule op and claim, or give a counterexample")
     p.add_argument("files", nargs="+", metavar="FILE|DIR", help="files, or directories (their *.vs, recursively)")
     p.add_argument("--json", action="store_true", help="one JSON object per file (--format json)")
     p.add_argument("--profile", choices=ir.PROFILES, help="override the file's profile")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S", help="seconds per kernel")
+    p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="S", help="seconds per kernel")
     p.add_argument("--max-memory", type=memlimit.byte_count, default=None, metavar="BYTES",
                    help="address-space cap, e.g. 4G (default: 75%% of RAM more than mapped now)")
     p.add_argument("--shared-limit", type=_count, default=48 * 1024, metavar="BYTES",
@@ -369,7 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--size", metavar="N=37,M=20", help="default: three small size sets")
     p.add_argument("--target", choices=TARGETS, default="c")
-    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.add_argument("--seed", type=_count, default=0, metavar="S")
     p.add_argument("--inputs", choices=("random", "small-int"), default="random")
     p.add_argument("--kernel", metavar="K")
     p.add_argument("--races", action="store_true", help="with --target emulate: the race detector")
@@ -382,7 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--in", dest="inputs", action="append", default=[], metavar="NAME=a.npy")
     p.add_argument("--out", dest="outputs", action="append", default=[], metavar="NAME=b.npy")
     p.add_argument("--target", choices=("c", "interp"), default="c")
-    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.add_argument("--seed", type=_count, default=0, metavar="S")
     p.set_defaults(fn=cmd_exec)
 
     from .rewrites import conv_backward  # `vsched conv-backward` (DESIGN section 6)
@@ -407,27 +413,36 @@ def _count(text: str) -> int:
     return int(text)
 
 
+def _seconds(text: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds, got {text!r}")
+    return value
+
+
 def _message(e: VschedError) -> str:
     return str(e) if e.loc is not None else f"vsched: error: {e.message}"
 
 
 def main(argv=None) -> int:
+    """Exit codes (verified_sched/exits.py): 0 legal/equal, 1 illegal/different, 2 usage or
+    input error, 3 unknown (verify), 4 internal error (the traceback only with --debug)."""
+    from .exits import USAGE, run_guarded
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    argv = [a for a in argv if a != "--debug"]
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse printed the usage error
-        return 0 if e.code in (0, None) else 2
+        return 0 if e.code in (0, None) else USAGE
     if args.command is None:
         parser.print_help(sys.stderr)
-        return 2
-    try:
-        return args.fn(args)
-    except BrokenPipeError:  # `vsched ... | head`: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-    except _runtime_errors() as e:
-        _stderr(_message(e))
-        return 1
-    except (VschedError, OSError) as e:
-        _stderr(_message(e) if isinstance(e, VschedError) else f"vsched: error: {e}")
-        return 2
+        return USAGE
+    return run_guarded(args.fn, args, debug, _runtime_errors)

@@ -17,10 +17,62 @@ def read_npy(spec: str) -> tuple:
     try:
         with open(path, "rb") as f:
             if f.read(6) != b"\x93NUMPY":
-                raise UsageError(f"cannot read {path}: not a .npy file (save arrays with numpy.save)")
+                raise UsageError(f"--in {name}: cannot read {path}: not a .npy file (save arrays with numpy.save)")
         return name, np.load(path, allow_pickle=False)
     except (OSError, ValueError) as e:
-        raise UsageError(f"cannot read {path}: {e}") from None
+        raise UsageError(f"--in {name}: cannot read {path}: {e}") from None
+
+
+def read_inputs(specs, tensors) -> dict:
+    """The `--in NAME=FILE.npy` arrays by tensor name: each a global tensor, given once."""
+    given: dict = {}
+    for spec in specs:
+        name, arr = read_npy(spec)
+        if name in given:
+            raise UsageError(f"--in {name} is given twice")
+        _global(name, "--in", tensors)
+        given[name] = arr
+    return given
+
+
+def output_paths(specs, tensors) -> list:
+    """The `--out NAME=FILE.npy` pairs, checked before anything runs: a global tensor each,
+    given once, written to a path that is not a folder, in a folder that exists and is
+    writable."""
+    import os
+
+    outs, seen = [], set()
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            raise UsageError(f"expected --out NAME=FILE.npy, got {spec!r}")
+        if name in seen:
+            raise UsageError(f"--out {name} is given twice")
+        seen.add(name)
+        _global(name, "--out", tensors)
+        folder = os.path.dirname(path) or "."
+        if os.path.isdir(path) or path.endswith(("/", os.sep)):
+            raise UsageError(f"--out {name}={path}: is a folder; give a file name such as {name}.npy")
+        if not os.path.isdir(folder):
+            raise UsageError(f"--out {name}={path}: the folder {folder} does not exist")
+        if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+            raise UsageError(f"--out {name}={path}: not writable")
+        outs.append((name, path))
+    if not outs:
+        raise UsageError("give at least one --out NAME=FILE.npy")
+    return outs
+
+
+def write_npy(path: str, arr: np.ndarray) -> None:
+    """Save to exactly `path` (numpy.save would append `.npy` to a name without it)."""
+    with open(path, "wb") as f:
+        np.save(f, arr, allow_pickle=False)
+
+
+def _global(name: str, flag: str, tensors) -> None:
+    if name not in tensors:
+        raise UsageError(f"{flag} {name}: {name!r} is not a global tensor of the program "
+                         f"(global tensors: {', '.join(sorted(tensors))})")
 
 
 def infer_sizes(program: ir.Program, given: dict, arrays: dict) -> dict:
@@ -29,7 +81,7 @@ def infer_sizes(program: ir.Program, given: dict, arrays: dict) -> dict:
     array is checked against the result afterwards (`fit_array`)."""
     from .sizes import eval_int
 
-    sizes, ambiguous = dict(given), {}
+    sizes, ambiguous, source = dict(given), {}, {}
     progress = True
     while progress:
         progress = False
@@ -50,15 +102,42 @@ def infer_sizes(program: ir.Program, given: dict, arrays: dict) -> dict:
                           if (e - f[0]) % coef == 0 and (e - f[0]) // coef >= 0}
                 if len(values) == 1:
                     sizes[p] = values.pop()
+                    source[p] = (name, d)
                     progress = True
                 elif len(values) > 1:
                     ambiguous[p] = name
+    _check_agree(program, sizes, arrays, source)
     missing = [p for p in program.params if p not in sizes]
     if missing:
         why = "".join(f" ({p}: tensor {ambiguous[p]}'s padded dim fits both its storage and its logical shape)"
                       for p in missing if p in ambiguous)
         raise UsageError(f"cannot infer {', '.join(missing)} from the arrays' shapes{why}; pass --size")
     return sizes
+
+
+def _check_agree(program: ir.Program, sizes: dict, arrays: dict, source: dict) -> None:
+    """UsageError naming both arrays when one array's shape contradicts a size inferred from
+    another (rather than blaming whichever array is checked last)."""
+    from .sizes import eval_int
+
+    for name, arr in arrays.items():
+        t = program.tensor(name)
+        if arr.ndim != t.rank:
+            raise UsageError(f"--in {name}: the array has {arr.ndim} dimension(s), tensor {name} has {t.rank}")
+        for d, (dim, pad) in enumerate(zip(t.dims, t.pad)):
+            used = ir.free_vars(dim)
+            if any(p not in sizes for p in used):
+                continue
+            want = eval_int(dim, sizes)
+            if arr.shape[d] in (want, want + pad):
+                continue
+            others = [(p, source[p]) for p in used if p in source and source[p][0] != name]
+            if others:
+                p, (other, od) = others[0]
+                raise UsageError(f"--in {name} and --in {other} disagree: {other}'s dim {od} "
+                                 f"({arrays[other].shape[od]}) gives {p}={sizes[p]}, so {name}'s dim {d} "
+                                 f"should be {want}{f' (or {want + pad} with padding)' if pad else ''}, "
+                                 f"but it is {arr.shape[d]}")
 
 
 def fit_array(program: ir.Program, name: str, arr: np.ndarray, sizes: dict) -> np.ndarray:
@@ -73,6 +152,9 @@ def fit_array(program: ir.Program, name: str, arr: np.ndarray, sizes: dict) -> n
                          f"{logical} at {', '.join(f'{k}={v}' for k, v in sizes.items())}"
                          + (f" (storage with padding {store})" if store != logical else ""))
     want = NP_DTYPE[t.prec]
+    if arr.dtype != want and arr.dtype.kind not in "fiu":
+        raise UsageError(f"--in {name}: dtype {arr.dtype} cannot hold {t.prec} values ({want}); "
+                         "give a real-valued array")
     if arr.dtype != want:
         if t.prec == "bf16" and arr.dtype.kind == "f":
             conv = f32_to_bf16(arr.astype(np.float32))
@@ -81,8 +163,9 @@ def fit_array(program: ir.Program, name: str, arr: np.ndarray, sizes: dict) -> n
             with np.errstate(all="ignore"):
                 conv = arr.astype(want)
                 back = conv
-        same = np.array_equal(back.astype(np.float64), arr.astype(np.float64), equal_nan=True)
-        if arr.dtype.kind not in "fiu" or not same:
+        with np.errstate(all="ignore"):
+            same = np.array_equal(back.astype(np.float64), arr.astype(np.float64), equal_nan=True)
+        if not same:
             raise UsageError(f"--in {name}: dtype {arr.dtype} does not convert exactly to {t.prec} "
                              f"({want}); convert the array first")
         arr = conv

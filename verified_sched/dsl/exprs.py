@@ -11,6 +11,7 @@ from __future__ import annotations
 from .. import ir
 from ..errors import Loc, ParseError
 from .lexer import Token
+from .limits import MAX_NESTING
 
 # Words that cannot name a tensor, parameter, iterator or kernel. Function and precision
 # names are not reserved: a name directly followed by `(` is a call, anything else is not.
@@ -29,6 +30,18 @@ class TokenStream:
         self.tokens = tokens
         self.pos = 0
         self.filename = filename
+        self.depth = 0  # current nesting (parentheses, calls, unary minus, not, blocks)
+
+    def enter(self, tok: Token | None = None) -> None:
+        """One more level of nesting; a ParseError past MAX_NESTING (the parser recurses)."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self.depth = 0
+            raise self.error(f"nesting deeper than {MAX_NESTING} levels (parentheses, calls, unary "
+                             "minus, not, blocks; see Input limits in the README)", tok)
+
+    def leave(self) -> None:
+        self.depth -= 1
 
     # ---------------------------------------------------------------- cursor
 
@@ -138,7 +151,10 @@ class TokenStream:
             if tok.kind == "num":
                 self.next()
                 return (ir.Int if isinstance(tok.value, int) else ir.Float)(-tok.value, loc=minus.loc)
-            return ir.Call("neg", (self._unary(),), loc=minus.loc)
+            self.enter(minus)
+            inner = self._unary()
+            self.leave()
+            return ir.Call("neg", (inner,), loc=minus.loc)
         return self._primary()
 
     def _primary(self) -> ir.Expr:
@@ -147,19 +163,24 @@ class TokenStream:
             self.next()
             return (ir.Int if isinstance(tok.value, int) else ir.Float)(tok.value, loc=tok.loc)
         if self.at_op("("):
-            self.next()
+            self.enter(self.next())
             e = self.expr()
             self.expect_op(")", "to close '('")
+            self.leave()
             return e
         if tok.kind != "id":
             raise self.error(f"expected an expression, found {tok.describe()}")
         self.next()
         if self.at_op("["):
-            self.next()
+            self.enter(self.next())
             index = self._args("]")
+            self.leave()
             return ir.Load(tok.text, tuple(index), loc=tok.loc)
         if self.at_op("("):
-            return self._call(tok)
+            self.enter(tok)
+            call = self._call(tok)
+            self.leave()
+            return call
         if tok.text in RESERVED:
             raise self.error(f"unexpected '{tok.text}' in an expression", tok)
         return ir.Var(tok.text, loc=tok.loc)
@@ -219,7 +240,10 @@ class TokenStream:
     def _not(self) -> ir.Cond:
         if self.at_word("not"):
             op = self.next()
-            return ir.Not(self._not(), loc=op.loc)
+            self.enter(op)
+            inner = self._not()
+            self.leave()
+            return ir.Not(inner, loc=op.loc)
         return self._cond_atom()
 
     def _cond_atom(self) -> ir.Cond:
@@ -229,15 +253,18 @@ class TokenStream:
             return ir.BoolConst(tok.text == "true", loc=tok.loc)
         if self.at_op("("):
             # `(` opens either a condition or an expression: try the condition first.
-            start = self.pos
+            start, depth = self.pos, self.depth
             try:
-                self.next()
+                self.enter(self.next())
                 c = self.cond()
                 self.expect_op(")")
+                self.leave()
                 return c
             except ParseError as err:
+                if "nesting deeper than" in err.message:
+                    raise
                 first, first_pos = err, self.pos
-                self.pos = start
+                self.pos, self.depth = start, depth
             try:
                 return self._cmp()
             except ParseError as err:

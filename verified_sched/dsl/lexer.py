@@ -10,6 +10,7 @@ import re
 from typing import NamedTuple
 
 from ..errors import Loc, ParseError
+from .limits import float_literal, int_literal
 
 
 class Token(NamedTuple):
@@ -74,12 +75,11 @@ def tokenize(text: str, filename: str) -> list[Token]:
                     continue
                 tokens.append(Token("nl", "\n", "\n", filename, line - 1, col))
             case "float":
-                tokens.append(Token("num", float(tok_text), tok_text, filename, line, col))
+                value = float_literal(tok_text, Loc(filename, line, col))
+                tokens.append(Token("num", value, tok_text, filename, line, col))
             case "int":
-                if int(tok_text) > 2 ** 63 - 1:  # every constant fits the backends' int64
-                    raise ParseError(f"integer literal {tok_text} does not fit in int64 (at most "
-                                     f"{2 ** 63 - 1})", Loc(filename, line, col))
-                tokens.append(Token("num", int(tok_text), tok_text, filename, line, col))
+                value = int_literal(tok_text, Loc(filename, line, col))
+                tokens.append(Token("num", value, tok_text, filename, line, col))
             case "id":
                 tokens.append(Token("id", tok_text, tok_text, filename, line, col))
             case _:

@@ -12,6 +12,7 @@ from .. import ir
 from ..errors import Loc, ParseError
 from .exprs import TokenStream
 from .lexer import tokenize
+from .limits import check_program_limits, read_source
 from .inputs import parse_inputs_line
 from .ops_parser import parse_axis, parse_op
 
@@ -166,12 +167,14 @@ class _Parser(TokenStream):
     def _block(self, what: str, loops: tuple = ()) -> tuple:
         self.skip_nl()  # a brace on the next line is fine
         opening = self.expect_op("{", f"to open the body of {what}")
+        self.enter(opening)
         body = []
         while True:
             self.skip_nl()
             tok = self.peek()
             if self.at_op("}"):
                 self.next()
+                self.leave()
                 return tuple(body)
             if tok.kind == "eof":
                 raise ParseError(f"'{{' of {what} is never closed", opening.loc)
@@ -265,18 +268,16 @@ def parse_text(text: str, filename: str = "<string>", check: bool = True) -> ir.
     from ..wellformed import check_program
 
     program = _Parser(text, filename).program()
+    check_program_limits(program)
     if check:
         check_program(program)
     return program
 
 
 def parse_file(path, check: bool = True) -> ir.Program:
+    """Parse a .vs file: a regular file within the input limits (dsl/limits.py)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ParseError(f"cannot read {path}: {err}", Loc(str(path), 1, 1)) from None
-    return parse_text(text, str(path), check)
+    return parse_text(read_source(path), str(path), check)
 
 
 def _parse_fragment(text: str, filename: str, what: str, method: str):

@@ -24,69 +24,108 @@ def _num(value) -> str:
     return str(value)
 
 
-def _expr(e, prec: int) -> tuple[str, int]:
-    """(text, precedence of the text's top operator)."""
+def _num_text(e) -> str:
+    return _num(e.value)
+
+
+def _expr_prec(e) -> int:
+    """Precedence of the top operator of `e`'s text (without printing it)."""
     match e:
-        case ir.Int(value=v) | ir.Float(value=v):
-            text = _num(v)
-            return text, (_UNARY if text.startswith("-") else _ATOM)
+        case ir.Int() | ir.Float():
+            return _UNARY if _num_text(e).startswith("-") else _ATOM
+        case ir.BinOp(op=op):
+            return _ADD if op in "+-" else _MUL
+        case ir.Mod():
+            return _MUL
+        case ir.Call(fn="neg"):
+            return _UNARY
+        case ir.Cmp() | ir.BoolConst():
+            return _CATOM
+        case ir.Or():
+            return _OR
+        case ir.And():
+            return _AND
+        case ir.Not():
+            return _NOT
+    return _ATOM
+
+
+def _pieces(e) -> list:
+    """The text of `e` as a list of strings and (child, needed precedence) pairs, in order."""
+    match e:
+        case ir.Int() | ir.Float():
+            return [_num_text(e)]
         case ir.Var(name=n):
-            return n, _ATOM
+            return [n]
         case ir.BinOp(op=op, a=a, b=b):
             level = _ADD if op in "+-" else _MUL
-            return f"{_sub(a, level)} {op} {_sub(b, level + 1)}", level
+            return [(a, level), f" {op} ", (b, level + 1)]
         case ir.Mod(a=a, divisor=c):
-            return f"{_sub(a, _MUL)} % {c}", _MUL
+            return [(a, _MUL), f" % {c}"]
         case ir.FloorDiv(a=a, divisor=c):
-            return f"floor({_sub(a, _MUL)} / {c})", _ATOM
+            return ["floor(", (a, _MUL), f" / {c})"]
         case ir.Call(fn="neg", args=(a,)):
-            inner = _sub(a, _UNARY)
-            if isinstance(a, (ir.Int, ir.Float)) or inner.startswith("-"):
-                inner = f"({expr_text(a)})"
-            return f"-{inner}", _UNARY
+            # `-3` would read back as a literal and `--x` is not DSL: parenthesize both
+            if isinstance(a, (ir.Int, ir.Float)) or (isinstance(a, ir.Call) and a.fn == "neg"):
+                return ["-(", (a, 0), ")"]
+            return ["-", (a, _UNARY)]
         case ir.Call(fn=fn, args=args):
-            return f"{fn}({', '.join(expr_text(x) for x in args)})", _ATOM
+            return [f"{fn}(", *_joined(args), ")"]
         case ir.Where(cond=c, a=a, b=b):
-            return f"where({cond_text(c)}, {expr_text(a)}, {expr_text(b)})", _ATOM
+            return ["where(", (c, 0), ", ", (a, 0), ", ", (b, 0), ")"]
         case ir.Cast(prec=p, a=a):
-            return f"{p}({expr_text(a)})", _ATOM
+            return [f"{p}(", (a, 0), ")"]
         case ir.Load(tensor=t, index=index):
-            return f"{t}[{', '.join(expr_text(x) for x in index)}]", _ATOM
-    raise TypeError(f"not an expression: {e!r}")
+            return [f"{t}[", *_joined(index), "]"]
+        case ir.Cmp(op=op, a=a, b=b):
+            return [(a, 0), f" {op} ", (b, 0)]
+        case ir.BoolConst(value=v):
+            return ["true" if v else "false"]
+        case ir.Or(a=a, b=b):
+            return [(a, _OR), " or ", (b, _OR + 1)]
+        case ir.And(a=a, b=b):
+            return [(a, _AND), " and ", (b, _AND + 1)]
+        case ir.Not(a=a):
+            if isinstance(a, (ir.Not, ir.BoolConst)):
+                return ["not ", (a, 0)]
+            return ["not (", (a, 0), ")"]
+    raise TypeError(f"not an expression or condition: {e!r}")
 
 
-def _sub(e, need: int) -> str:
-    text, p = _expr(e, need)
-    return text if p >= need else f"({text})"
+def _joined(items) -> list:
+    out: list = []
+    for k, x in enumerate(items):
+        if k:
+            out.append(", ")
+        out.append((x, 0))
+    return out
+
+
+def _text(root) -> str:
+    """Text of an expression or condition, iteratively (an explicit stack, no recursion), in
+    time linear in the length of the text: deep sums and long chains of unary minus print in
+    one pass."""
+    out: list[str] = []
+    stack: list = [(root, 0)]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        node, need = item
+        parts = _pieces(node)
+        if _expr_prec(node) < need:
+            parts = ["(", *parts, ")"]
+        stack.extend(reversed(parts))
+    return "".join(out)
 
 
 def expr_text(e) -> str:
-    return _expr(e, 0)[0]
-
-
-def _cond(c) -> tuple[str, int]:
-    match c:
-        case ir.Cmp(op=op, a=a, b=b):
-            return f"{expr_text(a)} {op} {expr_text(b)}", _CATOM
-        case ir.BoolConst(value=v):
-            return ("true" if v else "false"), _CATOM
-        case ir.Or(a=a, b=b):
-            return f"{_csub(a, _OR)} or {_csub(b, _OR + 1)}", _OR
-        case ir.And(a=a, b=b):
-            return f"{_csub(a, _AND)} and {_csub(b, _AND + 1)}", _AND
-        case ir.Not(a=a):
-            inner, p = _cond(a)
-            return (f"not {inner}" if isinstance(a, (ir.Not, ir.BoolConst)) else f"not ({inner})"), _NOT
-    raise TypeError(f"not a condition: {c!r}")
-
-
-def _csub(c, need: int) -> str:
-    text, p = _cond(c)
-    return text if p >= need else f"({text})"
+    return _text(e)
 
 
 def cond_text(c) -> str:
-    return _cond(c)[0]
+    return _text(c)
 
 
 # ---------------------------------------------------------------- statements

@@ -212,7 +212,11 @@ def parse_source(path: str, text: str):
     from ..dsl import parse_text
 
     try:
-        return parse_text(text, path), None
+        program = parse_text(text, path)
+        if not program.kernels:
+            return None, (f"{path}:1:1: no kernel in this file (a .vs file needs at least one "
+                          "`kernel NAME { ... }`)", (1, 1))
+        return program, None
     except VschedError as e:
         where = (e.loc.line, e.loc.col) if e.loc is not None else None
         return None, (str(e) if e.loc is not None else f"{path}: {e.message}", where)
@@ -235,6 +239,10 @@ def verify_source(path: str, text: str, profile, timeout: float, shared_limit: i
     except VschedError as e:
         return {"status": "input", "error": str(e) if e.loc is not None else f"{path}: {e.message}",
                 "error_loc": (e.loc.line, e.loc.col) if e.loc is not None else None}
+    except (RecursionError, MemoryError) as e:  # an input beyond what can be held: exit 2
+        why = ("nests too deeply (Python's recursion limit)" if isinstance(e, RecursionError)
+               else "needs more memory than is available")
+        return {"status": "input", "error": f"vsched: error: {path}: the input {why}", "error_loc": None}
     except Exception as e:  # a bug in verified_sched: reported (exit 4), the other files go on
         return {"status": "internal", "error": f"{path}: internal error: {type(e).__name__}: {e}",
                 "error_loc": None}

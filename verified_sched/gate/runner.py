@@ -59,10 +59,13 @@ def expand_inputs(paths) -> list:
 
 def read_source(path: str):
     """(text, None) or (None, 'FILE:1:1: cannot read ...')."""
+    from ..dsl.limits import read_source as read_checked  # a regular file within the size limit
+    from ..errors import VschedError
+
     try:
-        return Path(path).read_text(encoding="utf-8"), None
-    except (OSError, UnicodeDecodeError) as err:
-        return None, f"{path}:1:1: cannot read {path}: {err}"
+        return read_checked(path), None
+    except VschedError as err:
+        return None, str(err)
 
 
 class _Spinner:

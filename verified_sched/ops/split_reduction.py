@@ -62,6 +62,8 @@ from .common import error
 # term (this op's `equivalence` replaces it) and reassociation is this op's own obligation
 GENERIC = ("in_bounds", "dependence", "independence")
 
+MAX_BLOCKS = 256  # the combine is unrolled over the blocks: bounds its size and proof time
+
 def initial_value(op: str, prec: str, target: Load):
     """A partial cell's initial value: the identity of + and *; for max and min (which have no
     finite identity and the DSL no infinity literal) the target's current value, which they
@@ -148,6 +150,9 @@ def recognize(program: ir.Program, kernel: ir.Kernel, op: SplitReduction) -> Fou
 def _validate(program, kernel, op: SplitReduction) -> None:
     if not isinstance(op.blocks, int) or isinstance(op.blocks, bool) or op.blocks < 1:
         raise error(op, f"blocks {op.blocks!r}: must be a positive integer")
+    if op.blocks > MAX_BLOCKS:
+        raise error(op, f"blocks {op.blocks}: at most {MAX_BLOCKS} (the combine step adds one term per "
+                        "block, unrolled)")
     common.check_fresh(program, kernel, [op.outer, op.inner, op.partials], op, "name", reusable=(op.loop,))
 
 

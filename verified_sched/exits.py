@@ -1,0 +1,105 @@
+"""Exit codes of every `vsched` command, and the guard that maps exceptions to them.
+
+    0  legal / equal           1  illegal / different (a refutation, a mismatch, a kernel that fails)
+    2  usage or input error    3  unknown (verify: nothing refuted, something unproved)
+    4  internal error (a bug in vsched: one line on stderr; the traceback with --debug or
+       VSCHED_DEBUG=1)
+
+`run_guarded` calls a command and turns whatever escapes it into one of these codes: a
+`VschedError` is the user's (exit 2, `FILE:LINE:COL: message` or `vsched: error: message`),
+a RecursionError or MemoryError comes from an input beyond what vsched can hold (exit 2, with
+the limit named), anything else is an internal error (exit 4). Never a traceback by default.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+
+OK, FINDING, USAGE, UNKNOWN, INTERNAL = 0, 1, 2, 3, 4
+SEVERITY = (INTERNAL, USAGE, FINDING, UNKNOWN, OK)  # most severe first: what several files exit with
+
+
+def worst(*codes: int) -> int:
+    """The most severe of several exit codes (4, 2, 1, 3, 0 in that order)."""
+    return min(codes, key=SEVERITY.index) if codes else OK
+
+
+def debug_enabled(flag: bool = False) -> bool:
+    return flag or os.environ.get("VSCHED_DEBUG", "") not in ("", "0")
+
+
+def error_message(e) -> str:
+    """`FILE:LINE:COL: message`, or `vsched: error: message` where there is no position."""
+    loc = getattr(e, "loc", None)
+    return str(e) if loc is not None else f"vsched: error: {getattr(e, 'message', e)}"
+
+
+def _stderr(message: str) -> None:
+    try:
+        print(message, file=sys.stderr)
+    except (OSError, ValueError):  # stderr closed: nothing more to say
+        pass
+
+
+def internal(e: BaseException, debug: bool) -> int:
+    """Report an unexpected exception as an internal error: one line, the traceback on demand."""
+    if debug:
+        traceback.print_exception(e, file=sys.stderr)
+    what = f"{type(e).__name__}: {e}".splitlines()[0] if str(e) else type(e).__name__
+    _stderr(f"vsched: internal error: {what[:300]} (please report this; rerun with --debug "
+            "for the traceback)")
+    return INTERNAL
+
+
+def run_guarded(fn, args, debug: bool = False, runtime_errors=tuple) -> int:
+    """`fn(args)`'s exit code; exceptions become exit codes as described in the module doc.
+    `runtime_errors()`: the VschedError subclasses that are findings about a running kernel
+    (exit 1), called inside the guard."""
+    from .errors import InternalError, VschedError
+
+    debug = debug_enabled(debug)
+    runtime: tuple = ()
+    try:
+        runtime = runtime_errors()
+        return fn(args)
+    except BrokenPipeError:  # `vsched ... | head`: stop quietly
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return FINDING
+    except KeyboardInterrupt:
+        _stderr("vsched: interrupted")
+        return 130
+    except runtime as e:
+        if debug:
+            traceback.print_exception(e, file=sys.stderr)
+        _stderr(error_message(e))
+        return FINDING
+    except InternalError as e:
+        return internal(e, debug)
+    except VschedError as e:
+        if debug:
+            traceback.print_exception(e, file=sys.stderr)
+        _stderr(error_message(e))
+        return USAGE
+    except RecursionError as e:
+        if debug:
+            traceback.print_exception(e, file=sys.stderr)
+        _stderr("vsched: error: the input nests too deeply to process (Python's recursion limit "
+                "was reached); see the input limits in the README")
+        return USAGE
+    except MemoryError as e:
+        if debug:
+            traceback.print_exception(e, file=sys.stderr)
+        _stderr("vsched: error: out of memory: the input or the sizes need more memory than "
+                "is available; use smaller sizes or a smaller input")
+        return USAGE
+    except OSError as e:
+        if debug:
+            traceback.print_exception(e, file=sys.stderr)
+        _stderr(f"vsched: error: {e}")
+        return USAGE
+    except Exception as e:  # noqa: BLE001 - the last line of defence: never a traceback
+        return internal(e, debug)
