@@ -1,0 +1,158 @@
+"""Value-based dataflow of one kernel: the last writer of every read and of every final cell.
+
+The kernel runs in its serial order: top-level statements one after another, every loop
+(vectorized and hardware loops included) by increasing iterator. That is the kernel's meaning
+whenever its parallel loops are independent and race-free, which the kernel's own
+`independence`/`race` obligations decide; kernels with barriers are not modelled here
+(`Unsupported`), since one thread's order is not a serial one there.
+
+Every statement instance S[i] gets the schedule vector [P0, i0, P1, ..., P_d, k] (2d+1 form,
+positions padded to one width; k = 0 for its reads, 1 for its store, so an instance reads
+before it writes). isl's `compute_flow` (`UnionAccessInfo`) then gives, for each read access
+(one pseudo statement `R<k>_<S>` per access) and for each cell of every tensor at the end of
+the kernel (`OUT_<T>`), the unique last write that precedes it, or none (the cell's value on
+entry). Only exactly modelled kernels qualify: no data-dependent guard, bound or index.
+"""
+from __future__ import annotations
+
+from functools import cached_property
+
+import islpy as isl
+
+from .isltools import _box
+from .model import KernelModel, Stmt, _safe
+
+
+class Unsupported(Exception):
+    """The kernel (or claim) is outside what the value-based analysis decides."""
+
+
+def read_tuple(st: Stmt, k: int) -> str:
+    return f"R{k}_{st.name}"
+
+
+def out_tuple(tensor: str) -> str:
+    return f"OUT_{_safe(tensor)}"
+
+
+class ValueFlow:
+    """Last writers of one kernel (see the module docstring)."""
+
+    def __init__(self, model: KernelModel):
+        self.m = model
+        if model.barriers:
+            raise Unsupported(f"kernel {model.kernel.name} has barriers (its threads do not run serially)")
+        for st in model.stmts:
+            if not model.is_exact(st):
+                raise Unsupported(f"statement {st.sid} has data-dependent guards, bounds or indices")
+        self.width = max((len(p) for st in model.stmts for p in st.sched[0::2]), default=1)
+        self.depth = max((st.depth for st in model.stmts), default=0)
+
+    # ------------------------------------------------------------ schedule
+
+    @property
+    def n_dims(self) -> int:
+        return (self.depth + 1) * self.width + self.depth + 1
+
+    def _vector(self, st: Stmt, last: int) -> list:
+        out = []
+        for j, part in enumerate(st.sched):
+            if j % 2 == 0:
+                out += [str(x) for x in part] + ["0"] * (self.width - len(part))
+            else:
+                out.append(f"i{j // 2}")
+        out += ["0"] * ((self.depth - st.depth) * (self.width + 1))
+        return out + [str(last)]
+
+    def sched_map(self, st: Stmt, tuple_name: str, last: int) -> isl.Map:
+        return isl.Map(self.m.space(f"{tuple_name}[{', '.join(st.dims())}] -> "
+                                    f"SCHED[{', '.join(self._vector(st, last))}]"))
+
+    @cached_property
+    def write_sched(self) -> isl.UnionMap:
+        return self.m._union(self.sched_map(st, st.name, 1).intersect_domain(self.m.domains[st.name])
+                             for st in self.m.stmts)
+
+    @cached_property
+    def order(self) -> isl.UnionMap:
+        """x -> y: write instance x runs strictly before write instance y."""
+        n = self.n_dims
+        sp = isl.Set(f"{self.m.ptuple} -> {{ SCHED[{', '.join(f's{k}' for k in range(n))}] }}").get_space()
+        lt = isl.UnionMap.from_map(isl.Map.lex_lt(sp))
+        ws = self.write_sched
+        return ws.apply_range(lt).apply_range(ws.reverse())
+
+    # ------------------------------------------------------------ flow
+
+    def reads(self):
+        """(stmt, access number, access) of every read."""
+        for st in self.m.stmts:
+            for k, a in enumerate(st.accesses):
+                if not a.write:
+                    yield st, k, a
+
+    def read_map(self, st: Stmt, k: int) -> isl.Map:
+        m = self.m.read_map(st, st.accesses[k])
+        return m.set_tuple_name(isl.dim_type.in_, read_tuple(st, k))
+
+    def _final_sinks(self):
+        n = self.n_dims
+        vec = ", ".join(["1000000"] + ["0"] * (n - 1))
+        for t in sorted({a.tensor for st in self.m.stmts for a in st.accesses if a.write}):
+            tensor = self.m.program.tensor(t)
+            if tensor.memory not in ("global", "constant"):
+                continue
+            box = _box(self.m, t, True)
+            dims = [f"c{d}" for d in range(tensor.rank)]
+            cell = isl.Map(self.m.space(f"{out_tuple(t)}[{', '.join(dims)}] -> T_{_safe(t)}[{', '.join(dims)}]"))
+            cell = cell.intersect_range(box)
+            sched = isl.Map(self.m.space(f"{out_tuple(t)}[{', '.join(dims)}] -> SCHED[{vec}]"))
+            yield cell, sched
+
+    @cached_property
+    def _flow(self):
+        sinks, scheds = [], []
+        for st, k, _ in self.reads():
+            sinks.append(self.read_map(st, k))
+            scheds.append(self.sched_map(st, read_tuple(st, k), 0))
+        for cell, sched in self._final_sinks():
+            sinks.append(cell)
+            scheds.append(sched)
+        stores = self.m.writes
+        sched = self.write_sched.union(self.m._union(scheds))
+        info = isl.UnionAccessInfo.from_sink(self.m._union(sinks)).set_must_source(stores)
+        flow = info.set_schedule_map(sched).compute_flow()
+        return flow.get_must_dependence(), flow.get_must_no_source()
+
+    @cached_property
+    def source(self) -> isl.UnionMap:
+        """sink (R<k>_<S>[i] or OUT_<T>[cell]) -> the write instance it sees."""
+        return self._flow[0].reverse()
+
+    @cached_property
+    def no_source(self) -> isl.UnionSet:
+        """Sinks that see the value the cell had on entry."""
+        return self._flow[1].domain()
+
+    def source_of(self, st: Stmt, k: int) -> isl.UnionMap:
+        name = read_tuple(st, k)
+        return self.source.intersect_domain(isl.UnionSet.from_set(
+            isl.Set(self.m.space(f"{name}[{', '.join(st.dims())}]"))))
+
+    @cached_property
+    def live_writes(self) -> isl.UnionSet:
+        """Write instances whose value some read or the final state sees."""
+        return self.source.range()
+
+    @cached_property
+    def dead_writes(self) -> isl.UnionSet:
+        """Store instances nobody sees: overwritten before any read and before the end."""
+        stores = self.m.writes.domain()
+        return stores.subtract(self.live_writes)
+
+
+def flow_or_none(model: KernelModel):
+    try:
+        return ValueFlow(model)
+    except Unsupported:
+        return None
