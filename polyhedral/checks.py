@@ -71,6 +71,8 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
               "the op are a reassociation; refused for + and * under the reproducible profile")
     pb, pa = before.prov, after.prov
     dep_b = before.dependences.subtract(equal_stores(before))
+    from .valueflow import dead_waw
+    dep_b = dep_b.subtract(dead_waw(before))
     red_b = before.reductions.intersect(dep_b)
     ident = pb.range().identity()
     d_o = dep_b.apply_domain(pb).apply_range(pb).subtract(ident)
@@ -104,7 +106,9 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
     else:
         cex = _pair_cex(before, after, pt, bef)
         ops = sorted({after.stmt(n).acc_op for n in _names_in(red_rev)} - {None})
-        exact = all(o in ("max", "min") for o in ops)
+        # integer + and * wrap: associative and commutative, so reordering them is exact too
+        exact = all(o in ("max", "min") or _integer_acc(after, n) for n in _names_in(red_rev)
+                    for o in [after.stmt(n).acc_op] if o is not None)
         sids = sorted({after.stmt(n).sid for n in _names_in(red_rev)})
         if profile == "reproducible" and not exact:
             cex["kind"] = "reduction"
@@ -112,10 +116,15 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
                           f"which changes rounding; the reproducible profile refuses it: " + _dep_message(cex, True),
                           st_red, cex)
         else:
-            why = "max/min are exact" if exact else f"allowed by the {profile} profile"
+            why = "max/min and integer +/* are exact" if exact else f"allowed by the {profile} profile"
             red = Finding("proved", f"reorders the {'/'.join(ops)} reduction of {', '.join(sids)} ({why})",
                           st_red, None, reassociates=not exact)
     return dep, red
+
+
+def _integer_acc(model: KernelModel, name: str) -> bool:
+    st = model.stmt(name)
+    return st.acc_op in ("+", "*") and model.program.tensor(st.accesses[0].tensor).prec == "i32"
 
 
 def _names_in(u: isl.UnionMap) -> set:

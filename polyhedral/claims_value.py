@@ -188,22 +188,33 @@ class Compare:
         while k < len(pieces):
             d, to_ctx, body, ymap = pieces[k]
             k += 1
-            for sub in _summands(body, red.op):
-                inner = _strip(sub)
-                if isinstance(inner, Red) and inner.op == red.op and _is_zero(inner.init):
-                    nested = True
-                    for t in inner.terms:
-                        ch = t.chain.intersect_domain(d)
+            inner = _strip(body)
+            if d.is_empty():
+                continue
+            if isinstance(inner, Pw) and red.op == "+" and _has_red(inner):
+                pieces += [(d.intersect(pd), to_ctx, e, ymap) for pd, e in inner.pieces]
+                continue
+            if isinstance(inner, Op) and inner.name == "+" and red.op == "+" and _has_red(inner):
+                nested = True  # a sum of partial sums: its summands are terms (reassociation)
+                pieces += [(d, to_ctx, a, None) for a in inner.args]
+                continue
+            if isinstance(inner, Red) and inner.op == red.op and _is_zero(inner.init):
+                nested = True
+                for t in inner.terms:
+                    ch = t.chain.intersect_domain(d)
+                    if not ch.is_empty():
                         pieces.append((ch.wrap(), ch.domain_map().apply_range(to_ctx), t.body, None))
-                    continue
-                for dd, shape, leaves in _flat(sub, d):
-                    name = self.fams.setdefault(shape, f"F{len(self.fams)}")
-                    lv = _leaf_map(leaves, dd, name)
-                    m = to_ctx.intersect_domain(dd).range_product(lv)
-                    u = isl.UnionMap.from_map(m)
-                    fam[shape] = fam[shape].union(u) if shape in fam else u
+                continue
+            if nested and red.op == "+" and ymap is None and _is_zero(inner):
+                continue  # an empty partial sum adds 0
+            for dd, shape, leaves in _flat(body, d):
+                name = self.fams.setdefault(shape, f"F{len(self.fams)}")
+                lv = _leaf_map(leaves, dd, name)
+                m = to_ctx.intersect_domain(dd).range_product(lv)
+                u = isl.UnionMap.from_map(m)
+                fam[shape] = fam[shape].union(u) if shape in fam else u
             if ymap is not None and not nested:
-                s = isl.UnionMap.from_map(ymap).apply_range(side.flow.write_sched)
+                s = isl.UnionMap.from_map(ymap.intersect_domain(d)).apply_range(side.flow.write_sched)
                 order = s if order is None else order.union(s)
         if nested or order is None:
             return fam, None, nested
@@ -266,22 +277,14 @@ def _is_zero(n) -> bool:
     return isinstance(n, Const) and n.value == 0.0
 
 
-def _summands(body, op):
-    """A `+` tree that contains partial sums splits into its summands (a licensed reassociation)."""
-    b = _strip(body)
-    if op != "+" or not _has_red(b):
-        return [body]
-    if isinstance(b, Op) and b.name == "+":
-        return [s for a in b.args for s in _summands(a, op)]
-    return [body]
-
-
 def _has_red(n) -> bool:
     n = _strip(n)
     if isinstance(n, Red):
         return True
     if isinstance(n, Op):
         return any(_has_red(a) for a in n.args)
+    if isinstance(n, Pw):
+        return any(_has_red(e) for _, e in n.pieces)
     return False
 
 

@@ -156,3 +156,24 @@ def flow_or_none(model: KernelModel):
         return ValueFlow(model)
     except Unsupported:
         return None
+
+
+def dead_waw(model: KernelModel) -> isl.UnionMap:
+    """Pairs of plain stores to one cell that nobody observes in either order: both values are
+    overwritten before any read and before the end (so reversing them changes nothing), and
+    neither instance reads what the other writes. Empty when the flow is not modelled (GPU
+    kernels with barriers, data-dependent control). Keeping every other dependence keeps
+    every read's last writer and every cell's final writer (the dependence obligation)."""
+    flow = flow_or_none(model)
+    if flow is None or any(lp.axis in ("thread.x", "thread.y", "thread.z", "block.x", "block.y", "block.z")
+                           for st in model.stmts for lp in st.loops):
+        return model._union([])
+    plain = isl.UnionSet.empty(model.domain.get_space())
+    for st in model.stmts:
+        if st.acc_op is None and not any(not a.write and a.tensor == st.accesses[0].tensor for a in st.accesses):
+            plain = plain.add_set(model.domains[st.name])
+    dead = flow.dead_writes.intersect(plain)
+    w = model.writes.intersect_domain(dead)
+    pairs = w.apply_range(w.reverse())
+    rw = model.writes.apply_range(model.reads.reverse())
+    return pairs.subtract(rw).subtract(rw.reverse())
