@@ -229,7 +229,8 @@ class KernelModel:
                          for r, ctx in reads_in_context(g)]
         zero_like = is_zero_const(s.value) and not s.sid.startswith("S")
         if zero_like:
-            (otuple, sid), onames, oexprs = self._zero_tuple(s.tensor, top), tuple(f"c{d}" for d in range(len(s.index))), s.index
+            (otuple, sid), oexprs = self._zero_tuple(s.tensor, top), s.index
+            onames = tuple(f"c{d}" for d in range(len(s.index)))
         else:
             prov = s.provenance or tuple((lp.var, Var(lp.var)) for lp in loops)
             otuple, onames, oexprs = f"O_{_safe(s.sid)}", tuple(n for n, _ in prov), tuple(e for _, e in prov)
@@ -423,11 +424,21 @@ class KernelModel:
                     maps.append(isl.Map(self.space(f"{self.tup(a, 'a')} -> {self.tup(b, 'b')}")))
         return self._union(maps)
 
+    def same_acc_op(self) -> isl.UnionMap:
+        """Universe pairs of accumulation statements with the same operator: accumulations of one
+        operator into one cell form one reduction, even from two statements of a nest."""
+        maps = []
+        for a in self.stmts:
+            for b in self.stmts:
+                if a.acc_op is not None and a.acc_op == b.acc_op:
+                    maps.append(isl.Map(self.space(f"{self.tup(a, 'a')} -> {self.tup(b, 'b')}")))
+        return self._union(maps)
+
     @cached_property
     def reductions(self) -> isl.UnionMap:
-        """Pairs of instances of one accumulation on the same cell that conflict only there."""
+        """Pairs of accumulation instances (one operator) on the same cell that conflict only there."""
         aw = self.acc_writes
-        red = aw.apply_range(aw.reverse()).intersect(self.same_sid(lambda s: s.acc_op is not None))
+        red = aw.apply_range(aw.reverse()).intersect(self.same_acc_op())
         other = self.writes.apply_range(self.nonacc_reads.reverse())
         other = other.union(other.reverse())
         return red.subtract(other)
