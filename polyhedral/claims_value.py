@@ -90,6 +90,9 @@ class Compare:
             rel = x.inst.intersect_domain(dom).reverse().apply_range(y.inst.intersect_domain(dom))
             self.refs.append(((x.stmt, y.stmt), rel))
             return
+        ref, other = (x, y) if isinstance(x, Ref) else (y, x)
+        if isinstance(ref, Ref) and ref.computes and isinstance(other, (Leaf, Const, Iter)):
+            self.structure(dom, f"a computed value in one kernel, {_kind(other)} in the other")
         if isinstance(x, Ref) or isinstance(y, Ref):
             raise Unsupported("one kernel computes a cell by an in-place recurrence and the other does not")
         if type(x) is not type(y):
@@ -131,6 +134,8 @@ class Compare:
 
     def reduction(self, x: Red, y: Red, dom: isl.Set):
         ops = {x.op, y.op}
+        if x.prec != y.prec:
+            self.structure(dom, f"an {x.prec} reduction in one kernel, an {y.prec} one in the other")
         if x.op != y.op:
             if ops != {"fma", "+"}:
                 raise Mismatch(dom, f"a {x.op} reduction in one kernel, a {y.op} reduction in the other")
@@ -394,6 +399,10 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
         from . import contraction
         return contraction.equivalence(ma, mb, profile)
     try:
+        precs = {ma.program.tensor(a.tensor).prec for m in (ma, mb) for st in m.stmts for a in st.accesses}
+        if len(precs) > 1:
+            raise Unsupported(f"the kernels mix precisions ({', '.join(sorted(precs))}): stores round, and "
+                              "rounding through copies is not modelled")
         sa, sb = Side(ma), Side(mb)
         cmp = Compare(sa, sb, profile)
         for t in sorted(sa.writes() | sb.writes()):

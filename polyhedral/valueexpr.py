@@ -74,6 +74,7 @@ class At:
 class Ref:
     stmt: str
     inst: isl.Map
+    computes: bool = True  # the statement computes (not a plain copy of a read or a constant)
 
 
 @dataclass
@@ -159,7 +160,8 @@ class Expander:
         """The value instance inst(ctx) of st stores."""
         self._tick()
         if st.name in self.stack:
-            return Ref(st.name, inst)
+            key = acc_key(st, self.m.pnames)
+            return Ref(st.name, inst, bool(key) or not isinstance(_value(st, self.m.pnames), (Load, Int, Float)))
         self.stack.append(st.name)
         try:
             key = acc_key(st, self.m.pnames)

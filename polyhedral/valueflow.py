@@ -1,14 +1,17 @@
 """Value-based dataflow of one kernel: the last writer of every read and of every final cell.
 
-The kernel runs in its serial order: top-level statements one after another, every loop
-(vectorized and hardware loops included) by increasing iterator. That is the kernel's meaning
-whenever its parallel loops are independent and race-free, which the kernel's own
-`independence`/`race` obligations decide; kernels with barriers are not modelled here
-(`Unsupported`), since one thread's order is not a serial one there.
+The kernel runs in one serial order: top-level statements one after another, every loop
+(vectorized and block loops included) by increasing iterator, and the threads of a block in
+lockstep (thread indices compared last: every thread runs a statement instance before any
+runs the next one in program order). Lockstep respects each thread's program order and every
+barrier, so it is one valid execution; it is the kernel's meaning whenever its parallel loops
+are independent and race-free and its barriers uniform, which the kernel's own `independence`,
+`race` and `barrier_uniformity` obligations decide. Code in a block loop outside every thread
+loop is not modelled (`Unsupported`).
 
-Every statement instance S[i] gets the schedule vector [P0, i0, P1, ..., P_d, k] (2d+1 form,
-positions padded to one width; k = 0 for its reads, 1 for its store, so an instance reads
-before it writes). isl's `compute_flow` (`UnionAccessInfo`) then gives, for each read access
+Every statement instance S[i] gets the schedule vector [P0, i0, P1, ..., P_d, tz, ty, tx, k]
+(2d+1 form, positions padded to one width, thread iterators moved last; k = 0 for its reads,
+1 for its store, so an instance reads before it writes). isl's `compute_flow` (`UnionAccessInfo`) then gives, for each read access
 (one pseudo statement `R<k>_<S>` per access) and for each cell of every tensor at the end of
 the kernel (`OUT_<T>`), the unique last write that precedes it, or none (the cell's value on
 entry). Only exactly modelled kernels qualify: no data-dependent guard, bound or index.
@@ -19,8 +22,12 @@ from functools import cached_property
 
 import islpy as isl
 
+from verified_sched import ir
 from .isltools import _box
 from .model import KernelModel, Stmt, _safe
+
+
+THREADS = ("thread.z", "thread.y", "thread.x")
 
 
 class Unsupported(Exception):
@@ -40,8 +47,13 @@ class ValueFlow:
 
     def __init__(self, model: KernelModel):
         self.m = model
-        if model.barriers:
-            raise Unsupported(f"kernel {model.kernel.name} has barriers (its threads do not run serially)")
+        threads = any(lp.axis in THREADS for st in model.stmts for lp in st.loops)
+        for st in model.stmts:
+            axes = [lp.axis for lp in st.loops]
+            if threads and not any(a in THREADS for a in axes) and any(a.startswith("block") for a in axes):
+                raise Unsupported(f"statement {st.sid} runs in a block loop outside every thread loop")
+            if len([a for a in axes if a in THREADS]) != len({a for a in axes if a in THREADS}):
+                raise Unsupported(f"statement {st.sid} is inside two loops of one thread axis")
         for st in model.stmts:
             if not model.is_exact(st):
                 raise Unsupported(f"statement {st.sid} has data-dependent guards, bounds or indices")
@@ -52,16 +64,20 @@ class ValueFlow:
 
     @property
     def n_dims(self) -> int:
-        return (self.depth + 1) * self.width + self.depth + 1
+        return (self.depth + 1) * self.width + self.depth + len(THREADS) + 1
 
     def _vector(self, st: Stmt, last: int) -> list:
         out = []
         for j, part in enumerate(st.sched):
             if j % 2 == 0:
                 out += [str(x) for x in part] + ["0"] * (self.width - len(part))
+            elif part.axis in THREADS:
+                out.append("0")  # thread indices order last: lockstep (below)
             else:
                 out.append(f"i{j // 2}")
         out += ["0"] * ((self.depth - st.depth) * (self.width + 1))
+        hw = st.hw()
+        out += [f"i{hw[a]}" if a in hw else "0" for a in THREADS]
         return out + [str(last)]
 
     def sched_map(self, st: Stmt, tuple_name: str, last: int) -> isl.Map:
@@ -165,8 +181,7 @@ def dead_waw(model: KernelModel) -> isl.UnionMap:
     kernels with barriers, data-dependent control). Keeping every other dependence keeps
     every read's last writer and every cell's final writer (the dependence obligation)."""
     flow = flow_or_none(model)
-    if flow is None or any(lp.axis in ("thread.x", "thread.y", "thread.z", "block.x", "block.y", "block.z")
-                           for st in model.stmts for lp in st.loops):
+    if flow is None or any(lp.axis in ir.HW_AXES for st in model.stmts for lp in st.loops):
         return model._union([])
     plain = isl.UnionSet.empty(model.domain.get_space())
     for st in model.stmts:

@@ -25,9 +25,6 @@ LEGAL = sorted(p.stem for p in CASES.glob("*.vs") if re.search(r"#\s*expect:\s*l
 # Not proved, with the reason (never proved wrongly: unknown, or refuted where the cell differs).
 NOT_PROVED = {
     "winograd_odd": "unknown",  # an algebraic identity, not a value-flow question
-    "shared_with_barrier": "unknown",  # barriers inside thread loops: no serial order
-    "stage_shared_matmul": "unknown",
-    "stage_swizzle_matmul": "unknown",
     "split_reduction": "illegal",  # its partials are a global tensor only the scheduled kernel writes
 }
 
@@ -72,7 +69,12 @@ def replays(text: str, report, rtol=None) -> bool:
     program = parse_text(text)
     cex = next(o.counterexample for o in report.obligations if o.status == "refuted")
     a, b = report.kernel.split(" == ")
-    rep = compare_kernels(program, b, a, cex["params"], rtol=rtol, atol=rtol or 0.0)
+    runner = None
+    if any(isinstance(n, ir.Barrier) for k in program.kernels for n in ir.walk(k.body)):
+        from codegen.emulate import load_emulated  # threads phase by phase between barriers
+        runner = load_emulated(program, seed=0).run
+    rep = compare_kernels(program, b, a, cex["params"], rtol=rtol, atol=rtol or 0.0,
+                          runner_ref=runner, runner_cand=runner)
     return not rep.ok
 
 
@@ -85,6 +87,8 @@ MUTANTS = [
     ("relu_shift_inward", "y[min(8 * io, N - 8) + ii] = max(x[min(8 * io, N - 8) + ii], 0)",
      "y[min(8 * io, N - 8) + ii] = max(x[min(8 * io, N - 8)], 0)"),
     ("concat_partition", "y[i1] = b[i1 - N]", "y[i1] = a[i1 - N]"),
+    ("stage_shared_matmul", "a[16 * bi + ti, 16 * ko + ki_a_tile]", "a[16 * bi + ti, ki_a_tile]"),
+    ("stage_swizzle_matmul", "c[16 * bi + ti, 16 * bj + tj] +=", "c[16 * bi + tj, 16 * bj + ti] +="),
     ("unroll_materialize", None, None),  # drop one unrolled accumulation (below)
 ]
 
@@ -257,3 +261,23 @@ def test_overwritten_waw_pair_reversed_is_not_a_violation():
     live = verdict(head + "kernel k {\n for i in 0 .. N { for j in 0 .. N { c[i + j] = a[i, j] } }\n"
                    " for x in 0 .. N { c[x] = b[x] }\n}\nschedule k { interchange i, j }\n")
     assert live.verdict == "illegal"  # cells N .. 2N-2 keep the last S0 write: the order matters
+
+
+def test_in_place_stencil_in_the_wrong_order_is_refuted_and_replays():
+    """Item 1: the same stores, but a read sees the input instead of the updated cell."""
+    text = ("params N, M where N >= 2, M >= 2\ntensor x[N, M] f32\ntensor A[N, M] f32\n"
+            "kernel first { for i in 1 .. N { for j in 0 .. M - 1 { A[i, j] = 0.5 * A[i - 1, j + 1] + x[i, j] } } }\n"
+            "kernel second { for j in 0 .. M - 1 { for i in 1 .. N { A[i, j] = 0.5 * A[i - 1, j + 1] + x[i, j] } } }\n"
+            "claim first == second\n")
+    rep = claim_reports(text)[0]
+    assert rep.verdict == "illegal"
+    assert replays(text, rep)
+
+
+def test_mixed_precisions_are_unknown():
+    """A store into an f16 tile rounds: not modelled, so never proved."""
+    text = ("params N where N >= 1\ntensor a[N] f32\ntensor t[N] f16\ntensor y[N] f32\n"
+            "kernel first { for i in 0 .. N { t[i] = a[i] }\n for i in 0 .. N { y[i] = t[i] } }\n"
+            "kernel second { for i in 0 .. N { t[i] = a[i] }\n for i in 0 .. N { y[i] = a[i] } }\n"
+            "claim first == second\n")
+    assert claim_reports(text)[0].verdict == "unknown"
