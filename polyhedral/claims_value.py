@@ -31,7 +31,7 @@ from .affine import NonAffine
 from .describe import Finding, coords, param_values
 from .isltools import _box, _params_text, _sample
 from .model import KernelModel, _safe
-from .valueexpr import At, Const, Expander, Iter, Leaf, Op, Pw, Red, Ref, Term, _identity
+from .valueexpr import At, Const, Expander, Iter, Leaf, Op, Pw, Red, Ref, identity
 from .valueflow import Unsupported, ValueFlow, out_tuple
 
 STATEMENT = ("forall params and every observable cell (non-padding cell of a global tensor either kernel "
@@ -92,25 +92,25 @@ class Compare:
             return
         ref, other = (x, y) if isinstance(x, Ref) else (y, x)
         if isinstance(ref, Ref) and ref.computes and isinstance(other, (Leaf, Const, Iter)):
-            self.structure(dom, f"a computed value in one kernel, {_kind(other)} in the other")
+            self.structure(dom, f"a computed value in {self.who(ref is x)}, {_kind(other)} in {self.who(ref is not x)}")
         if isinstance(x, Ref) or isinstance(y, Ref):
             raise Unsupported("one kernel computes a cell by an in-place recurrence and the other does not")
         if type(x) is not type(y):
-            self.structure(dom, f"{_kind(x)} in one kernel, {_kind(y)} in the other")
+            self.structure(dom, f"{_kind(x)} in {self.names[0]}, {_kind(y)} in {self.names[1]}")
         if isinstance(x, Const):
             if x.value != y.value:
-                raise Mismatch(dom, f"the constant {x.value:g} in one kernel is {y.value:g} in the other")
+                raise Mismatch(dom, f"the constant {x.value:g} in {self.names[0]} is {y.value:g} in {self.names[1]}")
         elif isinstance(x, (Leaf, Iter)):
             if isinstance(x, Leaf) and x.tensor != y.tensor:
-                raise Mismatch(dom, f"one kernel reads {x.tensor} where the other reads {y.tensor}")
+                raise Mismatch(dom, f"{self.names[0]} leaves a value of {x.tensor} where {self.names[1]} leaves one of {y.tensor}")
             ma, mb = x.map.intersect_domain(dom), y.map.intersect_domain(dom)
             if not ma.is_equal(mb):
                 bad = ma.subtract(mb).domain().union(mb.subtract(ma).domain())
                 what = f"{x.tensor} cell" if isinstance(x, Leaf) else "iterator value"
-                raise Mismatch(bad, f"the kernels read a different {what}")
+                raise Mismatch(bad, f"{self.names[0]} and {self.names[1]} read a different {what}")
         elif isinstance(x, Op):
             if x.name != y.name or len(x.args) != len(y.args):
-                self.structure(dom, f"{x.name} in one kernel, {y.name} in the other (different rounding)")
+                self.structure(dom, f"{x.name} in {self.names[0]}, {y.name} in {self.names[1]} (different rounding)")
             if x.name in ("+", "*", "max", "min") and len(x.args) == 2:
                 saved = ({k: v for k, v in self.hyp.items()}, list(self.refs), set(self.notes), list(self.refused))
                 try:  # two-operand + and * commute exactly
@@ -124,6 +124,9 @@ class Compare:
         elif isinstance(x, Red):
             self.reduction(x, y, dom)
 
+    def who(self, first: bool) -> str:
+        return self.names[0] if first else self.names[1]
+
     def structure(self, dom, message):
         if self.profile == "approximate":
             raise Unsupported(f"the expression trees differ ({message}); equivalence beyond reassociation is "
@@ -135,12 +138,12 @@ class Compare:
     def reduction(self, x: Red, y: Red, dom: isl.Set):
         ops = {x.op, y.op}
         if x.prec != y.prec:
-            self.structure(dom, f"an {x.prec} reduction in one kernel, an {y.prec} one in the other")
+            self.structure(dom, f"an {x.prec} reduction in {self.names[0]}, an {y.prec} one in {self.names[1]}")
         if x.op != y.op:
             if ops != {"fma", "+"}:
-                raise Mismatch(dom, f"a {x.op} reduction in one kernel, a {y.op} reduction in the other")
+                raise Mismatch(dom, f"a {x.op} reduction in {self.names[0]}, a {y.op} reduction in {self.names[1]}")
             if self.profile == "reproducible":
-                self.refused.append((dom, "one kernel accumulates with fma, the other adds rounded products; "
+                self.refused.append((dom, f"{self.who(x.op == 'fma')} accumulates with fma, {self.who(x.op != 'fma')} adds rounded products; "
                                      "the reproducible profile refuses the contraction"))
             self.notes.add("fma")
         self.cmp(x.init, y.init, dom)
@@ -446,7 +449,7 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
 
 
 def _input(t: str, box: isl.Set) -> Leaf:
-    return Leaf(t, _identity(box).set_tuple_name(isl.dim_type.out, f"T_{_safe(t)}"))
+    return Leaf(t, identity(box).set_tuple_name(isl.dim_type.out, f"T_{_safe(t)}"))
 
 
 def _refute(model: KernelModel, t: str, mm: Mismatch, na: str, nb: str) -> Finding:
@@ -457,5 +460,5 @@ def _refute(model: KernelModel, t: str, mm: Mismatch, na: str, nb: str) -> Findi
     params = param_values(model, p)
     cell = tup[0][1]
     text = f"{t}[{', '.join(map(str, cell))}]"
-    msg = (f"{text} differs at {_params_text(params)}: {mm.message} (first: {na}, second: {nb})")
+    msg = (f"{text} differs at {_params_text(params)}: {mm.message}")
     return Finding("refuted", msg, STATEMENT, {"params": params, "cells": [{"tensor": t, "index": cell}], **mm.extra})

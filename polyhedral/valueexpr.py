@@ -269,13 +269,13 @@ class Expander:
             pieces.append((wm.domain(), self.stmt_value(w, wm)))
         seen = src.domain()
         rest = isl.UnionSet.from_set(ctx).subtract(seen)
-        cells = _identity(ctx).set_tuple_name(isl.dim_type.out, f"T_{_safe(tensor)}")
+        cells = identity(ctx).set_tuple_name(isl.dim_type.out, f"T_{_safe(tensor)}")
         for s in _sets(rest):
             pieces.append((s, Leaf(tensor, cells.intersect_domain(s))))
         return pieces[0][1] if len(pieces) == 1 else Pw(pieces)
 
 
-def _identity(s: isl.Set) -> isl.Map:
+def identity(s: isl.Set) -> isl.Map:
     return isl.Map.identity(s.get_space().map_from_set()).intersect_domain(s)
 
 
