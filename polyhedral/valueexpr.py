@@ -224,6 +224,15 @@ class Expander:
     def expr(self, st: Stmt, e, inst: isl.Map):
         self._tick()
         names = st.names(self.m.pnames)
+        if not isinstance(e, (Int, Float)) and _integer_affine(e):
+            # an integer expression of iterators used as a value: its exact value (the
+            # operand-by-operand float arithmetic agrees while values stay below 2^24)
+            try:
+                text = aff(e, names)
+                m = isl.Map(self.m.space(f"{self.m.tup(st)} -> V[{text}]"))
+                return Iter(inst.apply_range(m))
+            except NonAffine:
+                pass
         match e:
             case Int(value=v) | Float(value=v):
                 return Const(float(v))
@@ -273,6 +282,12 @@ class Expander:
         for s in _sets(rest):
             pieces.append((s, Leaf(tensor, cells.intersect_domain(s))))
         return pieces[0][1] if len(pieces) == 1 else Pw(pieces)
+
+
+def _integer_affine(e) -> bool:
+    """Only iterators, parameters, integers, + - *, floor, mod, min, max: no data."""
+    return all(isinstance(n, (Int, Var, FloorDiv, Mod)) or (isinstance(n, BinOp) and n.op != "/")
+               or (isinstance(n, Call) and n.fn in ("min", "max")) for n in ir.walk(e))
 
 
 def identity(s: isl.Set) -> isl.Map:
