@@ -375,8 +375,8 @@ def _pure_sums(ma: KernelModel, mb: KernelModel) -> bool:
     or that start from their inputs: then each cell's value is its initial value plus the sum of
     its terms, which contraction.py compares as multisets (much cheaper than the value flow)."""
     from . import contraction
-    if any(isinstance(st.node, ir.Assign) and isinstance(st.node.value, ir.Call) and st.node.value.fn == "fma"
-           for m in (ma, mb) for st in m.stmts):
+    if any(st.blend is not None or (isinstance(st.node, ir.Assign) and isinstance(st.node.value, ir.Call)
+                                    and st.node.value.fn == "fma") for m in (ma, mb) for st in m.stmts):
         return False
     try:
         fams = {}
@@ -402,10 +402,10 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
         from . import contraction
         return contraction.equivalence(ma, mb, profile)
     try:
-        precs = {ma.program.tensor(a.tensor).prec for m in (ma, mb) for st in m.stmts for a in st.accesses}
-        if len(precs) > 1:
-            raise Unsupported(f"the kernels mix precisions ({', '.join(sorted(precs))}): stores round, and "
-                              "rounding through copies is not modelled")
+        precs = {ma.program.tensor(st.accesses[0].tensor).prec for m in (ma, mb) for st in m.stmts}
+        if len(precs) > 1:  # (reads of other precisions convert alike in both kernels)
+            raise Unsupported(f"the kernels store in several precisions ({', '.join(sorted(precs))}): stores "
+                              "round, and rounding through copies is not modelled")
         sa, sb = Side(ma), Side(mb)
         cmp = Compare(sa, sb, profile)
         for t in sorted(sa.writes() | sb.writes()):
