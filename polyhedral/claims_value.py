@@ -176,7 +176,9 @@ class Compare:
                 raise Unsupported("terms with multiplicity above one in both kernels (counting is not implemented)")
         if x.op in ("max", "min") or x.prec == "i32":
             return  # exact in any order (integers wrap: + and * are associative and commutative)
-        if nest_a or nest_b or not oa.is_equal(ob):
+        if oa is None and ob is None and not (nest_a or nest_b):
+            return
+        if nest_a or nest_b or oa is None or ob is None or not oa.is_equal(ob):
             if self.profile == "reproducible":
                 self.refused.append((dom, f"the kernels sum the terms of a {x.op} reduction in different orders; "
                                      "the reproducible profile refuses reassociation"))
@@ -213,8 +215,8 @@ class Compare:
                     if not ch.is_empty():
                         pieces.append((ch.wrap(), ch.domain_map().apply_range(to_ctx), t.body, None))
                 continue
-            if nested and red.op == "+" and ymap is None and _is_zero(inner):
-                continue  # an empty partial sum adds 0
+            if red.op == "+" and _is_zero(inner):
+                continue  # adding +0.0 (an empty partial sum, a predicated-off term) changes nothing
             for dd, shape, leaves in _flat(body, d):
                 name = self.fams.setdefault(shape, f"F{len(self.fams)}")
                 lv = _leaf_map(leaves, dd, name)

@@ -20,7 +20,7 @@ from verified_sched.interp_scalar import KernelError
 from verified_sched.ops import apply_op
 from verified_sched.sizes import example_sizes
 from verified_sched.strategies import programs
-from verified_sched.verify import verify_claim
+from verified_sched.verify import kernel_obligations, verify_claim
 from test_ops_support import logical, run_interp
 
 SEEN = Counter()
@@ -57,16 +57,24 @@ def differ(program, claim, sizes, seeds=range(4)) -> bool:
     return False
 
 
+def race_free(program, claim) -> bool:
+    """A claim is about kernels whose own obligations hold (independence of their parallel
+    loops, in_bounds): the verifier reports those next to the claim."""
+    return all(o.status == "proved" for k in (claim.a, claim.b)
+               for o in kernel_obligations(program, k, float("inf")))
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
-@given(data=st.data())
-def test_proved_claims_run_equal_and_refuted_claims_replay(data):
-    program = data.draw(programs(max_tensors=2, max_loops=3, parallel=False, data_guards=False,
-                                 schedule="loops", precisions=("f32",), pad=True))
+@given(data=st.data(), parallel=st.booleans())
+def test_proved_claims_run_equal_and_refuted_claims_replay(data, parallel):
+    program = data.draw(programs(max_tensors=2, max_loops=3, parallel=parallel, data_guards=parallel,
+                                 schedule="loops", precisions=("f32", "i32") if parallel else ("f32",), pad=True))
     assume(program.schedules and program.schedules[0].ops)
     try:
         cp, claim = claim_program(program)
     except ScheduleError:
         assume(False)
+    assume(race_free(cp, claim))
     report = verify_claim(cp, claim, program.profile or "default", 20.0)
     SEEN[report.verdict] += 1
     try:
