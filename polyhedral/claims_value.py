@@ -92,17 +92,20 @@ class Compare:
             return
         ref, other = (x, y) if isinstance(x, Ref) else (y, x)
         if isinstance(ref, Ref) and ref.computes and isinstance(other, (Leaf, Const, Iter)):
-            self.structure(dom, f"a computed value in {self.who(ref is x)}, {_kind(other)} in {self.who(ref is not x)}")
+            self.structure(dom, f"a computed value in {self.who(ref is x)}, {_kind(other)} in "
+                                f"{self.who(ref is not x)}")
         if isinstance(x, Ref) or isinstance(y, Ref):
             raise Unsupported("one kernel computes a cell by an in-place recurrence and the other does not")
         if type(x) is not type(y):
             self.structure(dom, f"{_kind(x)} in {self.names[0]}, {_kind(y)} in {self.names[1]}")
         if isinstance(x, Const):
             if x.value != y.value:
-                raise Mismatch(dom, f"the constant {x.value:g} in {self.names[0]} is {y.value:g} in {self.names[1]}")
+                raise Mismatch(dom, f"the constant {x.value:g} in {self.names[0]} is {y.value:g} in "
+                                    f"{self.names[1]}")
         elif isinstance(x, (Leaf, Iter)):
             if isinstance(x, Leaf) and x.tensor != y.tensor:
-                raise Mismatch(dom, f"{self.names[0]} leaves a value of {x.tensor} where {self.names[1]} leaves one of {y.tensor}")
+                raise Mismatch(dom, f"{self.names[0]} leaves a value of {x.tensor} where {self.names[1]} leaves "
+                                    f"one of {y.tensor}")
             ma, mb = x.map.intersect_domain(dom), y.map.intersect_domain(dom)
             if not ma.is_equal(mb):
                 bad = ma.subtract(mb).domain().union(mb.subtract(ma).domain())
@@ -111,7 +114,7 @@ class Compare:
         elif isinstance(x, Op):
             if x.name != y.name or len(x.args) != len(y.args):
                 self.structure(dom, f"{x.name} in {self.names[0]}, {y.name} in {self.names[1]} (different rounding)")
-            if x.name in ("+", "*", "max", "min") and len(x.args) == 2:
+            if x.name in ("+", "*") and len(x.args) == 2:
                 saved = ({k: v for k, v in self.hyp.items()}, list(self.refs), set(self.notes), list(self.refused))
                 try:  # two-operand + and * commute exactly
                     for p, q in zip(x.args, y.args[::-1]):
@@ -143,8 +146,9 @@ class Compare:
             if ops != {"fma", "+"}:
                 raise Mismatch(dom, f"a {x.op} reduction in {self.names[0]}, a {y.op} reduction in {self.names[1]}")
             if self.profile == "reproducible":
-                self.refused.append((dom, f"{self.who(x.op == 'fma')} accumulates with fma, {self.who(x.op != 'fma')} adds rounded products; "
-                                     "the reproducible profile refuses the contraction"))
+                self.refused.append((dom, f"{self.who(x.op == 'fma')} accumulates with fma, "
+                                          f"{self.who(x.op != 'fma')} adds rounded products; "
+                                          "the reproducible profile refuses the contraction"))
             self.notes.add("fma")
         self.cmp(x.init, y.init, dom)
         fa, oa, nest_a = self.families(x, dom, self.a)

@@ -11,8 +11,8 @@ loop is not modelled (`Unsupported`).
 
 Every statement instance S[i] gets the schedule vector [P0, i0, P1, ..., P_d, tz, ty, tx, k]
 (2d+1 form, positions padded to one width, thread iterators moved last; k = 0 for its reads,
-1 for its store, so an instance reads before it writes). isl's `compute_flow` (`UnionAccessInfo`) then gives, for each read access
-(one pseudo statement `R<k>_<S>` per access) and for each cell of every tensor at the end of
+1 for its store, so an instance reads before it writes). isl's `compute_flow`
+(`UnionAccessInfo`) then gives, for each read access (one pseudo statement `R<k>_<S>` per access) and for each cell of every tensor at the end of
 the kernel (`OUT_<T>`), the unique last write that precedes it, or none (the cell's value on
 entry). Only exactly modelled kernels qualify: no data-dependent guard, bound or index.
 """
