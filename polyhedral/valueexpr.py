@@ -21,9 +21,11 @@ staged tiles disappear because their reads are replaced by what was copied. Node
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 
 import islpy as isl
+import numpy as np
 
 from verified_sched import ir
 from verified_sched.ir import BinOp, Call, Cast, Float, FloorDiv, Int, Load, Mod, Var, Where
@@ -246,7 +248,7 @@ class Expander:
             case Load():
                 return self.load(st, self._index(st, e), inst)
             case BinOp(op=op, a=a, b=b):
-                return Op(op, [self.expr(st, a, inst), self.expr(st, b, inst)])
+                return fold(Op(op, [self.expr(st, a, inst), self.expr(st, b, inst)]))
             case Call(fn="relu", args=(a,)):
                 return Op("max", [self.expr(st, a, inst), Const(0.0)])
             case Call(fn=fn, args=args):
@@ -282,6 +284,38 @@ class Expander:
         for s in _sets(rest):
             pieces.append((s, Leaf(tensor, cells.intersect_domain(s))))
         return pieces[0][1] if len(pieces) == 1 else Pw(pieces)
+
+
+def fold(n: Op):
+    """Exact constant arithmetic folded (0.0 + 0.0 is 0.0), `x + 0.0` is x, and a case split
+    with a constant piece (a predicated tail's `where(c, v, 0.0)`) distributed over the node."""
+    a, b = n.args
+    if isinstance(a, Const) and isinstance(b, Const):
+        v = _exact(n.name, a.value, b.value)
+        return n if v is None else Const(v)
+    if n.name == "+" and isinstance(b, Const) and b.value == 0.0:
+        return a
+    if n.name == "+" and isinstance(a, Const) and a.value == 0.0:
+        return b
+    for k, x in enumerate(n.args):
+        if isinstance(x, Pw) and any(isinstance(e, Const) for _, e in x.pieces):
+            pieces = []
+            for d, e in x.pieces:
+                args = list(n.args)
+                args[k] = e
+                pieces.append((d, fold(Op(n.name, args))))
+            return Pw(pieces)
+    return n
+
+
+def _exact(op: str, a: float, b: float):
+    """op(a, b) when its exact value is an f32 number (every precision then gives it), else None."""
+    if op not in ("+", "-", "*"):
+        return None
+    x, y = Fraction(a), Fraction(b)
+    r = x + y if op == "+" else x - y if op == "-" else x * y
+    f = float(r)
+    return f if Fraction(f) == r and float(np.float32(f)) == f else None
 
 
 def _integer_affine(e) -> bool:
