@@ -99,9 +99,15 @@ def acc_key(st: Stmt, pnames: dict) -> str | None:
     if st.acc_op is None or st.zero_like:
         return None
     v = _value(st, pnames)
+    t = st.accesses[0].tensor
     if isinstance(v, Call) and v.fn == "fma":
-        return "fma"
-    return st.acc_op
+        body = v.args[:2]
+    else:
+        acc = ir.accumulation(ir.Assign(st.node.tensor, st.node.index, v))
+        body = () if acc is None else (acc[1],)
+    if not body or any(isinstance(n, Load) and n.tensor == t for n in ir.walk(tuple(body))):
+        return None  # a term that reads the accumulated tensor: evaluated as a plain statement
+    return "fma" if isinstance(v, Call) and v.fn == "fma" else st.acc_op
 
 
 def _value(st: Stmt, pnames: dict):
