@@ -91,7 +91,7 @@ class Compare:
             self.refs.append(((x.stmt, y.stmt), rel))
             return
         ref, other = (x, y) if isinstance(x, Ref) else (y, x)
-        if isinstance(ref, Ref) and ref.computes and isinstance(other, (Leaf, Const, Iter)):
+        if isinstance(ref, Ref) and ref.computes and isinstance(other, Leaf):
             self.structure(dom, f"a computed value in {self.who(ref is x)}, {_kind(other)} in "
                                 f"{self.who(ref is not x)}")
         if isinstance(x, Ref) or isinstance(y, Ref):
