@@ -69,20 +69,16 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
               "before the after instances of b2")
     st_red = ("reduction pairs (two instances of one accumulation on the same cell) reversed by "
               "the op are a reassociation; refused for + and * under the reproducible profile")
-    pb, pa = before.prov, after.prov
     dep_b = before.dependences.subtract(equal_stores(before))
-    red_b = before.reductions.intersect(dep_b)
-    ident = pb.range().identity()
-    d_o = dep_b.apply_domain(pb).apply_range(pb).subtract(ident)
-    r_o = red_b.apply_domain(pb).apply_range(pb).subtract(ident)
-    inv = pa.reverse()
-    d_a = d_o.apply_domain(inv).apply_range(inv)
-    r_a = r_o.apply_domain(inv).apply_range(inv)
     bef = after.before
-    viol = d_a.subtract(bef)
-    red_rev = viol.intersect(r_a).intersect(bef.reverse())
-    dep_viol = viol.subtract(red_rev)
-    sure, may = after.split_exact(dep_viol)
+    sure, may, red_rev = _violations(before, after, dep_b, bef)
+    if not sure.is_empty():
+        # a write-after-write pair whose values nobody observes may be reversed: drop those
+        # pairs (computed only when something is violated: it needs the value flow)
+        from .valueflow import dead_waw
+        dead = dead_waw(before)
+        if not dead.is_empty():
+            sure, may, red_rev = _violations(before, after, dep_b.subtract(dead), bef)
     pt = _sample(sure)
     if pt is not None:
         dep = Finding("refuted", "", st_dep, _pair_cex(before, after, pt, bef))
@@ -105,7 +101,9 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
         from .witness import sample_large  # sizes where the reordering shows (replays)
         cex = _pair_cex(before, after, sample_large(red_rev) or pt, bef)
         ops = sorted({after.stmt(n).acc_op for n in _names_in(red_rev)} - {None})
-        exact = all(o in ("max", "min") for o in ops)
+        # integer + and * wrap: associative and commutative, so reordering them is exact too
+        exact = all(o in ("max", "min") or _integer_acc(after, n) for n in _names_in(red_rev)
+                    for o in [after.stmt(n).acc_op] if o is not None)
         sids = sorted({after.stmt(n).sid for n in _names_in(red_rev)})
         if profile == "reproducible" and not exact:
             cex["kind"] = "reduction"
@@ -113,10 +111,31 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
                           f"which changes rounding; the reproducible profile refuses it: " + _dep_message(cex, True),
                           st_red, cex)
         else:
-            why = "max/min are exact" if exact else f"allowed by the {profile} profile"
+            why = "max/min and integer +/* are exact" if exact else f"allowed by the {profile} profile"
             red = Finding("proved", f"reorders the {'/'.join(ops)} reduction of {', '.join(sids)} ({why})",
                           st_red, None, reassociates=not exact)
     return dep, red
+
+
+def _violations(before, after, dep_b, bef):
+    """(sure, may) violated dependences and the reversed reduction pairs, over after instances."""
+    pb, pa = before.prov, after.prov
+    red_b = before.reductions.intersect(dep_b)
+    ident = pb.range().identity()
+    d_o = dep_b.apply_domain(pb).apply_range(pb).subtract(ident)
+    r_o = red_b.apply_domain(pb).apply_range(pb).subtract(ident)
+    inv = pa.reverse()
+    d_a = d_o.apply_domain(inv).apply_range(inv)
+    r_a = r_o.apply_domain(inv).apply_range(inv)
+    viol = d_a.subtract(bef)
+    red_rev = viol.intersect(r_a).intersect(bef.reverse())
+    sure, may = after.split_exact(viol.subtract(red_rev))
+    return sure, may, red_rev
+
+
+def _integer_acc(model: KernelModel, name: str) -> bool:
+    st = model.stmt(name)
+    return st.acc_op in ("+", "*") and model.program.tensor(st.accesses[0].tensor).prec == "i32"
 
 
 def _names_in(u: isl.UnionMap) -> set:

@@ -200,8 +200,9 @@ class KernelModel:
             cells = [Loop(f"_z{d}", Int(0), dim, "vectorized", ("zero", name, d), True)
                      for d, dim in enumerate(t.storage_dims())]
             idx = tuple(Var(c.var) for c in cells)
-            st = Stmt(name, f"Z_{s.tensor}", s, loops + cells, sched + [c for cell in cells for c in (cell, ())],
-                      guards, top, f"Z_{_safe(s.tensor)}", tuple(f"c{d}" for d in range(len(idx))), idx,
+            zt = self._zero_tuple(s.tensor, top)
+            st = Stmt(name, zt[1], s, loops + cells, sched + [c for cell in cells for c in (cell, ())],
+                      guards, top, zt[0], tuple(f"c{d}" for d in range(len(idx))), idx,
                       None, [Access(s.tensor, idx, True)], True, self.barriers)
             self.stmts.append(st)
             return
@@ -230,8 +231,8 @@ class KernelModel:
         # on duplicate lanes: its effective store decides its identity (the cell it clears)
         zero_like = is_zero_const(s.value if blend is None else effective_value) and not s.sid.startswith("S")
         if zero_like:
-            otuple, onames, oexprs = f"Z_{_safe(s.tensor)}", tuple(f"c{d}" for d in range(len(s.index))), s.index
-            sid = f"Z_{s.tensor}"
+            (otuple, sid), oexprs = self._zero_tuple(s.tensor, top), s.index
+            onames = tuple(f"c{d}" for d in range(len(s.index)))
         else:
             prov = s.provenance or tuple((lp.var, Var(lp.var)) for lp in loops)
             otuple, onames, oexprs = f"O_{_safe(s.sid)}", tuple(n for n, _ in prov), tuple(e for _, e in prov)
@@ -239,6 +240,17 @@ class KernelModel:
             otuple = f"O_{_safe(sid)}"
         self.stmts.append(Stmt(name, sid, s, list(loops), sched, list(guards), top, otuple, onames, oexprs,
                                acc[0] if acc else None, accesses, zero_like, self.barriers, blend))
+
+    def _zero_tuple(self, tensor: str, top: int) -> tuple:
+        """The original identity of a constant-zero store: its cell, and which of the kernel's
+        zero statements of the tensor it belongs to (counted by top-level statement), so two
+        `zero T` of unrelated phases stay two statements."""
+        tops = self._zero_count.setdefault(tensor, [])
+        if top not in tops:
+            tops.append(top)
+        k = tops.index(top)
+        pre = "Z" if k == 0 else f"Z{k}"
+        return f"{pre}_{_safe(tensor)}", f"{pre}_{tensor}"
 
     @staticmethod
     def _ctx(guards, ctx):
@@ -414,11 +426,21 @@ class KernelModel:
                     maps.append(isl.Map(self.space(f"{self.tup(a, 'a')} -> {self.tup(b, 'b')}")))
         return self._union(maps)
 
+    def same_acc_op(self) -> isl.UnionMap:
+        """Universe pairs of accumulation statements with the same operator: accumulations of one
+        operator into one cell form one reduction, even from two statements of a nest."""
+        maps = []
+        for a in self.stmts:
+            for b in self.stmts:
+                if a.acc_op is not None and a.acc_op == b.acc_op:
+                    maps.append(isl.Map(self.space(f"{self.tup(a, 'a')} -> {self.tup(b, 'b')}")))
+        return self._union(maps)
+
     @cached_property
     def reductions(self) -> isl.UnionMap:
-        """Pairs of instances of one accumulation on the same cell that conflict only there."""
+        """Pairs of accumulation instances (one operator) on the same cell that conflict only there."""
         aw = self.acc_writes
-        red = aw.apply_range(aw.reverse()).intersect(self.same_sid(lambda s: s.acc_op is not None))
+        red = aw.apply_range(aw.reverse()).intersect(self.same_acc_op())
         other = self.writes.apply_range(self.nonacc_reads.reverse())
         other = other.union(other.reverse())
         return red.subtract(other)

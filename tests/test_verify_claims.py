@@ -40,7 +40,7 @@ def test_a_term_counted_twice_is_refuted():
                 " c[i] += a[i, 1] * b[1] } }")
     e = obl["equivalence"]
     assert e.status == "refuted" and e.counterexample["extra_in"] == "other"
-    assert "a[" in e.counterexample["term"] and len(e.counterexample["instances"]) == 2
+    assert "a[" in e.counterexample["term"] and e.counterexample["cells"][0]["tensor"] == "c"
 
 
 def test_missing_zero_is_refuted():
@@ -55,11 +55,18 @@ def test_wrong_factor_is_refuted_with_cell_and_term():
 
 
 @pytest.mark.parametrize("other", [
-    # reads what it writes: outside the contraction shape
+    # also writes d, which ref leaves as it was: an observable difference
     "kernel other { zero c\n for i in 0 .. N { for k in 0 .. K { c[i] += a[i, k] * b[k] } }\n"
     " for i in 0 .. N { d[i] = c[i] } }",
-    # not a product of reads
+    # a different term
     "kernel other { zero c\n for i in 0 .. N { for k in 0 .. K { c[i] += max(a[i, k], b[k]) } } }",
+])
+def test_different_values_are_refuted_with_a_cell(other):
+    e = claim(other)["equivalence"]
+    assert e.status == "refuted" and e.counterexample["cells"] and "params" in e.counterexample
+
+
+@pytest.mark.parametrize("other", [
     # data-dependent guard
     "kernel other { zero c\n for i in 0 .. N { for k in 0 .. K { if b[k] > 0 { c[i] += a[i, k] * b[k] } } } }",
 ])

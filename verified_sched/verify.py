@@ -17,7 +17,7 @@ from functools import cached_property
 
 import islpy as isl
 
-from polyhedral import checks, contraction, race
+from polyhedral import checks, claims_value, race
 from polyhedral.describe import Finding, fmt_instance
 from polyhedral.model import KernelModel
 from . import budget, gpu_limits, ir
@@ -285,7 +285,7 @@ def verify_claim(program: ir.Program, claim: ir.Claim, profile: str, timeout: fl
     def run():
         ma = KernelModel(program, claim.a, tag="A")
         mb = KernelModel(program, claim.b, tag="B")
-        return contraction.equivalence(ma, mb, profile)
+        return claims_value.equivalence(ma, mb, profile)
     with budget.program(len(program.params)):
         report.obligations += _run("equivalence", 0, text, run, deadline)
     return report

@@ -1,0 +1,475 @@
+"""`claim A == B` decided by value (valueflow.py, valueexpr.py).
+
+Observable: every non-padding cell of every global tensor either kernel writes (local and
+shared tensors are the kernels' own). For each such tensor both kernels' final values are
+expanded to inputs (valueexpr.py) over one context, the cells `OUT_<T>[c]`, and compared
+point by point on the common pieces of their case splits:
+
+- leaves must read the same input cell (isl: equal maps on the piece), constants and
+  operators must be identical: `fma(a, b, c)` is not `c + a*b` and `(a*b)*w` not `a*(b*w)`;
+- reductions compare (operator, init, multiset of terms): per term shape, the relations
+  {cell -> leaf cells} of the two kernels must have equal images and be injective in both
+  (each term once); a partial sum (a reduction with init 0 added into another) counts as its
+  terms. Equal per-cell term orders mean bitwise equal; otherwise the claim reassociates:
+  exact for integer `+`/`*` and for max/min, licensed for floats by the default/approximate
+  profiles, refused by `reproducible`. An fma chain against `+ a*b` is a contraction, licensed
+  (and reported) like a reassociation, refused by `reproducible`;
+- in-place recurrences (`Ref`) are decided co-inductively: instance pairs met at the same
+  position are assumed equal and every reference pair must be among them.
+
+A difference of leaves, constants, operators or terms is refuted at a sampled cell (params +
+cell, which `vsched run` replays); under `approximate` a difference of tree structure is
+`unknown` (that profile licenses rewrites beyond reassociation, e.g. Winograd), as is anything
+the analysis cannot model (barriers, data-dependent control, too large a value).
+"""
+from __future__ import annotations
+
+import islpy as isl
+
+from verified_sched import ir
+from .affine import NonAffine
+from .describe import Finding, coords, param_values
+from .isltools import _box, _params_text, _sample
+from .model import KernelModel, _safe
+from .valueexpr import At, Const, Expander, Iter, Leaf, Op, Pw, Red, Ref, identity
+from .valueflow import Unsupported, ValueFlow, out_tuple
+
+STATEMENT = ("forall params and every observable cell (non-padding cell of a global tensor either kernel "
+             "writes): the value expression each kernel leaves there, expanded through its last writers to "
+             "the inputs, is the same (reductions as operator, init and term multiset)")
+
+
+class Mismatch(Exception):
+    def __init__(self, where: isl.Set, message: str, **extra):
+        super().__init__(message)
+        self.where, self.message, self.extra = where, message, extra
+
+
+class Side:
+    def __init__(self, model: KernelModel):
+        self.model = model
+        self.flow = ValueFlow(model)
+        self.exp = Expander(model, self.flow)
+
+    def writes(self) -> set:
+        return {a.tensor for st in self.model.stmts for a in st.accesses if a.write}
+
+
+class Compare:
+    def __init__(self, sa: Side, sb: Side, profile: str):
+        self.a, self.b, self.profile = sa, sb, profile
+        self.hyp, self.refs = {}, []
+        self.notes = set()
+        self.refused = []  # (cells, why): reorderings the profile refuses
+        self.fams = {}
+        self.names = (sa.model.kernel.name, sb.model.kernel.name)
+
+    # ------------------------------------------------------------ pointwise
+
+    def cmp(self, x, y, dom: isl.Set):
+        if dom.is_empty():
+            return
+        if isinstance(x, Pw):
+            for d, e in x.pieces:
+                self.cmp(e, y, dom.intersect(d))
+            return
+        if isinstance(y, Pw):
+            for d, e in y.pieces:
+                self.cmp(x, e, dom.intersect(d))
+            return
+        if isinstance(x, At) and isinstance(y, At):
+            rel = x.inst.intersect_domain(dom).reverse().apply_range(y.inst.intersect_domain(dom))
+            key = (x.stmt, y.stmt)
+            self.hyp[key] = self.hyp[key].union(rel) if key in self.hyp else rel
+            return self.cmp(x.body, y.body, dom)
+        if isinstance(x, At):
+            return self.cmp(x.body, y, dom)
+        if isinstance(y, At):
+            return self.cmp(x, y.body, dom)
+        if isinstance(x, Ref) and isinstance(y, Ref):
+            rel = x.inst.intersect_domain(dom).reverse().apply_range(y.inst.intersect_domain(dom))
+            self.refs.append(((x.stmt, y.stmt), rel))
+            return
+        ref, other = (x, y) if isinstance(x, Ref) else (y, x)
+        if isinstance(ref, Ref) and ref.computes and isinstance(other, Leaf):
+            self.structure(dom, f"a computed value in {self.who(ref is x)}, {_kind(other)} in "
+                                f"{self.who(ref is not x)}")
+        if isinstance(x, Ref) or isinstance(y, Ref):
+            raise Unsupported("one kernel computes a cell by an in-place recurrence and the other does not")
+        for r, o, first in ((x, y, True), (y, x, False)):
+            if isinstance(r, Red) and not isinstance(o, Red) and r.op == "+":
+                if not self.families(r, dom, self.a if first else self.b)[0]:  # only + 0.0 terms
+                    return self.cmp(r.init, o, dom) if first else self.cmp(o, r.init, dom)
+        if type(x) is not type(y):
+            self.structure(dom, f"{_kind(x)} in {self.names[0]}, {_kind(y)} in {self.names[1]}")
+        if isinstance(x, Const):
+            if x.value != y.value:
+                raise Mismatch(dom, f"the constant {x.value:g} in {self.names[0]} is {y.value:g} in "
+                                    f"{self.names[1]}")
+        elif isinstance(x, (Leaf, Iter)):
+            if isinstance(x, Leaf) and x.tensor != y.tensor:
+                raise Mismatch(dom, f"{self.names[0]} leaves a value of {x.tensor} where {self.names[1]} leaves "
+                                    f"one of {y.tensor}")
+            ma, mb = x.map.intersect_domain(dom), y.map.intersect_domain(dom)
+            if not ma.is_equal(mb):
+                bad = ma.subtract(mb).domain().union(mb.subtract(ma).domain())
+                what = f"{x.tensor} cell" if isinstance(x, Leaf) else "iterator value"
+                raise Mismatch(bad, f"{self.names[0]} and {self.names[1]} read a different {what}")
+        elif isinstance(x, Op):
+            if x.name != y.name or len(x.args) != len(y.args):
+                self.structure(dom, f"{x.name} in {self.names[0]}, {y.name} in {self.names[1]} (different rounding)")
+            if x.name in ("+", "*") and len(x.args) == 2:
+                saved = ({k: v for k, v in self.hyp.items()}, list(self.refs), set(self.notes), list(self.refused))
+                try:  # two-operand + and * commute exactly
+                    for p, q in zip(x.args, y.args[::-1]):
+                        self.cmp(p, q, dom)
+                    return
+                except (Mismatch, Unsupported):
+                    self.hyp, self.refs, self.notes, self.refused = saved
+            for p, q in zip(x.args, y.args):
+                self.cmp(p, q, dom)
+        elif isinstance(x, Red):
+            self.reduction(x, y, dom)
+
+    def who(self, first: bool) -> str:
+        return self.names[0] if first else self.names[1]
+
+    def structure(self, dom, message):
+        if self.profile == "approximate":
+            raise Unsupported(f"the expression trees differ ({message}); equivalence beyond reassociation is "
+                              "not decided")
+        raise Mismatch(dom, f"the expression trees differ: {message}")
+
+    # ------------------------------------------------------------ reductions
+
+    def reduction(self, x: Red, y: Red, dom: isl.Set):
+        ops = {x.op, y.op}
+        if x.prec != y.prec:
+            self.structure(dom, f"an {x.prec} reduction in {self.names[0]}, an {y.prec} one in {self.names[1]}")
+        if x.op != y.op:
+            if ops != {"fma", "+"}:
+                raise Mismatch(dom, f"a {x.op} reduction in {self.names[0]}, a {y.op} reduction in {self.names[1]}")
+            if self.profile == "reproducible":
+                self.refused.append((dom, f"{self.who(x.op == 'fma')} accumulates with fma, "
+                                          f"{self.who(x.op != 'fma')} adds rounded products; "
+                                          "the reproducible profile refuses the contraction"))
+            self.notes.add("fma")
+        self.cmp(x.init, y.init, dom)
+        fa, oa, nest_a = self.families(x, dom, self.a)
+        fb, ob, nest_b = self.families(y, dom, self.b)
+        for key in sorted(set(fa) | set(fb), key=str):
+            ia = fa[key].range() if key in fa else None
+            ib = fb[key].range() if key in fb else None
+            for have, lack, who, other in ((ia, ib, *self.names), (ib, ia, *self.names[::-1])):
+                if have is None:
+                    continue
+                extra = have if lack is None else have.subtract(lack)
+                if not extra.is_empty():
+                    if _has_amb(key):
+                        raise Unsupported("a term reads one tensor twice and the term sets differ (factor order "
+                                          "is not canonical)")
+                    where = extra.unwrap().domain()
+                    raise Mismatch(_single(where, dom), f"a term {_shape_text(key)} of the {x.op} reduction is "
+                                   f"added in {who} but not in {other}", term=_shape_text(key), missing_in=other)
+            ja, jb = fa[key].is_injective(), fb[key].is_injective()
+            if ja != jb:
+                m = fb[key] if ja else fa[key]
+                dup = m.apply_range(m.reverse()).subtract(m.domain().identity())
+                cells = dup.domain().apply(m).unwrap().domain() if not dup.is_empty() else None
+                who, other = self.names[::-1] if ja else self.names
+                raise Mismatch(_single(cells, dom) if cells is not None else dom,
+                               f"{who} adds a term {_shape_text(key)} twice where {other} adds it once",
+                               term=_shape_text(key), extra_in=who)
+            if not ja:
+                raise Unsupported("terms with multiplicity above one in both kernels (counting is not implemented)")
+        if x.op in ("max", "min") or x.prec == "i32":
+            return  # exact in any order (integers wrap: + and * are associative and commutative)
+        if oa is None and ob is None and not (nest_a or nest_b):
+            return
+        if nest_a or nest_b or oa is None or ob is None or not oa.is_equal(ob):
+            if self.profile == "reproducible":
+                self.refused.append((dom, f"the kernels sum the terms of a {x.op} reduction in different orders; "
+                                     "the reproducible profile refuses reassociation"))
+            self.notes.add("reassociates")
+
+    def families(self, red: Red, dom: isl.Set, side: Side):
+        """(shape -> union map D -> [ctx -> F[leaves]], term order relation, nested?)."""
+        fam, nested = {}, False
+        pieces = []  # (term ctx set D, to_ctx map D -> ctx, body, chain range map D -> Y)
+        for t in red.terms:
+            chain = t.chain.intersect_domain(dom)
+            if chain.is_empty():
+                continue
+            pieces.append((chain.wrap(), chain.domain_map(), t.body, chain.range_map()))
+        order = None
+        k = 0
+        while k < len(pieces):
+            d, to_ctx, body, ymap = pieces[k]
+            k += 1
+            inner = _strip(body)
+            if d.is_empty():
+                continue
+            if isinstance(inner, Pw) and red.op == "+" and (_has_red(inner) or
+                                                             any(_is_zero(e) for _, e in inner.pieces)):
+                pieces += [(d.intersect(pd), to_ctx, e, ymap) for pd, e in inner.pieces]
+                continue
+            if isinstance(inner, Op) and inner.name == "+" and red.op == "+" and _has_red(inner):
+                nested = True  # a sum of partial sums: its summands are terms (reassociation)
+                pieces += [(d, to_ctx, a, None) for a in inner.args]
+                continue
+            if isinstance(inner, Red) and inner.op == red.op and _is_zero(inner.init):
+                nested = True
+                for t in inner.terms:
+                    ch = t.chain.intersect_domain(d)
+                    if not ch.is_empty():
+                        pieces.append((ch.wrap(), ch.domain_map().apply_range(to_ctx), t.body, None))
+                continue
+            if red.op == "+" and _is_zero(inner):
+                continue  # adding +0.0 (an empty partial sum, a predicated-off term) changes nothing
+            for dd, shape, leaves in _flat(body, d):
+                name = self.fams.setdefault(shape, f"F{len(self.fams)}")
+                lv = _leaf_map(leaves, dd, name)
+                m = to_ctx.intersect_domain(dd).range_product(lv)
+                u = isl.UnionMap.from_map(m)
+                fam[shape] = fam[shape].union(u) if shape in fam else u
+            if ymap is not None and not nested:
+                s = isl.UnionMap.from_map(ymap.intersect_domain(d)).apply_range(side.flow.write_sched)
+                order = s if order is None else order.union(s)
+        if nested or order is None:
+            return fam, None, nested
+        allp = None
+        for m in fam.values():
+            allp = m if allp is None else allp.union(m)
+        n = _sched_dims(order)
+        sp = isl.Set(f"{side.model.ptuple} -> {{ SCHED[{', '.join(f's{j}' for j in range(n))}] }}").get_space()
+        before = order.apply_range(isl.UnionMap.from_map(isl.Map.lex_lt(sp))).apply_range(order.reverse())
+        rel = before.apply_domain(allp).apply_range(allp)
+        # keep pairs of one cell: [ctx -> L1] -> [ctx -> L2] with equal ctx
+        rel = rel.intersect(_same_ctx(rel))
+        return fam, rel, nested
+
+    # ------------------------------------------------------------ driver
+
+    def check_refs(self):
+        for key, rel in self.refs:
+            if key not in self.hyp or not rel.is_subset(self.hyp[key]):
+                raise Unsupported("an in-place recurrence could not be matched instance by instance")
+
+
+def _kind(n) -> str:
+    return {Const: "a constant", Leaf: "an input read", Iter: "an iterator value", Op: "an operation",
+            Red: "a reduction"}.get(type(n), type(n).__name__)
+
+
+def _single(u, dom: isl.Set) -> isl.Set:
+    """The part of union set u in dom's space."""
+    for s in (u.get_set_list().get_at(k) for k in range(u.get_set_list().n_set())) if isinstance(u, isl.UnionSet) \
+            else [u]:
+        if s.get_space().is_equal(dom.get_space()):
+            return s.intersect(dom)
+    return dom
+
+
+def _shape_text(shape) -> str:
+    match shape:
+        case ("c", v):
+            return f"{v:g}"
+        case ("l", t):
+            return f"{t}[..]"
+        case ("i",):
+            return "(iterator)"
+        case ("o", name, *args):
+            if name in ("+", "-", "*", "/") and len(args) == 2:
+                return f"({_shape_text(args[0])} {name} {_shape_text(args[1])})"
+            return f"{name}({', '.join(_shape_text(a) for a in args if a != 'amb')})"
+    return str(shape)
+
+
+def _strip(n):
+    while isinstance(n, At):
+        n = n.body
+    return n
+
+
+def _is_zero(n) -> bool:
+    n = _strip(n)
+    return isinstance(n, Const) and n.value == 0.0
+
+
+def _has_red(n) -> bool:
+    n = _strip(n)
+    if isinstance(n, Red):
+        return True
+    if isinstance(n, Op):
+        return any(_has_red(a) for a in n.args)
+    if isinstance(n, Pw):
+        return any(_has_red(e) for _, e in n.pieces)
+    return False
+
+
+def _flat(n, dom: isl.Set) -> list:
+    """[(piece of dom, shape, [leaf maps])] of a term body: the shape abstracts leaf cells."""
+    n = _strip(n)
+    if dom.is_empty():
+        return []
+    if isinstance(n, Pw):
+        return [r for d, e in n.pieces for r in _flat(e, dom.intersect(d))]
+    if isinstance(n, Const):
+        return [(dom, ("c", n.value), [])]
+    if isinstance(n, Leaf):
+        return [(dom, ("l", n.tensor), [n.map])]
+    if isinstance(n, Iter):
+        return [(dom, ("i",), [n.map])]
+    if isinstance(n, Op):
+        out = [(dom, (), [])]
+        for a in n.args:
+            out = [(d2, s + (s2,), l1 + l2) for d, s, l1 in out for d2, s2, l2 in _flat(a, d)]
+            if len(out) > 64:
+                raise Unsupported("a reduction term splits into too many cases")
+        res = []
+        for d, s, leaves in out:
+            if n.name in ("+", "*") and len(s) == 2:
+                if s[0] == s[1]:
+                    s = s + ("amb",)  # a*a-like: the leaf order is not canonical
+                elif repr(s[1]) < repr(s[0]):
+                    k = _leaf_count(s[0])
+                    s, leaves = (s[1], s[0]), leaves[k:] + leaves[:k]
+            res.append((d, ("o", n.name) + s, leaves))
+        return res
+    raise Unsupported(f"a reduction term holds {_kind(n)} that is not a partial sum")
+
+
+def _has_amb(shape) -> bool:
+    return shape == "amb" or (isinstance(shape, tuple) and any(_has_amb(x) for x in shape))
+
+
+def _leaf_count(shape) -> int:
+    if shape[0] in ("l", "i"):
+        return 1
+    if shape[0] == "o":
+        return sum(_leaf_count(a) for a in shape[2:] if a != "amb")
+    return 0
+
+
+def _leaf_map(leaves, dom: isl.Set, name: str) -> isl.Map:
+    m = None
+    for lv in leaves:
+        lv = lv.intersect_domain(dom)
+        m = lv if m is None else m.flat_range_product(lv)
+    if m is None:
+        m = isl.Map.from_domain_and_range(dom, isl.Set("{ F[] }").align_params(dom.get_space()))
+    return m.set_tuple_name(isl.dim_type.out, name)
+
+
+def _sched_dims(u: isl.UnionMap) -> int:
+    lst = u.get_map_list()
+    return lst.get_at(0).dim(isl.dim_type.out)
+
+
+def _same_ctx(rel: isl.UnionMap) -> isl.UnionMap:
+    """Pairs [ctx -> a] -> [ctx -> b] with equal ctx, over rel's spaces."""
+    out = None
+    for k in range(rel.get_map_list().n_map()):
+        m = rel.get_map_list().get_at(k)
+        dom = m.get_space().domain().unwrap()
+        e = isl.Map.universe(m.get_space())
+        nc = dom.dim(isl.dim_type.in_)
+        for j in range(nc):
+            e = e.equate(isl.dim_type.in_, j, isl.dim_type.out, j)
+        u = isl.UnionMap.from_map(e)
+        out = u if out is None else out.union(u)
+    return out if out is not None else rel
+
+
+def _pure_sums(ma: KernelModel, mb: KernelModel) -> bool:
+    """Both kernels only accumulate (+, no fma) products of inputs into tensors they zeroed first
+    or that start from their inputs: then each cell's value is its initial value plus the sum of
+    its terms, which contraction.py compares as multisets (much cheaper than the value flow)."""
+    from . import contraction
+    if any(st.blend is not None or (isinstance(st.node, ir.Assign) and isinstance(st.node.value, ir.Call)
+                                    and st.node.value.fn == "fma") for m in (ma, mb) for st in m.stmts):
+        return False
+    try:
+        fams = {}
+        shapes = [contraction.Shape(ma, fams), contraction.Shape(mb, fams)]
+    except (contraction.Unsupported, NonAffine, isl.Error):
+        return False
+    if any(p == "set" for s in shapes for p in s.pattern.values()):
+        return False
+    for m in (ma, mb):  # padding is not observable: the sum form would compare it
+        for st in m.stmts:
+            if not st.zero_like:
+                w = st.accesses[0]
+                cells = m.access_map(st, w, storage_view=True).range()
+                if not cells.is_subset(_box(m, w.tensor, False)):
+                    return False
+    return True
+
+
+def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
+    """[(kind, Finding)]: equivalence and, when equal, reassociation."""
+    na, nb = ma.kernel.name, mb.kernel.name
+    if _pure_sums(ma, mb):
+        from . import contraction
+        return contraction.equivalence(ma, mb, profile)
+    try:
+        precs = {ma.program.tensor(st.accesses[0].tensor).prec for m in (ma, mb) for st in m.stmts}
+        if len(precs) > 1:  # (reads of other precisions convert alike in both kernels)
+            raise Unsupported(f"the kernels store in several precisions ({', '.join(sorted(precs))}): stores "
+                              "round, and rounding through copies is not modelled")
+        sa, sb = Side(ma), Side(mb)
+        cmp = Compare(sa, sb, profile)
+        for t in sorted(sa.writes() | sb.writes()):
+            tensor = ma.program.tensor(t)
+            if tensor.memory != "global":
+                continue
+            box = _box(ma, t, False).set_tuple_name(out_tuple(t))
+            va = sa.exp.final(t, box) if t in sa.writes() else _input(t, box)
+            vb = sb.exp.final(t, box) if t in sb.writes() else _input(t, box)
+            try:
+                cmp.cmp(va, vb, box)
+            except Mismatch as mm:
+                return [("equivalence", _refute(ma, t, mm, na, nb))]
+        cmp.check_refs()
+    except (Unsupported, isl.Error) as exc:
+        return [("equivalence", Finding("unknown", f"not decided by value: {exc}", STATEMENT))]
+    eq = Finding("proved", f"{na} and {nb} leave the same value in every observable cell", STATEMENT)
+    st_red = "every reduction sums its terms in the same order in both kernels (bitwise equal)"
+    for dom, why in cmp.refused:
+        pt = _sample(dom)
+        if pt is None:
+            continue
+        p, tup = coords(pt)
+        params = param_values(ma, p)
+        t = tup[0][0][len("OUT_"):]
+        cell = tup[0][1]
+        red = Finding("refuted", f"{t}[{', '.join(map(str, cell))}] at {_params_text(params)}: {why}", st_red,
+                      {"params": params, "cells": [{"tensor": t, "index": cell}], "profile": profile})
+        return [("equivalence", eq), ("reassociation", red)]
+    if not cmp.notes:
+        red = Finding("proved", "same expression trees and summation orders (bitwise equal)", st_red)
+    else:
+        what = []
+        if "reassociates" in cmp.notes:
+            what.append("the kernels sum reductions in different orders")
+        if "fma" in cmp.notes:
+            what.append("one kernel contracts a*b + c into fma")
+        red = Finding("proved", f"{'; '.join(what)} (allowed by the {profile} profile)", st_red, None,
+                      reassociates=True)
+    return [("equivalence", eq), ("reassociation", red)]
+
+
+def _input(t: str, box: isl.Set) -> Leaf:
+    return Leaf(t, identity(box).set_tuple_name(isl.dim_type.out, f"T_{_safe(t)}"))
+
+
+def _refute(model: KernelModel, t: str, mm: Mismatch, na: str, nb: str) -> Finding:
+    pt = _sample(mm.where)
+    if pt is None:
+        return Finding("unknown", f"not decided by value: {mm.message} (no cell found)", STATEMENT)
+    p, tup = coords(pt)
+    params = param_values(model, p)
+    cell = tup[0][1]
+    text = f"{t}[{', '.join(map(str, cell))}]"
+    msg = (f"{text} differs at {_params_text(params)}: {mm.message}")
+    return Finding("refuted", msg, STATEMENT, {"params": params, "cells": [{"tensor": t, "index": cell}], **mm.extra})

@@ -1,0 +1,341 @@
+"""Symbolic values of cells: every read replaced by the expression of its last writer.
+
+`Expander(model, flow)` turns the value a statement instance stores into a tree whose leaves
+are kernel inputs (the value a cell had on entry), constants and integer iterators. Every
+node lives over a *context*: an isl set whose points are the cells (or reduction terms)
+being described; instance and cell maps go from the context. Copies, transposes, pads and
+staged tiles disappear because their reads are replaced by what was copied. Nodes:
+
+- `Const(v)`, `Leaf(tensor, map ctx -> T[cell])` (input value), `Iter(map ctx -> V[v])`;
+- `Op(name, args)`: an arithmetic node (`+ - * /`, a function, a cast); `fma` stays `fma`;
+- `Pw(pieces)`: a case split of the context, `[(set, node)]`;
+- `At(stmt, inst, body)`: the value stored by instance `inst(ctx)` of `stmt` (transparent;
+  used to pair instances of a recurrence), `Ref(stmt, inst)`: that value again, inside its
+  own expansion (an in-place recurrence), decided co-inductively by the comparison;
+- `Red(op, prec, init, terms)`: a chain of accumulations `c op= e` into one cell: `init` is
+  the value before the chain's first instance, each `Term` the body `e` over the context
+  `[ctx -> Y[y]]` of the chain's instances y of one statement. A chain is every accumulation
+  instance of the same operator on the cell, after the last other write of it (so two
+  `s[i] += ...` statements of one nest form one sum).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+
+import islpy as isl
+import numpy as np
+
+from verified_sched import ir
+from verified_sched.ir import BinOp, Call, Cast, Float, FloorDiv, Int, Load, Mod, Var, Where
+from .affine import NonAffine, aff, cond, is_data_cond
+from .describe import maps_of
+from .lazy import blend_of
+from .model import KernelModel, Stmt, _safe
+from .valueflow import Unsupported, ValueFlow, read_tuple
+
+BUDGET = 4000  # nodes per kernel expansion
+
+
+@dataclass
+class Const:
+    value: float
+
+
+@dataclass
+class Leaf:
+    tensor: str
+    map: isl.Map
+
+
+@dataclass
+class Iter:
+    map: isl.Map
+
+
+@dataclass
+class Op:
+    name: str
+    args: list
+
+
+@dataclass
+class Pw:
+    pieces: list
+
+
+@dataclass
+class At:
+    stmt: str
+    inst: isl.Map
+    body: object
+
+
+@dataclass
+class Ref:
+    stmt: str
+    inst: isl.Map
+    computes: bool = True  # the statement computes (not a plain copy of a read or a constant)
+
+
+@dataclass
+class Term:
+    stmt: str
+    chain: isl.Map  # ctx -> Y[y]
+    body: object  # over chain.wrap()
+
+
+@dataclass
+class Red:
+    op: str  # + * max min fma
+    prec: str
+    init: object
+    terms: list = field(default_factory=list)
+
+
+def acc_key(st: Stmt, pnames: dict) -> str | None:
+    """The reduction operator of an accumulation statement (`fma(a, b, t)` is its own)."""
+    if st.acc_op is None or st.zero_like:
+        return None
+    v = _value(st, pnames)
+    t = st.accesses[0].tensor
+    if isinstance(v, Call) and v.fn == "fma":
+        body = v.args[:2]
+    else:
+        acc = ir.accumulation(ir.Assign(st.node.tensor, st.node.index, v))
+        body = () if acc is None else (acc[1],)
+    if not body or any(isinstance(n, Load) and n.tensor == t for n in ir.walk(tuple(body))):
+        return None  # a term that reads the accumulated tensor: evaluated as a plain statement
+    return "fma" if isinstance(v, Call) and v.fn == "fma" else st.acc_op
+
+
+def _value(st: Stmt, pnames: dict):
+    if isinstance(st.node, ir.Zero):
+        return Float(0.0)
+    if st.blend is not None:  # where(c, v, t[I]) stores v where it takes effect (model.py)
+        return blend_of(st.node, st.names(pnames))[1]
+    return st.node.value
+
+
+class Expander:
+    def __init__(self, model: KernelModel, flow: ValueFlow):
+        self.m, self.f = model, flow
+        self.stack = []
+        self.nodes = 0
+
+    # ------------------------------------------------------------ reductions
+
+    @cached_property
+    def chains(self) -> dict:
+        """op -> (chain x -> y, start x -> s) over the write instances of that operator."""
+        out = {}
+        m, f = self.m, self.f
+        for op in sorted({k for st in m.stmts if (k := acc_key(st, m.pnames))}):
+            sts = [st for st in m.stmts if acc_key(st, m.pnames) == op]
+            A = m._union(isl.UnionMap.from_domain(isl.UnionSet.from_set(m.effective_domains[st.name]))
+                         for st in sts).domain()
+            W = m.writes.intersect_domain(A)
+            same = W.apply_range(W.reverse())
+            pred = m._union(self._acc_source(st) for st in sts)
+            starts = A.subtract(pred.intersect_range(A).domain())
+            order = f.order.intersect_domain(A).intersect_range(A)
+            le = order.union(A.identity())
+            cand = same.intersect(le.reverse())
+            xs = cand.intersect_range(starts)
+            blocked = xs.apply_range(order.reverse())
+            out[op] = (cand.subtract(blocked), xs.subtract(blocked))
+        return out
+
+    def _acc_source(self, st: Stmt) -> isl.UnionMap:
+        k = next(k for k, a in enumerate(st.accesses) if not a.write and a.accumulator)
+        src = self.f.source_of(st, k)
+        out = None
+        for mp in maps_of(src):
+            mp = mp.set_tuple_name(isl.dim_type.in_, st.name)
+            u = isl.UnionMap.from_map(mp)
+            out = u if out is None else out.union(u)
+        return out if out is not None else self.m._union([])
+
+    # ------------------------------------------------------------ values
+
+    def _tick(self):
+        self.nodes += 1
+        if self.nodes > BUDGET:
+            raise Unsupported("the symbolic value is too large (more than %d nodes)" % BUDGET)
+
+    def stmt_value(self, st: Stmt, inst: isl.Map):
+        """The value instance inst(ctx) of st stores."""
+        self._tick()
+        if st.name in self.stack:
+            key = acc_key(st, self.m.pnames)
+            return Ref(st.name, inst, bool(key) or not isinstance(_value(st, self.m.pnames), (Load, Int, Float)))
+        self.stack.append(st.name)
+        try:
+            key = acc_key(st, self.m.pnames)
+            body = self.reduction(st, key, inst) if key else self.expr(st, _value(st, self.m.pnames), inst)
+        finally:
+            self.stack.pop()
+        return At(st.name, inst, body)
+
+    def reduction(self, st: Stmt, key: str, inst: isl.Map) -> Red:
+        chain, start = self.chains[key]
+        prec = self.m.program.tensor(st.accesses[0].tensor).prec
+        pieces = []
+        for sm in maps_of(isl.UnionMap.from_map(inst).apply_range(start)):
+            s = self.m.stmt(sm.get_tuple_name(isl.dim_type.out))
+            k = next(k for k, a in enumerate(s.accesses) if not a.write and a.accumulator)
+            pieces.append((sm.domain(), self.load(s, k, sm)))
+        init = pieces[0][1] if len(pieces) == 1 else Pw(pieces)
+        red = Red(key, prec, init)
+        for cm in maps_of(isl.UnionMap.from_map(inst).apply_range(chain)):
+            y = self.m.stmt(cm.get_tuple_name(isl.dim_type.out))
+            inner = cm.range_map()
+            v = _value(y, self.m.pnames)
+            if key == "fma":
+                a, b, _ = v.args
+                body = Op("*", [self.expr(y, a, inner), self.expr(y, b, inner)])
+            else:
+                body = self.expr(y, ir.accumulation(ir.Assign(y.node.tensor, y.node.index, v))[1], inner)
+            red.terms.append(Term(y.name, cm, body))
+        return red
+
+    def load(self, st: Stmt, k: int, inst: isl.Map):
+        """The value read access k of st sees at inst(ctx)."""
+        acc = st.accesses[k]
+        ri = inst.set_tuple_name(isl.dim_type.out, read_tuple(st, k))
+        u = isl.UnionMap.from_map(ri)
+        pieces = []
+        for wm in maps_of(u.apply_range(self.f.source_of(st, k))):
+            w = self.m.stmt(wm.get_tuple_name(isl.dim_type.out))
+            pieces.append((wm.domain(), self.stmt_value(w, wm)))
+        none = u.intersect_range(self.f.no_source).domain()
+        if not none.is_empty():
+            if self.m.program.tensor(acc.tensor).memory in ("shared", "local"):
+                raise Unsupported(f"{st.sid} may read {acc.tensor} before anything is stored there")
+            cell = inst.apply_range(self.m.access_map(st, acc, storage_view=True))
+            for s in _sets(none):
+                pieces.append((s, Leaf(acc.tensor, cell.intersect_domain(s))))
+        if not pieces:
+            raise Unsupported(f"{st.sid}: a read with no value")
+        return pieces[0][1] if len(pieces) == 1 else Pw(pieces)
+
+    def _index(self, st: Stmt, load: Load) -> int:
+        for k, a in enumerate(st.accesses):
+            if not a.write and not a.accumulator and a.tensor == load.tensor and a.index == load.index:
+                return k
+        for k, a in enumerate(st.accesses):
+            if not a.write and a.tensor == load.tensor and a.index == load.index:
+                return k
+        raise Unsupported(f"{st.sid}: a read of {load.tensor} has no access")
+
+    def expr(self, st: Stmt, e, inst: isl.Map):
+        self._tick()
+        names = st.names(self.m.pnames)
+        if not isinstance(e, (Int, Float)) and _integer_affine(e):
+            # an integer expression of iterators used as a value: its exact value (the
+            # operand-by-operand float arithmetic agrees while values stay below 2^24)
+            try:
+                text = aff(e, names)
+                m = isl.Map(self.m.space(f"{self.m.tup(st)} -> V[{text}]"))
+                return Iter(inst.apply_range(m))
+            except NonAffine:
+                pass
+        match e:
+            case Int(value=v) | Float(value=v):
+                return Const(float(v))
+            case Var() | FloorDiv() | Mod():
+                try:
+                    text = aff(e, names)
+                except NonAffine as exc:
+                    raise Unsupported(f"{st.sid}: {exc}") from None
+                m = isl.Map(self.m.space(f"{self.m.tup(st)} -> V[{text}]"))
+                return Iter(inst.apply_range(m))
+            case Load():
+                return self.load(st, self._index(st, e), inst)
+            case BinOp(op=op, a=a, b=b):
+                return fold(Op(op, [self.expr(st, a, inst), self.expr(st, b, inst)]))
+            case Call(fn="relu", args=(a,)):
+                return Op("max", [self.expr(st, a, inst), Const(0.0)])
+            case Call(fn=fn, args=args):
+                return Op(fn, [self.expr(st, a, inst) for a in args])
+            case Cast(prec=p, a=a):
+                return Op(f"cast {p}", [self.expr(st, a, inst)])
+            case Where(cond=c, a=a, b=b):
+                if is_data_cond(c, names):
+                    raise Unsupported(f"{st.sid}: a data-dependent where")
+                try:
+                    cs = isl.Set(self.m.space(f"{self.m.tup(st)} : {cond(c, names)}"))
+                except NonAffine as exc:
+                    raise Unsupported(f"{st.sid}: {exc}") from None
+                yes = inst.intersect_range(cs).domain()
+                no = inst.domain().subtract(yes)
+                pieces = [(d, self.expr(st, x, inst.intersect_domain(d))) for d, x in ((yes, a), (no, b))
+                          if not d.is_empty()]
+                return pieces[0][1] if len(pieces) == 1 else Pw(pieces)
+        raise Unsupported(f"{st.sid}: cannot evaluate {type(e).__name__}")
+
+    # ------------------------------------------------------------ final cells
+
+    def final(self, tensor: str, ctx: isl.Set):
+        """The value each cell of `tensor` (ctx: OUT_<T>[cell] points) holds at the end."""
+        pieces = []
+        src = self.f.source.intersect_domain(isl.UnionSet.from_set(ctx))
+        for wm in maps_of(src):
+            w = self.m.stmt(wm.get_tuple_name(isl.dim_type.out))
+            pieces.append((wm.domain(), self.stmt_value(w, wm)))
+        seen = src.domain()
+        rest = isl.UnionSet.from_set(ctx).subtract(seen)
+        cells = identity(ctx).set_tuple_name(isl.dim_type.out, f"T_{_safe(tensor)}")
+        for s in _sets(rest):
+            pieces.append((s, Leaf(tensor, cells.intersect_domain(s))))
+        return pieces[0][1] if len(pieces) == 1 else Pw(pieces)
+
+
+def fold(n: Op):
+    """Exact constant arithmetic folded (0.0 + 0.0 is 0.0), `x + 0.0` is x, and a case split
+    with a constant piece (a predicated tail's `where(c, v, 0.0)`) distributed over the node."""
+    a, b = n.args
+    if isinstance(a, Const) and isinstance(b, Const):
+        v = _exact(n.name, a.value, b.value)
+        return n if v is None else Const(v)
+    if n.name == "+" and isinstance(b, Const) and b.value == 0.0:
+        return a
+    if n.name == "+" and isinstance(a, Const) and a.value == 0.0:
+        return b
+    for k, x in enumerate(n.args):
+        if isinstance(x, Pw) and any(isinstance(e, Const) for _, e in x.pieces):
+            pieces = []
+            for d, e in x.pieces:
+                args = list(n.args)
+                args[k] = e
+                pieces.append((d, fold(Op(n.name, args))))
+            return Pw(pieces)
+    return n
+
+
+def _exact(op: str, a: float, b: float):
+    """op(a, b) when its exact value is an f32 number (every precision then gives it), else None."""
+    if op not in ("+", "-", "*"):
+        return None
+    x, y = Fraction(a), Fraction(b)
+    r = x + y if op == "+" else x - y if op == "-" else x * y
+    f = float(r)
+    return f if Fraction(f) == r and float(np.float32(f)) == f else None
+
+
+def _integer_affine(e) -> bool:
+    """Only iterators, parameters, integers, + - *, floor, mod, min, max: no data."""
+    return all(isinstance(n, (Int, Var, FloorDiv, Mod)) or (isinstance(n, BinOp) and n.op != "/")
+               or (isinstance(n, Call) and n.fn in ("min", "max")) for n in ir.walk(e))
+
+
+def identity(s: isl.Set) -> isl.Map:
+    return isl.Map.identity(s.get_space().map_from_set()).intersect_domain(s)
+
+
+def _sets(u) -> list:
+    if isinstance(u, isl.Set):
+        return [] if u.is_empty() else [u]
+    lst = u.get_set_list()
+    return [lst.get_at(k) for k in range(lst.n_set())]

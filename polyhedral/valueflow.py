@@ -1,0 +1,194 @@
+"""Value-based dataflow of one kernel: the last writer of every read and of every final cell.
+
+The kernel runs in one serial order: top-level statements one after another, every loop
+(vectorized and block loops included) by increasing iterator, and the threads of a block in
+lockstep (thread indices compared last: every thread runs a statement instance before any
+runs the next one in program order). Lockstep respects each thread's program order and every
+barrier, so it is one valid execution; it is the kernel's meaning whenever its parallel loops
+are independent and race-free and its barriers uniform, which the kernel's own `independence`,
+`race` and `barrier_uniformity` obligations decide. Code in a block loop outside every thread
+loop is not modelled (`Unsupported`).
+
+Every statement instance S[i] gets the schedule vector [P0, i0, P1, ..., P_d, tz, ty, tx, k]
+(2d+1 form, positions padded to one width, thread iterators moved last; k = 0 for its reads,
+1 for its store, so an instance reads before it writes). isl's `compute_flow`
+(`UnionAccessInfo`) then gives, for each read access (one pseudo statement `R<k>_<S>` per access) and for each cell of every tensor at the end of
+the kernel (`OUT_<T>`), the unique last write that precedes it, or none (the cell's value on
+entry). Only exactly modelled kernels qualify: no data-dependent guard, bound or index.
+"""
+from __future__ import annotations
+
+from functools import cached_property
+
+import islpy as isl
+
+from verified_sched import ir
+from .isltools import _box
+from .model import KernelModel, Stmt, _safe
+
+
+THREADS = ("thread.z", "thread.y", "thread.x")
+
+
+class Unsupported(Exception):
+    """The kernel (or claim) is outside what the value-based analysis decides."""
+
+
+def read_tuple(st: Stmt, k: int) -> str:
+    return f"R{k}_{st.name}"
+
+
+def out_tuple(tensor: str) -> str:
+    return f"OUT_{_safe(tensor)}"
+
+
+class ValueFlow:
+    """Last writers of one kernel (see the module docstring)."""
+
+    def __init__(self, model: KernelModel):
+        self.m = model
+        threads = any(lp.axis in THREADS for st in model.stmts for lp in st.loops)
+        for st in model.stmts:
+            axes = [lp.axis for lp in st.loops]
+            if threads and not any(a in THREADS for a in axes) and any(a.startswith("block") for a in axes):
+                raise Unsupported(f"statement {st.sid} runs in a block loop outside every thread loop")
+            if len([a for a in axes if a in THREADS]) != len({a for a in axes if a in THREADS}):
+                raise Unsupported(f"statement {st.sid} is inside two loops of one thread axis")
+        for st in model.stmts:
+            if not model.is_exact(st):
+                raise Unsupported(f"statement {st.sid} has data-dependent guards, bounds or indices")
+        self.width = max((len(p) for st in model.stmts for p in st.sched[0::2]), default=1)
+        self.depth = max((st.depth for st in model.stmts), default=0)
+
+    # ------------------------------------------------------------ schedule
+
+    @property
+    def n_dims(self) -> int:
+        return (self.depth + 1) * self.width + self.depth + len(THREADS) + 1
+
+    def _vector(self, st: Stmt, last: int) -> list:
+        out = []
+        for j, part in enumerate(st.sched):
+            if j % 2 == 0:
+                out += [str(x) for x in part] + ["0"] * (self.width - len(part))
+            elif part.axis in THREADS:
+                out.append("0")  # thread indices order last: lockstep (below)
+            else:
+                out.append(f"i{j // 2}")
+        out += ["0"] * ((self.depth - st.depth) * (self.width + 1))
+        hw = st.hw()
+        out += [f"i{hw[a]}" if a in hw else "0" for a in THREADS]
+        return out + [str(last)]
+
+    def sched_map(self, st: Stmt, tuple_name: str, last: int) -> isl.Map:
+        return isl.Map(self.m.space(f"{tuple_name}[{', '.join(st.dims())}] -> "
+                                    f"SCHED[{', '.join(self._vector(st, last))}]"))
+
+    @cached_property
+    def write_sched(self) -> isl.UnionMap:
+        return self.m._union(self.sched_map(st, st.name, 1).intersect_domain(self.m.domains[st.name])
+                             for st in self.m.stmts)
+
+    @cached_property
+    def order(self) -> isl.UnionMap:
+        """x -> y: write instance x runs strictly before write instance y."""
+        n = self.n_dims
+        sp = isl.Set(f"{self.m.ptuple} -> {{ SCHED[{', '.join(f's{k}' for k in range(n))}] }}").get_space()
+        lt = isl.UnionMap.from_map(isl.Map.lex_lt(sp))
+        ws = self.write_sched
+        return ws.apply_range(lt).apply_range(ws.reverse())
+
+    # ------------------------------------------------------------ flow
+
+    def reads(self):
+        """(stmt, access number, access) of every read."""
+        for st in self.m.stmts:
+            for k, a in enumerate(st.accesses):
+                if not a.write:
+                    yield st, k, a
+
+    def read_map(self, st: Stmt, k: int) -> isl.Map:
+        m = self.m.read_map(st, st.accesses[k])
+        return m.set_tuple_name(isl.dim_type.in_, read_tuple(st, k))
+
+    def _final_sinks(self):
+        n = self.n_dims
+        vec = ", ".join(["1000000"] + ["0"] * (n - 1))
+        for t in sorted({a.tensor for st in self.m.stmts for a in st.accesses if a.write}):
+            tensor = self.m.program.tensor(t)
+            if tensor.memory not in ("global", "constant"):
+                continue
+            box = _box(self.m, t, True)
+            dims = [f"c{d}" for d in range(tensor.rank)]
+            cell = isl.Map(self.m.space(f"{out_tuple(t)}[{', '.join(dims)}] -> T_{_safe(t)}[{', '.join(dims)}]"))
+            cell = cell.intersect_range(box)
+            sched = isl.Map(self.m.space(f"{out_tuple(t)}[{', '.join(dims)}] -> SCHED[{vec}]"))
+            yield cell, sched
+
+    @cached_property
+    def _flow(self):
+        sinks, scheds = [], []
+        for st, k, _ in self.reads():
+            sinks.append(self.read_map(st, k))
+            scheds.append(self.sched_map(st, read_tuple(st, k), 0))
+        for cell, sched in self._final_sinks():
+            sinks.append(cell)
+            scheds.append(sched)
+        stores = self.m.writes
+        sched = self.write_sched.union(self.m._union(scheds))
+        info = isl.UnionAccessInfo.from_sink(self.m._union(sinks)).set_must_source(stores)
+        flow = info.set_schedule_map(sched).compute_flow()
+        return flow.get_must_dependence(), flow.get_must_no_source()
+
+    @cached_property
+    def source(self) -> isl.UnionMap:
+        """sink (R<k>_<S>[i] or OUT_<T>[cell]) -> the write instance it sees."""
+        return self._flow[0].reverse()
+
+    @cached_property
+    def no_source(self) -> isl.UnionSet:
+        """Sinks that see the value the cell had on entry."""
+        return self._flow[1].domain()
+
+    def source_of(self, st: Stmt, k: int) -> isl.UnionMap:
+        name = read_tuple(st, k)
+        return self.source.intersect_domain(isl.UnionSet.from_set(
+            isl.Set(self.m.space(f"{name}[{', '.join(st.dims())}]"))))
+
+    @cached_property
+    def live_writes(self) -> isl.UnionSet:
+        """Write instances whose value some read or the final state sees."""
+        return self.source.range()
+
+    @cached_property
+    def dead_writes(self) -> isl.UnionSet:
+        """Store instances nobody sees: overwritten before any read and before the end."""
+        stores = self.m.writes.domain()
+        return stores.subtract(self.live_writes)
+
+
+def flow_or_none(model: KernelModel):
+    try:
+        return ValueFlow(model)
+    except Unsupported:
+        return None
+
+
+def dead_waw(model: KernelModel) -> isl.UnionMap:
+    """Pairs of plain stores to one cell that nobody observes in either order: both values are
+    overwritten before any read and before the end (so reversing them changes nothing), and
+    neither instance reads what the other writes. Empty when the flow is not modelled (GPU
+    kernels with barriers, data-dependent control). Keeping every other dependence keeps
+    every read's last writer and every cell's final writer (the dependence obligation)."""
+    flow = flow_or_none(model)
+    if flow is None or any(lp.axis in ir.HW_AXES for st in model.stmts for lp in st.loops):
+        return model._union([])
+    plain = isl.UnionSet.empty(model.domain.get_space())
+    for st in model.stmts:
+        if st.acc_op is None and not any(not a.write and a.tensor == st.accesses[0].tensor for a in st.accesses):
+            plain = plain.add_set(model.domains[st.name])
+    dead = flow.dead_writes.intersect(plain)
+    w = model.writes.intersect_domain(dead)
+    pairs = w.apply_range(w.reverse())
+    rw = model.writes.apply_range(model.reads.reverse())
+    return pairs.subtract(rw).subtract(rw.reverse())
