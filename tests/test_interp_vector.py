@@ -223,7 +223,8 @@ def test_vsched_run_on_a_terminal_shows_the_interpreter_progress(tmp_path):
     path = tmp_path / "mm.vs"
     path.write_text(MATMUL)
     master, slave = pty.openpty()
-    env = {**os.environ, "VSCHED_INTERP_SCALAR": "1", "COLUMNS": "120"}
+    # the bar from the first iteration: the run is too short for the 0.5 s default on a fast machine
+    env = {**os.environ, "VSCHED_INTERP_SCALAR": "1", "COLUMNS": "120", "VSCHED_PROGRESS_AFTER": "0"}
     proc = subprocess.Popen([sys.executable, "-m", "verified_sched", "run", str(path), "--target", "interp",
                              "--size", "N=48,M=48,K=48"], stdout=subprocess.PIPE, stderr=slave, env=env)
     os.close(slave)

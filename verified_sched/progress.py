@@ -4,10 +4,11 @@ spinner) cannot be nested."""
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import time
 
-MIN_SECONDS = 0.5  # a run shorter than this never shows a bar
+MIN_SECONDS = 0.5  # a run shorter than this never shows a bar (VSCHED_PROGRESS_AFTER=S overrides)
 _console = []
 
 
@@ -35,7 +36,7 @@ def bar(description: str, total: int):
         state["done"] += n
         p = state["progress"]
         if p is None:
-            if time.perf_counter() - state["t0"] < MIN_SECONDS:
+            if time.perf_counter() - state["t0"] < float(os.environ.get("VSCHED_PROGRESS_AFTER", MIN_SECONDS)):
                 return
             p = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
                          TimeRemainingColumn(), console=console(), transient=True)
