@@ -39,14 +39,16 @@ def _runner(program: ir.Program, kernel: str):
     return load_c(program).run
 
 
-def _compare(ref_prog, cand_prog, kernel, sizes):
+def _compare(ref_prog, cand_prog, kernel, sizes, cand_kernel=None, rtol=None):
     """(differs, text, first cell or None); differs is None when nothing can be concluded."""
     from codegen.emulate import EmulationError
     from codegen.oracle import OutOfStorage, compare_kernels
     from .interp import KernelError
+    cand_kernel = cand_kernel or kernel
     try:
-        rep = compare_kernels(ref_prog, kernel, kernel, sizes, 0, "random", _runner(ref_prog, kernel),
-                              _runner(cand_prog, kernel), rtol=None, atol=0.0, program_cand=cand_prog)
+        rep = compare_kernels(ref_prog, kernel, cand_kernel, sizes, 0, "random", _runner(ref_prog, kernel),
+                              _runner(cand_prog, cand_kernel), rtol=rtol, atol=rtol or 0.0,
+                              program_cand=cand_prog)
     except (OutOfStorage, EmulationError, KernelError, VschedError):
         return None, "", None
     if rep.equal or rep.vacuous:
@@ -126,3 +128,66 @@ def _refute(obligations: list, k: int, sizes: dict, text: str, cell) -> list:
                               message=f"{target.message}; a run shows the op changes the result: {first}",
                               counterexample=cex)
     return [new if o is target else o for o in obligations]
+
+
+RTOL = {"f16": 1e-2, "bf16": 1e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0}
+
+
+def confirm_claim(program: ir.Program, claim, obligations: list, profile: str) -> list:
+    """A claim refuted by comparing value trees keeps its refutation only when running the two
+    kernels shows it: at the counterexample's sizes, else at the file's example sizes (the
+    counterexample then names the sizes that showed it). Trees that differ while every run
+    agrees (`x * 1.0` against `x`) are `unknown`, never refuted without a replay. Bitwise
+    unless the claim's comparison is licensed to reassociate (then within the precision's
+    tolerance, as `vsched run` compares it)."""
+    out = []
+    for o in obligations:
+        if o.status != "refuted" or o.engine == "run":
+            out.append(o)
+            continue
+        out.append(_confirm_one(program, claim, o, profile))
+    return out
+
+
+def _confirm_one(program, claim, o, profile):
+    from .sizes import check_sizes, example_sizes
+    precs = {program.tensor(n.tensor).prec for k in (claim.a, claim.b)
+             for n in ir.walk(program.kernel(k).body) if isinstance(n, ir.Assign)}
+    rtol = (max((RTOL[p] for p in precs), default=1e-4) or 1e-4) \
+        if (o.reassociates or profile == "approximate") else None
+    tried, candidates = [], []
+    params = (o.counterexample or {}).get("params")
+    if params and set(params) == set(program.params):
+        try:
+            check_sizes(program, params)
+            candidates.append(dict(params))
+        except VschedError:
+            pass
+    try:
+        candidates += [s for s in example_sizes(program, MAX_SIZE_SETS) if s not in candidates]
+    except VschedError:
+        return o
+    inconclusive = False
+    for sizes in candidates:
+        differs, text, cell = _compare(program, program, claim.a, sizes, claim.b, rtol)
+        if differs is None:
+            inconclusive = True
+            continue
+        tried.append(sizes)
+        if differs:
+            if sizes == params:
+                return o
+            cex = dict(o.counterexample or {})
+            cex["params"] = dict(sizes)
+            if cell is not None:
+                cex["cells"] = [cell]
+            first = text.splitlines()[0] if text else ""
+            return dataclasses.replace(o, counterexample=cex,
+                                       message=f"{o.message}; shown by a run at other sizes: {first}")
+    if inconclusive or not tried:
+        return o
+    shown = "; ".join(",".join(f"{k}={v}" for k, v in t.items()) for t in tried)
+    return dataclasses.replace(
+        o, status="unknown", counterexample=None,
+        message=f"{o.message}; but the two kernels run equal at {shown}: not refuted without a run "
+                f"that shows it")

@@ -288,6 +288,8 @@ def verify_claim(program: ir.Program, claim: ir.Claim, profile: str, timeout: fl
         return claims_value.equivalence(ma, mb, profile)
     with budget.program(len(program.params)):
         report.obligations += _run("equivalence", 0, text, run, deadline)
+    from .refute_run import confirm_claim
+    report.obligations = confirm_claim(program, claim, report.obligations, profile)
     return report
 
 
