@@ -1,6 +1,6 @@
 """conv-backward: emitted C of the direct gradient kernels vs PyTorch CPU, and proof time.
 
-The shape is a scaled-down member of seed 003's family (16x48x32x288 NHWC, 288x3x3x96,
+The shape is a scaled-down member of the reference convolution family (16x48x32x288 NHWC, 288x3x3x96,
 stride 2, padding 1, groups 3): N, H, W, C, F divided by --scale (default 4: x 4x12x8x72,
 w 72x3x3x24). The file is emitted
 with N, H, W symbolic (the file that is proved) and run at those sizes through `load_c`.
@@ -98,7 +98,7 @@ def main(argv=None) -> int:
     torch_fns = torch_runs(xa, wa, dya, stride, padding, groups)
 
     print(f"conv-backward, layout {args.layout}: x {n}x{h}x{w}x{c}, w {f}x3x3x{cg}, stride 2, "
-          f"padding 1, groups {groups} (seed 003 family / {args.scale}); C build {build_s:.2f} s")
+          f"padding 1, groups {groups} (reference family / {args.scale}); C build {build_s:.2f} s")
     print(f"{'kernel':<12} {'emitted C ms':>13} {'torch ms':>10} {'C / torch':>10} {'max |diff|':>11}")
     for kernel, out in OUTPUT.items():
         c_s = best(lambda: module.run(kernel, sizes, arrays), args.repeat)

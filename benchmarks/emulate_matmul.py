@@ -3,7 +3,7 @@
 The staged kernel is 16x16 blocks of 16x16 threads, both operands staged through shared tiles
 with a barrier after the loads and one after the compute of every k tile (written directly in
 the DSL; when the `stage` op is available, the scheduled corpus case stage_shared_matmul is
-measured too). Target (issue 4): emulation with the race detector off within 5x of the serial
+measured too). Target: emulation with the race detector off within 5x of the serial
 C, so CI oracle runs of GPU schedules stay practical; the detector's overhead is printed too.
 Every row is also checked bitwise against the serial C result (same summation order).
 Run: `.venv/bin/python benchmarks/emulate_matmul.py [--size 256] [--repeat 3]`; exit 1 when

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU check (issue 4): on a machine with an NVIDIA GPU and nvcc, build and run the CUDA of every
+# GPU check: on a machine with an NVIDIA GPU and nvcc, build and run the CUDA of every
 # legal GPU corpus case, compare each with the C (or emulated) result of the unscheduled kernel
 # through `vsched run --target cuda`, and print a table. One run, well inside five minutes.
 #

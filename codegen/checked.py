@@ -1,4 +1,4 @@
-"""Bounds-checked C for the oracle (issue 9 item 11): an access outside storage is a finding.
+"""Bounds-checked C for the oracle: an access outside storage is a finding.
 
 The plain C backend indexes tensors unchecked (fast; what `vsched emit` prints and the
 benchmarks time). Guard zones around the arrays catch an out-of-bounds *write* that changes a

@@ -1,6 +1,6 @@
 """The CUDA backend: one `__global__` kernel per launch and a host launcher per IR kernel.
 
-Mapping (DESIGN.md sections 2 and 7): every top-level statement of a kernel is one launch.
+Mapping: every top-level statement of a kernel is one launch.
 block.x/y/z loops bind their iterator to blockIdx, thread.x/y/z loops to threadIdx; the launch
 geometry is the largest upper bound of each axis's loops, computed on the host from the sizes
 (thread extents may also depend on block iterators: the host then takes the maximum over the

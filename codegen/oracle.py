@@ -1,4 +1,4 @@
-"""The oracle: run two kernels on the same random inputs and compare every cell (DESIGN 7).
+"""The oracle: run two kernels on the same random inputs and compare every cell.
 
 `compare_kernels` is the one entry point: `vsched run`, the tests and other backends all come
 through it. A runner is any callable(kernel_name, sizes, arrays) that mutates `arrays` in

@@ -83,7 +83,7 @@ def _inst(model, st, env, vals) -> Inst:
 
 
 def before(x: Inst, y: Inst) -> bool:
-    """Concrete `x runs before y` (DESIGN section 2), mirroring KernelModel.before_pair."""
+    """Concrete `x runs before y`, mirroring KernelModel.before_pair."""
     s, t = x.stmt, y.stmt
     j = 0
     result = False

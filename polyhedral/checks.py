@@ -1,4 +1,4 @@
-"""The generic obligations of translation validation, decided by isl (DESIGN section 4).
+"""The generic obligations of translation validation, decided by isl.
 
 Each function takes KernelModels (sharing one program's parameters) and returns a Finding.
 Formal statements are in each docstring; counterexamples come from `sample_point`.

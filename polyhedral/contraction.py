@@ -1,4 +1,4 @@
-"""Contraction equivalence of two kernels, with multiplicities (DESIGN section 4).
+"""Contraction equivalence of two kernels, with multiplicities.
 
 Supported shape, per observable (global) tensor T a kernel writes: either `zero T` (or a
 constant-zero nest covering T) in an earlier top-level statement followed only by

@@ -14,7 +14,7 @@ carries the conditions it is evaluated under (`Access.context`; in_bounds checks
 there). A blend store `t[I] = where(c, v, t[I])` takes effect only under c (`effective_domains`):
 its stores and provenance are restricted to c, its reads (all of them) still count.
 
-Execution order (DESIGN section 2) is `before`: top-level statements run one after another;
+Execution order is `before`: top-level statements run one after another;
 serial and unrolled loops order by iterator; iterations of vectorized loops are unordered;
 instances whose hardware indices differ are unordered anywhere inside one top-level statement.
 """

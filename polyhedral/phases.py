@@ -1,4 +1,4 @@
-"""Barrier phases of a GPU kernel: which hardware instances order each other (DESIGN section 2).
+"""Barrier phases of a GPU kernel: which hardware instances order each other.
 
 Model. Every top-level statement is a launch. Inside it every instance is extended with the
 hardware coordinates of the thread that executes it, `X_s[i0.., h0..h5]` (h0..h2 the block
@@ -6,7 +6,7 @@ index x/y/z, h3..h5 the thread index x/y/z): a coordinate equals the iterator of
 loop bound to that axis, and is free over the launch's extent when no enclosing loop binds it
 but some enclosing loop binds another axis of the same kind (a statement inside a thread.x
 loop only runs for every thread.y). The one definition shared with the interpreter, the CUDA
-backend and the emulator (README "Semantics"; issue 9 item 6): a statement (assignment,
+backend and the emulator (README "Semantics"): a statement (assignment,
 zero, tensor-core block) outside every thread loop is executed once, by thread 0 of the block
 (h3 = h4 = h5 = 0), and one outside every block loop by block 0 only; a barrier is reached by
 every thread of the block wherever it sits. The extent of an axis is the maximum upper bound of

@@ -1,4 +1,4 @@
-"""Races between hardware threads and barrier uniformity (DESIGN sections 2 and 5).
+"""Races between hardware threads and barrier uniformity.
 
 race, formal statement: for all parameter values, no two instances executed by different
 hardware threads of one launch conflict (same cell of a shared or global tensor, one of them

@@ -1,4 +1,4 @@
-"""Counterexamples that replay (issue 9 item 11): prefer sizes at which the difference shows.
+"""Counterexamples that replay: prefer sizes at which the difference shows.
 
 A refuted reassociation is a rounding difference: at tiny sizes (two terms, or one term on each
 side of the reordering) the reordered sum can be exactly the same, so `vsched run` at the

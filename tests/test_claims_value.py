@@ -1,5 +1,4 @@
-"""Claims decided by value (polyhedral/claims_value.py) and the value-based dependence fixes
-(issue 9 items 0, 1, 2, 7, 8, 9, 10).
+"""Claims decided by value (polyhedral/claims_value.py) and the value-based dependence fixes.
 
 Item 0: for every legal corpus case, the fully scheduled program plus the original kernel
 under another name and `claim scheduled == original` must be proved, and mutants of the

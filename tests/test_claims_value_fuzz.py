@@ -1,5 +1,5 @@
 """Soundness of claims decided by value, by hypothesis: random affine nests with random
-schedules, claimed equal to their unscheduled form (issue 9 item 0 on generated programs).
+schedules, claimed equal to their unscheduled form (on generated programs).
 
 A proved claim runs equal in the interpreter at sizes that satisfy the constraints (bitwise
 unless it reassociates); a refuted claim's counterexample shows a difference at its sizes

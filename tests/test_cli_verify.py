@@ -1,4 +1,4 @@
-"""`vsched verify`: exit codes, the per-file JSON object of DESIGN section 5, the human report."""
+"""`vsched verify`: exit codes, the per-file JSON object, the human report."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""conv-backward (DESIGN.md section 6, seed 003): the emitted file parses, is well formed, has
+"""conv-backward (README "Convolution backward"): the emitted file parses, is well formed, has
 the contract's names and shape, and its direct kernels compute the chain-rule gradients.
 
 The numpy reference below is written from the DEFINITION (forward convolution over output

@@ -66,11 +66,11 @@ def test_interp_matches_c_on_corpus(path, interp_vs_c):
     for kernel in program.kernels:
         if barrier_in_thread_loop(kernel):
             pytest.skip("a barrier inside a thread loop needs GPU phase semantics, which the serial C "
-                        "backend cannot emulate: compared by the GPU-on-CPU emulator (issue 4); the "
+                        "backend cannot emulate: compared by the GPU-on-CPU emulator; the "
                         "interpreter's own behaviour is tested in test_interp_gpu.py")
         if re.search(r"\brace\b", expect) and not program.schedules:
             pytest.skip("racy by design (expect: illegal race): C runs threads in order while the "
-                        "interpreter interleaves them; see test_interp_gpu.py and issue 4")
+                        "interpreter interleaves them; see test_interp_gpu.py")
         did_work = False
         for i, sizes in enumerate(size_sets):
             arrays = inputs(program, kernel.name, sizes, seed=i, mode=MODES[i])

@@ -1,4 +1,4 @@
-"""The parser on the verdict corpus and on every construct of DESIGN section 3."""
+"""The parser on the verdict corpus and on every construct of the DSL."""
 from __future__ import annotations
 
 from pathlib import Path

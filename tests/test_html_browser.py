@@ -1,4 +1,4 @@
-"""The HTML report of three refuted corpus cases in a real headless Chromium (issue 14 item 6):
+"""The HTML report of three refuted corpus cases in a real headless Chromium:
 the page loads without errors, the conflicting instances are marked in the rendered DOM, and
 a screenshot is written (its path is printed in the test output and recorded as the junit
 property `screenshot`).

@@ -1,4 +1,4 @@
-"""Counterexamples you can look at (issue 14 item 6): the pictures' data (gate/iterspace.py),
+"""Counterexamples you can look at: the pictures' data (gate/iterspace.py),
 the HTML page (gate/html_report.py) and `vsched explain`. The page in a real browser:
 test_html_browser.py."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""privatize: corpus verdicts, the guard classes of seed 001 (gh-730) and beyond them,
+"""privatize: corpus verdicts, the documented guard classes and beyond them,
 preconditions, and runs of legal results against the unscheduled kernel (C and emulation,
 poisoned outputs); refutations replay in the emulator's race detector."""
 from __future__ import annotations

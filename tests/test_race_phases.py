@@ -71,7 +71,7 @@ EXPECT = {"trailing": ("proved", "proved"), "notrailing": ("refuted", "proved"),
           "inner": ("refuted", "proved"), "uniform_if": ("proved", "proved"),
           "blockbound": ("proved", "proved"), "divloop": ("proved", "refuted"),
           "partial_range": ("refuted", "refuted"), "redundant": ("refuted", "proved"),
-          "leader": ("proved", "proved"),  # outside thread loops: thread 0 only (issue 9 item 6)
+          "leader": ("proved", "proved"),  # outside thread loops: thread 0 only
           "blocks": ("refuted", "proved"), "launches": ("proved", "proved")}
 
 

@@ -13,7 +13,7 @@ Not replayable by a run, by design: `profile` refutations (a rewrite the profile
 license, e.g. Winograd under default: its results are within tolerance) and preconditions
 without sizes (the op does not apply). Known gap: tail=predicate_stores is refuted for the
 loads of masked lanes, which its IR rendering (a guarded leaf, as tail=predicate) never
-evaluates, so no backend shows them (issue 9 item 11, left open).
+evaluates, so no backend shows them (left open).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""stage apply: the staged nests of seed 001 (shared, packing, cooperative, swizzle, pad_stride,
+"""stage apply: the staged nests (shared, packing, cooperative, swizzle, pad_stride,
 pipeline, hoisted, prec) and the precondition failures naming op and argument."""
 from __future__ import annotations
 

@@ -47,7 +47,7 @@ def test_lane_aware_options_are_legal(opts):
 
 def test_cooperative_with_the_compute_outside_thread_loops_is_legal():
     """A statement outside every thread loop runs once, on thread 0 (the one semantics of every
-    backend, issue 9 item 6): the lanes the cooperative load adds do not accumulate y."""
+    backend): the lanes the cooperative load adds do not accumulate y."""
     verdict, _, report = stage_obligations(rowsum("cooperative=8"))
     assert verdict == "legal", [o.to_json() for o in report.obligations if o.status != "proved"]
     assert any(o.kind == "race" and o.status == "proved" for o in report.obligations)

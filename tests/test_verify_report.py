@@ -1,4 +1,4 @@
-"""Reports: DESIGN section 5's JSON object (one per file), the human text, obligation data,
+"""Reports: the JSON object (one per file), the human text, obligation data,
 preconditions as refuted obligations, the kernel with no schedule, and timeouts as unknown."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Winograd recognition (seed 000): eligible nests are rewritten, near misses are 0 sites and
+"""Winograd recognition: eligible nests are rewritten, near misses are 0 sites and
 the op is then the identity; the rewrite is idempotent."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The `vsched` command line (DESIGN.md section 5): show, emit, run, exec, verify.
+"""The `vsched` command line: show, emit, run, exec, verify.
 
 Exit codes (exits.py): 0 success (legal / equal), 1 a finding (illegal verdict, kernels that
 differ, a kernel that fails at run time), 2 usage or input errors, 3 unknown verdict (verify:
@@ -391,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_count, default=0, metavar="S")
     p.set_defaults(fn=cmd_exec)
 
-    from .rewrites import conv_backward  # `vsched conv-backward` (DESIGN section 6)
+    from .rewrites import conv_backward  # `vsched conv-backward`
 
     conv_backward.add_subparser(sub)
     from .gate import explain  # `vsched explain`

@@ -1,4 +1,4 @@
-"""Integer ranges (issue 9 item 4): index arithmetic fits the backends' int64 for admitted sizes.
+"""Integer ranges: index arithmetic fits the backends' int64 for admitted sizes.
 
 The verifier reasons over unbounded integers; the C, CUDA and emulator backends compute every
 loop bound, index expression, integer comparison and integer floor/mod in int64. So:

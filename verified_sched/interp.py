@@ -1,7 +1,7 @@
 """Reference interpreter of the IR: runs one kernel on numpy arrays at concrete sizes.
 
 Why: a slow but obviously faithful executor that the C (and later CUDA/emulated) backends are
-cross-checked against at tiny sizes, bitwise. Semantics (DESIGN.md section 2):
+cross-checked against at tiny sizes, bitwise. Semantics (README: Semantics):
 
 - Every top-level statement is one launch. Serial and unrolled loops run in order; iterations
   of vectorized loops run in a seeded random order.

@@ -1,4 +1,4 @@
-"""The loop-nest IR: frozen dataclasses with structural equality (DESIGN.md section 2).
+"""The loop-nest IR: frozen dataclasses with structural equality (README: Semantics).
 
 One expression family serves index and scalar positions; `wellformed.py` checks that index
 positions are integer typed. Every node has an optional `loc` (source position) that takes no

@@ -1,6 +1,6 @@
 """Obligations are data: what must hold for one op (or kernel, or claim) to be legal.
 
-Kinds are a contract (DESIGN section 5). `status` is decided by isl/z3 or by a structural
+Kinds are a contract. `status` is decided by isl/z3 or by a structural
 check; "unknown" is never legal. A refutation carries a counterexample
 {"params": {...}, "instances"/"points"/"cells": ...} that replays at those sizes.
 """

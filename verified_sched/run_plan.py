@@ -1,6 +1,6 @@
 """Which backends `vsched run` uses on each side of a comparison, and how an outcome is named.
 
-One rule for both sides (issue 9 item 12): the serial C backend runs hardware loops one
+One rule for both sides: the serial C backend runs hardware loops one
 iteration after another and treats barriers as no-ops, so it means a GPU kernel correctly only
 when no barrier sits inside a hardware loop. Such a kernel never runs in serial C, neither as
 the candidate nor as the reference: the candidate goes to the GPU emulator (threads phase by

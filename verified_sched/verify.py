@@ -305,7 +305,7 @@ def verify_program(program: ir.Program, profile: str | None = None, timeout: flo
 
 
 def file_report_json(reports, filename: str) -> dict:
-    """One object per file: claims and kernels together (DESIGN section 5)."""
+    """One object per file: claims and kernels together."""
     obls = [o for r in reports for o in r.obligations]
     return {"file": filename, "kernel": ", ".join(r.kernel for r in reports), "verdict": verdict(obls),
             "reassociates": any(r.reassociates for r in reports),

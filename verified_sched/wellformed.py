@@ -4,7 +4,7 @@ Run by the parser (so errors surface as ParseError at the offending node) and, i
 after every schedule op (so an op that builds a malformed kernel is caught at once).
 
 Index positions (tensor indices, loop bounds, tensor dims, size constraints, partition
-breakpoints) use the integer index language of DESIGN section 2: integer literals, iterators
+breakpoints) use the integer index language of the README's DSL section: integer literals, iterators
 and parameters, + - and * with one constant side (affine), floor(e / c), e % c, min, max,
 unary minus, and (in tensor indices only) reads of i32 tensors: dynamic indices.
 """

@@ -1,6 +1,6 @@
 """Parsing of schedule lines into the validated op records of verified_sched.schedule.
 
-Each op has fixed positional syntax (DESIGN section 3) followed by options: `key=value` or a
+Each op has fixed positional syntax followed by options: `key=value` or a
 bare flag. Unknown ops, unknown keywords, flags given a value, values of the wrong kind and
 non-positive factors are ParseErrors at their own position.
 

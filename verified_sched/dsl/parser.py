@@ -1,4 +1,4 @@
-"""Recursive-descent parser of the .vs DSL (DESIGN.md section 3; grammar in dsl/__init__.py).
+"""Recursive-descent parser of the .vs DSL (README "The DSL"; grammar in dsl/__init__.py).
 
 Hand-written rather than generated so every error names the exact offending token and
 stays fast; the result is run through `wellformed.check_program`, so names, arity and types

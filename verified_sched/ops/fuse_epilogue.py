@@ -1,5 +1,5 @@
 """fuse_epilogue T [shared]: fold the elementwise tail that re-reads T into T's last write site
-(seed 001, "Epilogue fusion", gh-486).
+("epilogue fusion").
 
 The tail is the first real statement (barriers skipped) after the last top-level statement
 writing T: a perfect serial nest `for v1 in 0 .. D1 { ... for vr in 0 .. Dr { Y[v1, .., vr] =

@@ -1,5 +1,5 @@
 """privatize T over L -> ACC: contract the read-modify-write of T across L's subtree into a
-local accumulator tile (seed 001, "Accumulator privatization", gh-730).
+local accumulator tile ("accumulator privatization").
 
 `... for L { ... T[I] = T[I] + e ... } ...` becomes
     ACC[tile(I)] = T[I]        (init-load nest, right before L)
@@ -13,7 +13,7 @@ of extent sum c*(hi - 1) + 1 (no inner term at all: a scalar accumulator of shap
 local, at T's precision (bitwise the same arithmetic). The transfer nests iterate the tile
 loops under fresh names `<v>_ld` / `<v>_st`.
 
-Guards (gh-730). A condition (conjunct) of the guard chain of the accesses (inside L) that reads no
+Guards. A condition (conjunct) of the guard chain of the accesses (inside L) that reads no
 memory and mentions only parameters, loops enclosing L and tile loops is evaluable at the
 transfers: when every access sits under it, it also gates the init-load and store-back. This
 is the seed's iteration-invariant class (only enclosing symbols, e.g. `w == 0`) and its pad

@@ -5,7 +5,7 @@ where B' is B with i := F*io + ii substituted (indices, values, guards and the p
 every assignment). io keeps the loop's axis type, ii is serial. The loop must start at 0 and F
 must be a positive integer. Let p be `F*io + ii < N` (the lane is in range).
 
-Tail strategies (IR renderings; Halide's names, seed 004):
+Tail strategies (IR renderings; Halide's names):
 - guard (GuardWithIf): every effectful leaf (assignment, zero, tensor-core block) becomes
   `if p { leaf }`; the nest stays perfect. An `if` whose condition reads memory counts as a
   leaf and is wrapped whole (its condition must not read outside storage on extra lanes).

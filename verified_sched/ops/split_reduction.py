@@ -1,4 +1,4 @@
-"""split_reduction L of T blocks=B -> Lb, Li, P: the deterministic two-pass reduction (seed 001).
+"""split_reduction L of T blocks=B -> Lb, Li, P: the deterministic two-pass reduction.
 
 Static form: the serial loop `for L in lo .. hi` whose subtree holds the single
 accumulation `T[I] = T[I] op e` (op in + * max min, fma counting as +; I free of L and of every
@@ -17,7 +17,7 @@ launch), re-iterates the loops that enclose L (fresh names `<v>_c`) with the gua
 enclose it: `T[I] = T[I] op tree(P[0, I], ..., P[B-1, I])`, the tree a fixed balanced one
 (unrolled: B is a constant).
 
-Dynamic scatter form (seed 001's embedding backward): the single accumulation is an add
+Dynamic scatter form (an embedding backward): the single accumulation is an add
 (`+` or fma) whose index reads memory, `T[ids[n], d] += e` (possibly under guards; I may use
 loops inside L). Rows are data-dependent, so there is no in-nest initialization: the same
 block/inner split, the accumulation redirected to `P[Lb, I]` (collisions inside a block stay

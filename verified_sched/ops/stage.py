@@ -1,5 +1,5 @@
 """stage SRC over L1, L2 -> TILE [shared] [cooperative=W] [swizzle=elem|b128] [pad_stride=P]
-[hoisted] [pipeline=D] [prec=P]   (seed 001, "Stage")
+[hoisted] [pipeline=D] [prec=P]
 
 Reads of SRC inside every loop of `over` (the tile loops, one nested chain) are redirected to
 a fresh tensor TILE whose dims are, per source axis, the range of the index's tile-loop terms.

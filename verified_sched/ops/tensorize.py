@@ -1,4 +1,4 @@
-"""tensorize i, j, k [simd=W]: a tensor-core block over a lane loop (seed 001, Tile_mma).
+"""tensorize i, j, k [simd=W]: a tensor-core block over a lane loop.
 
 Recognized: the perfect serial nest `for i in 0 .. M { for j in 0 .. N { for k in 0 .. K {
 d[..., I0 + i, J0 + j] += a[..., A0 + i, A1 + k] * b[..., B0 + k, B1 + j] } } }` (plain `+=`

@@ -1,4 +1,4 @@
-"""tensorize under the profiles (issue 9 item 5): may the block's intrinsic reorder its sums?
+"""tensorize under the profiles: may the block's intrinsic reorder its sums?
 
 A tensor-core block means its scalar fallback run by lane 0, and the interpreter, C and the
 emulator run exactly that. The CUDA backend renders the block as WMMA when codegen.cuda_mma's

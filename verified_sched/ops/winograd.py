@@ -1,7 +1,7 @@
 """winograd
 
 Rewrite every eligible 3x3 stride-1 convolution nest of the kernel into Winograd F(2x2, 3x3)
-(verified_sched/rewrites/winograd.py; seed 000). A kernel without an eligible nest is left
+(verified_sched/rewrites/winograd.py). A kernel without an eligible nest is left
 unchanged (0 sites): that is the identity, which is legal under any profile.
 
 The rewrite changes the statement structure wholesale (its minted statements stand for no

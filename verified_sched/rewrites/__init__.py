@@ -1,1 +1,1 @@
-"""Whole-kernel rewrites (DESIGN.md section 6): convolution backward, Winograd."""
+"""Whole-kernel rewrites: convolution backward, Winograd."""

@@ -1,7 +1,7 @@
 """Convolution backward as direct loop nests, each proved against the forward chain rule.
 
 From a forward 2-D convolution (layout, stride, padding, dilation, groups) this module emits a
-DSL file (DESIGN.md section 6, seed 003) holding:
+DSL file (README "Convolution backward") holding:
 
 - `forward`: y[out] += x[in] * w[win] over (n, oh, ow, f, kh, kw, c) with padding guards;
 - `*_grad_reference`: the same nest with its product re-aimed by the chain rule
@@ -418,7 +418,7 @@ def conv_backward_dsl(x, w, layout="nhwc", stride=1, padding=0, dilation=1, grou
 
 
 def add_subparser(subparsers) -> argparse.ArgumentParser:
-    """Register `vsched conv-backward` (DESIGN.md section 5) on the CLI's subparsers; the CLI
+    """Register `vsched conv-backward` on the CLI's subparsers; the CLI
     dispatches with `args.fn(args)` (cli.build_parser: `conv_backward.add_subparser(sub)`)."""
     p = subparsers.add_parser(
         "conv-backward", help="emit direct convolution-backward nests with proved claims",

@@ -1,6 +1,6 @@
-"""Winograd F(2x2, 3x3) rewrite of a direct 3x3 stride-1 convolution (seed 000, DESIGN 6).
+"""Winograd F(2x2, 3x3) rewrite of a direct 3x3 stride-1 convolution.
 
-Recognition is deliberately narrow (seed 000): one perfect serial nest at the kernel's top
+Recognition is deliberately narrow: one perfect serial nest at the kernel's top
 level whose single statement is `d[..] = d[..] + x * y` (either order, or fma) over three
 distinct f32 tensors; one operand (the input `a`) reads exactly two axes as `o + k` with `o`
 a plain output iterator of `d` and `k` a loop over 0..3 read plainly by the other operand
