@@ -21,7 +21,7 @@ import sys
 from verified_sched.dsl.parser import parse_text
 from verified_sched.dsl.printer import print_kernel
 from verified_sched.errors import UsageError, VschedError
-from verified_sched.rewrites.conv_backward import Conv, conv_backward_dsl, make_conv
+from verified_sched.rewrites.conv_backward import Conv, conv_backward_dsl, make_conv, write_output
 
 from .importer import Importer
 from .torch_export import export_mlir
@@ -109,15 +109,8 @@ def write_against(args) -> int:
     except VschedError as e:
         print(f"vsched conv-backward: error: {e}", file=sys.stderr)
         return 2
-    if args.output in (None, "-"):
-        sys.stdout.write(text)
-    else:
-        try:
-            with open(args.output, "w", encoding="utf-8") as fh:
-                fh.write(text)
-        except OSError as e:
-            print(f"vsched conv-backward: error: cannot write {args.output}: {e.strerror}", file=sys.stderr)
-            return 2
+    if write_output(text, args.output):
+        return 2
     for message in refused:
         print(f"vsched conv-backward: {message}", file=sys.stderr)
     return 1 if refused else 0

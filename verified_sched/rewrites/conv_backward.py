@@ -454,14 +454,19 @@ def run(args) -> int:
     except UsageError as e:
         print(f"vsched conv-backward: error: {e}", file=sys.stderr)
         return 2
-    if args.output in (None, "-"):
+    return write_output(text, args.output)
+
+
+def write_output(text: str, output) -> int:
+    """`text` to stdout (no output, or `-`) or to the file `output`: 0, or 2 with a message."""
+    if output in (None, "-"):
         sys.stdout.write(text)
         return 0
     try:
-        with open(args.output, "w", encoding="utf-8") as fh:
+        with open(output, "w", encoding="utf-8") as fh:
             fh.write(text)
     except OSError as e:
-        print(f"vsched conv-backward: error: cannot write {args.output}: {e.strerror}", file=sys.stderr)
+        print(f"vsched conv-backward: error: cannot write {output}: {e.strerror}", file=sys.stderr)
         return 2
     return 0
 
