@@ -105,3 +105,42 @@ def test_mutation_benchmark_kills_a_planted_bug(tmp_path, cases_dir, name, case)
     got = mutation_score.evaluate(files, 10.0, False, m, tmp_path)["cases"]
     by_verify, _, why = mutation_score.judge(base, got)
     assert by_verify, why
+
+
+PRIVATIZED_INTERCHANGE = """params N, M, K where N >= 2, M >= 2, K >= 1
+tensor a[N, K] f32
+tensor b[K, M] f32
+tensor c[N, M] f32
+kernel matmul {
+  zero c
+  for i in 0 .. N {
+    for j in 0 .. M {
+      for k in 0 .. K {
+        c[i, j] += a[i, k] * b[k, j]
+      }
+    }
+  }
+}
+schedule matmul {
+  privatize c over k -> c_acc
+  interchange i, j
+}
+"""
+
+
+def test_memory_only_dependence_on_a_reloaded_accumulator_is_not_refuted():
+    """Found by `vsched fuzz`: interchanging the loops around a privatized accumulator was
+    refuted for a dependence on the accumulator's memory, though every iteration reloads it;
+    the refutation did not replay. A dependence or coverage refutation of a serial kernel is
+    now kept only when running the op shows a difference, else it is unknown (never legal)."""
+    from verified_sched.dsl import parse_text
+
+    obls = [o for r in verify_program(parse_text(PRIVATIZED_INTERCHANGE)) for o in r.obligations]
+    dep = [o for o in obls if o.op_index == 2 and o.kind == "dependence"]
+    assert dep and all(o.status != "refuted" for o in dep)
+    assert not any(o.status == "refuted" for o in obls)
+
+
+def test_a_real_dependence_refutation_is_kept(cases_dir):
+    obls = _obligations(str(cases_dir / "stencil_interchange_illegal.vs"))
+    assert any(o.kind == "dependence" and o.status == "refuted" for o in obls)

@@ -51,7 +51,9 @@ def _compare(ref_prog, cand_prog, kernel, sizes, cand_kernel=None, rtol=None):
                               program_cand=cand_prog)
     except (OutOfStorage, EmulationError, KernelError, VschedError):
         return None, "", None
-    if rep.equal or rep.vacuous:
+    if rep.vacuous:  # nothing shown either way
+        return None, "", None
+    if rep.equal:
         return False, "", None
     d = rep.first_diff
     cell = {"tensor": d.tensor, "index": [int(x) for x in d.index]} if d is not None else None
@@ -191,3 +193,66 @@ def _confirm_one(program, claim, o, profile):
         o, status="unknown", counterexample=None,
         message=f"{o.message}; but the two kernels run equal at {shown}: not refuted without a run "
                 f"that shows it")
+
+
+CONFIRMED_KINDS = ("dependence", "coverage")
+
+
+def _parallel(program: ir.Program, kernel: str) -> bool:
+    """Any loop whose iterations may run in another order than the backends run them here
+    (vectorized, block, thread): a run in one order cannot show what that order hides."""
+    return any(isinstance(n, ir.For) and n.axis not in ("serial", "unrolled")
+               for n in ir.walk(program.kernel(kernel).body))
+
+
+def confirm_refutations(program: ir.Program, kernel: str, obligations: list, profile: str) -> list:
+    """A `dependence` or `coverage` refutation of an op of a kernel whose loops are all serial
+    before and after the op (one order of execution, the one the backends run) is kept only when running the kernel before and after the op shows
+    a difference: at the counterexample's sizes, else at the file's example sizes (the
+    counterexample then names them). When every run agrees (a memory-only dependence on a
+    scratch accumulator every iteration reloads), the obligation is `unknown`: never refuted
+    without a run that shows it, never proved by one. Runs that fail or show nothing (vacuous)
+    leave the refutation as it is."""
+    ks = sorted({o.op_index for o in obligations if o.status == "refuted" and o.engine != "run"
+                 and o.kind in CONFIRMED_KINDS and o.op_index > 0})
+    if not ks:
+        return obligations
+    from .sizes import check_sizes, example_sizes
+    try:
+        progs = _prefixes(program, kernel, max(ks))
+        examples = example_sizes(program, MAX_SIZE_SETS)
+    except VschedError:
+        return obligations
+    out = list(obligations)
+    for k in ks:
+        if _parallel(progs[k - 1], kernel) or _parallel(progs[k], kernel):
+            continue
+        exact = profile == "reproducible" or _keeps_rounding(program, kernel, obligations, k)
+        rtol = None if exact else _rtol(program, kernel)
+        for n, o in enumerate(out):
+            if o.op_index != k or o.status != "refuted" or o.engine == "run" or o.kind not in CONFIRMED_KINDS:
+                continue
+            sizes_list = []
+            params = (o.counterexample or {}).get("params")
+            if params and set(params) == set(program.params):
+                try:
+                    check_sizes(program, params)
+                    sizes_list.append(dict(params))
+                except VschedError:
+                    pass
+            sizes_list += [s for s in examples if s not in sizes_list]
+            verdicts = [_compare(progs[k - 1], progs[k], kernel, s, rtol=rtol) for s in sizes_list]
+            if any(d is None for d, _, _ in verdicts) or any(d for d, _, _ in verdicts):
+                continue
+            shown = "; ".join(",".join(f"{a}={b}" for a, b in s.items()) for s in sizes_list)
+            out[n] = dataclasses.replace(
+                o, status="unknown", counterexample=None,
+                message=f"{o.message}; but the kernel runs equal before and after the op at {shown}: "
+                        f"not refuted without a run that shows it")
+    return out
+
+
+def _rtol(program: ir.Program, kernel: str) -> float:
+    precs = {program.tensor(n.tensor).prec for n in ir.walk(program.kernel(kernel).body)
+             if isinstance(n, ir.Assign)}
+    return max((RTOL[p] for p in precs), default=1e-4) or 1e-4

@@ -272,7 +272,8 @@ def _verify_kernel(program, kernel_name, profile, timeout, filename, shared_limi
         report.obligations += own
         report.obligations += op_obligations(ctx)
         current = after
-    from .refute_run import refute_unknowns
+    from .refute_run import confirm_refutations, refute_unknowns
+    report.obligations = confirm_refutations(program, kernel_name, report.obligations, profile)
     report.obligations = refute_unknowns(program, kernel_name, report.obligations, profile)
     return report
 
