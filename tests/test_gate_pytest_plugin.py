@@ -62,7 +62,7 @@ def test_inert_without_the_option(pytester, cases_dir):
     shutil.copy(cases_dir / "matmul_tiled.vs", pytester.path / "m.vs")
     result = pytester.runpytest("-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
-    result = pytester.runpytest("--vsched", str(pytester.path), "-p", "no:cacheprovider")
+    result = pytester.runpytest("--vsched", str(pytester.path), "-p", "no:cacheprovider", "-rN")
     result.assert_outcomes(passed=1)
 
 
@@ -85,7 +85,7 @@ def test_wrong_expectation_fails_with_the_report(pytester, cases_dir):
     (pytester.path / "s2.vs").write_text(text.replace("# expect: illegal dependence", "# expect: illegal coverage"))
     (pytester.path / "s3.vs").write_text(text.replace("# expect: illegal dependence", ""))
     (pytester.path / "s4.vs").write_text(text)
-    result = pytester.runpytest("--vsched", str(pytester.path), "-p", "no:cacheprovider")
+    result = pytester.runpytest("--vsched", str(pytester.path), "-p", "no:cacheprovider", "-rN")
     result.assert_outcomes(passed=1, failed=3)
     out = result.stdout.str()
     assert "s1.vs::kernel:skewed: expected legal, got illegal" in out
@@ -100,14 +100,14 @@ def test_file_level_expectation_is_checked_on_every_item(pytester, cases_dir):
     text = (cases_dir / "claim_matmul_off_by_one.vs").read_text()
     (pytester.path / "ok.vs").write_text(text)
     (pytester.path / "bad.vs").write_text(text.replace("illegal equivalence", "illegal race"))
-    result = pytester.runpytest("--vsched", str(pytester.path), "-p", "no:cacheprovider")
+    result = pytester.runpytest("--vsched", str(pytester.path), "-p", "no:cacheprovider", "-rN")
     result.assert_outcomes(passed=3, failed=3)
     assert result.stdout.str().count("nothing in it was refuted with race") == 2
 
 
 def test_parse_error_is_one_failing_item(pytester):
     (pytester.path / "broken.vs").write_text("params N\nkernel k {\n  for i in 0 .. N {\n")
-    result = pytester.runpytest("--vsched", str(pytester.path), "-p", "no:cacheprovider")
+    result = pytester.runpytest("--vsched", str(pytester.path), "-p", "no:cacheprovider", "-rN")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*broken.vs::parse: *broken.vs:*"])
 
@@ -120,7 +120,7 @@ def test_vsched_run_runs_the_oracle_for_legal_items(pytester, cases_dir, monkeyp
     argvs = []
     real = cli.main
     monkeypatch.setattr(cli, "main", lambda argv: argvs.append(argv) or real(argv))
-    result = pytester.runpytest("--vsched", str(pytester.path), "-p", "no:cacheprovider")
+    result = pytester.runpytest("--vsched", str(pytester.path), "-p", "no:cacheprovider", "-rN")
     result.assert_outcomes(passed=4)
     assert argvs == []  # no oracle without --vsched-run
     result = pytester.runpytest("--vsched", str(pytester.path), "--vsched-run", "-p", "no:cacheprovider")

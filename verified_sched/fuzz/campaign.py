@@ -114,6 +114,7 @@ def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResu
         state["last"][outcome.finding.kind] = (ex, outcome)
         raise RAISE[outcome.finding.kind](outcome.finding.message)
 
+    _private_hypothesis_home()
     n = examples or cfg.batch
     test = settings(database=None, max_examples=n, deadline=None, derandomize=False, print_blob=False,
                     verbosity=Verbosity.quiet,
@@ -154,3 +155,23 @@ def _key(ex) -> str:
     from ..dsl.printer import print_program
 
     return print_program(ex.program) + repr(ex.sizes)
+
+
+_HOME = []
+
+
+def _private_hypothesis_home() -> None:
+    """Hypothesis writes a `.hypothesis/` cache into the current folder whatever the database
+    setting: a campaign keeps it in a private temporary folder instead of the user's tree."""
+    if _HOME:
+        return
+    import atexit
+    import shutil
+    import tempfile
+
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    home = tempfile.mkdtemp(prefix="vsched-fuzz-hypothesis-")
+    set_hypothesis_home_dir(home)
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
+    _HOME.append(home)
