@@ -22,6 +22,8 @@ from . import ir
 from .errors import VschedError
 
 MAX_SIZE_SETS = 3
+RUN_MAX_INSTANCES = 2_000_000  # statement instances per kernel run inside verify
+RUN_MAX_BYTES = 64 << 20  # tensor storage per run inside verify
 
 
 def _needs_emulator(program: ir.Program, kernel: str) -> bool:
@@ -35,8 +37,8 @@ def _runner(program: ir.Program, kernel: str):
     if _needs_emulator(program, kernel):
         from codegen.emulate import load_emulated
         return load_emulated(program, seed=0, detect_races=False).run
-    from codegen.build import load_c
-    return load_c(program).run
+    from codegen.checked import load_checked  # every access bounds-checked: a finding, never a crash
+    return load_checked(program).run
 
 
 def _compare(ref_prog, cand_prog, kernel, sizes, cand_kernel=None, rtol=None):
@@ -44,12 +46,19 @@ def _compare(ref_prog, cand_prog, kernel, sizes, cand_kernel=None, rtol=None):
     from codegen.emulate import EmulationError
     from codegen.oracle import OutOfStorage, compare_kernels
     from .interp import KernelError
+    from .resources import check_run, tensor_bytes
     cand_kernel = cand_kernel or kernel
+    try:  # a run inside `verify` must stay cheap: small storage, few instances, int64-safe
+        check_run([(ref_prog, kernel), (cand_prog, cand_kernel)], sizes, max_instances=RUN_MAX_INSTANCES)
+        if tensor_bytes([ref_prog, cand_prog], sizes)[0] > RUN_MAX_BYTES:
+            return None, "", None
+    except VschedError:
+        return None, "", None
     try:
         rep = compare_kernels(ref_prog, kernel, cand_kernel, sizes, 0, "random", _runner(ref_prog, kernel),
                               _runner(cand_prog, cand_kernel), rtol=rtol, atol=rtol or 0.0,
                               program_cand=cand_prog)
-    except (OutOfStorage, EmulationError, KernelError, VschedError):
+    except (OutOfStorage, EmulationError, KernelError, VschedError, MemoryError):
         return None, "", None
     if rep.vacuous:  # nothing shown either way
         return None, "", None

@@ -144,7 +144,7 @@ def _interval(e, env: dict, fail):
     return out
 
 
-def check_int64(program: ir.Program, kernel: str, sizes: dict) -> None:
+def check_int64(program: ir.Program, kernel: str, sizes: dict, max_instances: int = MAX_INSTANCES) -> None:
     """UsageError when the kernel's loop bounds, indices or linear offsets could leave the
     int64 range the compiled code computes them in, at these sizes."""
     from codegen.dtypes import storage_shape
@@ -182,9 +182,9 @@ def check_int64(program: ir.Program, kernel: str, sizes: dict) -> None:
     while stack:
         s, env, count = stack.pop()
         total += count
-        if total > MAX_INSTANCES:
+        if total > max_instances:
             raise UsageError(f"at sizes {_sizes_text(sizes)}, kernel {kernel} would run more than "
-                             f"{MAX_INSTANCES:.0e} statement instances (the product of its loop extents); "
+                             f"{max_instances:.0e} statement instances (the product of its loop extents); "
                              "use smaller --size")
         for node in _expr_nodes(s):
             if isinstance(node, ir.Load):
@@ -245,8 +245,9 @@ def _cond_exprs(c) -> list:
     return out
 
 
-def check_run(programs_kernels, sizes: dict, copies: int = RUN_COPIES, temp_bytes: int = RUN_TEMP_BYTES) -> None:
+def check_run(programs_kernels, sizes: dict, copies: int = RUN_COPIES, temp_bytes: int = RUN_TEMP_BYTES,
+              max_instances: int = MAX_INSTANCES) -> None:
     """Both checks for a list of (program, kernel) pairs at `sizes`."""
     check_memory([p for p, _ in programs_kernels], sizes, copies, temp_bytes)
     for program, kernel in programs_kernels:
-        check_int64(program, kernel, sizes)
+        check_int64(program, kernel, sizes, max_instances)
