@@ -60,10 +60,8 @@ def _compare(ref_prog, cand_prog, kernel, sizes, cand_kernel=None, rtol=None):
                               program_cand=cand_prog)
     except (OutOfStorage, EmulationError, KernelError, VschedError, MemoryError):
         return None, "", None
-    if rep.vacuous:  # nothing shown either way
-        return None, "", None
-    if rep.equal:
-        return False, "", None
+    if rep.equal:  # (also when vacuous: equal runs never refute, and a refutation they fail
+        return False, "", None  # to replay is only ever downgraded to unknown, never to legal)
     d = rep.first_diff
     cell = {"tensor": d.tensor, "index": [int(x) for x in d.index]} if d is not None else None
     return True, rep.text(), cell
@@ -220,8 +218,8 @@ def confirm_refutations(program: ir.Program, kernel: str, obligations: list, pro
     a difference: at the counterexample's sizes, else at the file's example sizes (the
     counterexample then names them). When every run agrees (a memory-only dependence on a
     scratch accumulator every iteration reloads), the obligation is `unknown`: never refuted
-    without a run that shows it, never proved by one. Runs that fail or show nothing (vacuous)
-    leave the refutation as it is."""
+    without a run that shows it, never proved by one. Runs that fail (out of storage, sizes
+    too costly) leave the refutation as it is."""
     ks = sorted({o.op_index for o in obligations if o.status == "refuted" and o.engine != "run"
                  and o.kind in CONFIRMED_KINDS and o.op_index > 0})
     if not ks:
