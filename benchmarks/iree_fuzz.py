@@ -26,7 +26,8 @@ from codegen.oracle import compare_kernels  # noqa: E402
 from verified_sched.dsl.printer import print_program  # noqa: E402
 from verified_sched.errors import VschedError  # noqa: E402
 from verified_sched.mlir.iree_backend import IreeError, factory  # noqa: E402
-from verified_sched.mlir.run_iree import expressible, has_accumulation, tolerance  # noqa: E402
+from codegen.oracle import tolerance  # noqa: E402
+from verified_sched.mlir.run_iree import expressible, has_accumulation  # noqa: E402
 from verified_sched.sizes import example_sizes  # noqa: E402
 from verified_sched.strategies import programs  # noqa: E402
 

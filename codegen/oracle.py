@@ -378,3 +378,14 @@ def compare_kernels(program: ir.Program, ref: str, cand: str, sizes: dict, seed:
             vacuous = False
     report.vacuous = vacuous
     return report
+
+
+# relative tolerance of a comparison licensed to reassociate, per precision
+RTOL = {"f16": 1e-2, "bf16": 1e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0}
+
+
+def tolerance(program: ir.Program, kernels) -> float:
+    """The loosest RTOL among the precisions the kernels store (1e-4 when none applies)."""
+    precs = {program.tensor(n.tensor).prec for k in kernels for n in ir.walk(program.kernel(k).body)
+             if isinstance(n, ir.Assign)}
+    return max((RTOL[p] for p in precs), default=1e-4) or 1e-4

@@ -19,7 +19,6 @@ from .budget import DEFAULT_TIMEOUT
 from .errors import UsageError, VschedError
 
 TARGETS = ("c", "cuda", "emulate", "interp", "iree")
-RTOL = {"f16": 1e-2, "bf16": 1e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0}
 
 
 # ---------------------------------------------------------------- helpers
@@ -175,12 +174,6 @@ def _runtime_errors() -> tuple:
     return (KernelError, OutOfStorage, EmulationError, IreeError)
 
 
-def _rtol(program: ir.Program, kernels) -> float:
-    precs = {program.tensor(n.tensor).prec for k in kernels for n in ir.walk(program.kernel(k).body)
-             if isinstance(n, ir.Assign)}
-    return max((RTOL[p] for p in precs), default=1e-4) or 1e-4
-
-
 def _reassociates(program: ir.Program, profile: str, kernel=None, claim=None) -> bool:
     """Whether a schedule (or a claim) may change rounding: the verifier's reassociation
     license, or the approximate profile. Unknown counts as yes, so a legal reassociation is not
@@ -202,18 +195,20 @@ def _reassociates(program: ir.Program, profile: str, kernel=None, claim=None) ->
 def _jobs(program: ir.Program, args) -> list:
     """What `run` compares: (label, ref program, ref kernel, cand program, cand kernel, ref
     target, cand target, rtol or None for bitwise)."""
+    from codegen import oracle
+
     profile = program.profile or "default"
     ref_target = "interp" if args.target == "interp" else "c"
     jobs = []
     for claim in program.claims if args.kernel is None else ():
-        rtol = _rtol(program, [claim.a, claim.b]) if _reassociates(program, profile, claim=claim) else None
+        rtol = oracle.tolerance(program, [claim.a, claim.b]) if _reassociates(program, profile, claim=claim) else None
         jobs.append((f"claim {claim.a} == {claim.b}", program, claim.a, program, claim.b,
                      ref_target, args.target, rtol))
     for sched in program.schedules:
         if args.kernel is not None and sched.kernel != args.kernel:
             continue
         after = _scheduled(program, sched.kernel)
-        rtol = _rtol(program, [sched.kernel]) if _reassociates(program, profile, kernel=sched.kernel) else None
+        rtol = oracle.tolerance(program, [sched.kernel]) if _reassociates(program, profile, kernel=sched.kernel) else None
         jobs.append((f"schedule of {sched.kernel}", program, sched.kernel, after, sched.kernel,
                      ref_target, args.target, rtol))
     plain = [] if jobs else _kernel_names(program, args.kernel)

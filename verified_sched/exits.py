@@ -79,27 +79,25 @@ def run_guarded(fn, args, debug: bool = False, runtime_errors=tuple) -> int:
         return FINDING
     except InternalError as e:
         return internal(e, debug)
-    except VschedError as e:
+    except (VschedError, RecursionError, MemoryError, OSError) as e:  # the input's fault: exit 2
         if debug:
             traceback.print_exception(e, file=sys.stderr)
-        _stderr(error_message(e))
-        return USAGE
-    except RecursionError as e:
-        if debug:
-            traceback.print_exception(e, file=sys.stderr)
-        _stderr("vsched: error: the input nests too deeply to process (Python's recursion limit "
-                "was reached); see the input limits in the README")
-        return USAGE
-    except MemoryError as e:
-        if debug:
-            traceback.print_exception(e, file=sys.stderr)
-        _stderr("vsched: error: out of memory: the input or the sizes need more memory than "
-                "is available; use smaller sizes or a smaller input")
-        return USAGE
-    except OSError as e:
-        if debug:
-            traceback.print_exception(e, file=sys.stderr)
-        _stderr(f"vsched: error: {e}")
+        _stderr(_input_error_text(e))
         return USAGE
     except Exception as e:  # noqa: BLE001 - the last line of defence: never a traceback
         return internal(e, debug)
+
+
+def _input_error_text(e: BaseException) -> str:
+    from .errors import VschedError
+
+    match e:
+        case VschedError():
+            return error_message(e)
+        case RecursionError():
+            return ("vsched: error: the input nests too deeply to process (Python's recursion limit "
+                    "was reached); see the input limits in the README")
+        case MemoryError():
+            return ("vsched: error: out of memory: the input or the sizes need more memory than "
+                    "is available; use smaller sizes or a smaller input")
+    return f"vsched: error: {e}"

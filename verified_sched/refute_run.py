@@ -139,9 +139,6 @@ def _refute(obligations: list, k: int, sizes: dict, text: str, cell) -> list:
     return [new if o is target else o for o in obligations]
 
 
-RTOL = {"f16": 1e-2, "bf16": 1e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0}
-
-
 def confirm_claim(program: ir.Program, claim, obligations: list, profile: str) -> list:
     """A claim refuted by comparing value trees keeps its refutation only when running the two
     kernels shows it: at the counterexample's sizes, else at the file's example sizes (the
@@ -158,24 +155,30 @@ def confirm_claim(program: ir.Program, claim, obligations: list, profile: str) -
     return out
 
 
-def _confirm_one(program, claim, o, profile):
-    from .sizes import check_sizes, example_sizes
-    precs = {program.tensor(n.tensor).prec for k in (claim.a, claim.b)
-             for n in ir.walk(program.kernel(k).body) if isinstance(n, ir.Assign)}
-    rtol = (max((RTOL[p] for p in precs), default=1e-4) or 1e-4) \
-        if (o.reassociates or profile == "approximate") else None
-    tried, candidates = [], []
+def _sizes_to_try(program: ir.Program, o, examples: list) -> list:
+    """The obligation's counterexample sizes (when admitted), then the example sizes."""
+    from .sizes import check_sizes
+    out = []
     params = (o.counterexample or {}).get("params")
     if params and set(params) == set(program.params):
         try:
             check_sizes(program, params)
-            candidates.append(dict(params))
+            out.append(dict(params))
         except VschedError:
             pass
+    return out + [s for s in examples if s not in out]
+
+
+def _confirm_one(program, claim, o, profile):
+    from codegen.oracle import tolerance
+    from .sizes import example_sizes
+    rtol = tolerance(program, [claim.a, claim.b]) if (o.reassociates or profile == "approximate") else None
+    params = (o.counterexample or {}).get("params")
     try:
-        candidates += [s for s in example_sizes(program, MAX_SIZE_SETS) if s not in candidates]
+        candidates = _sizes_to_try(program, o, example_sizes(program, MAX_SIZE_SETS))
     except VschedError:
         return o
+    tried = []
     inconclusive = False
     for sizes in candidates:
         differs, text, cell = _compare(program, program, claim.a, sizes, claim.b, rtol)
@@ -224,7 +227,8 @@ def confirm_refutations(program: ir.Program, kernel: str, obligations: list, pro
                  and o.kind in CONFIRMED_KINDS and o.op_index > 0})
     if not ks:
         return obligations
-    from .sizes import check_sizes, example_sizes
+    from codegen.oracle import tolerance
+    from .sizes import example_sizes
     try:
         progs = _prefixes(program, kernel, max(ks))
         examples = example_sizes(program, MAX_SIZE_SETS)
@@ -235,19 +239,11 @@ def confirm_refutations(program: ir.Program, kernel: str, obligations: list, pro
         if _parallel(progs[k - 1], kernel) or _parallel(progs[k], kernel):
             continue
         exact = profile == "reproducible" or _keeps_rounding(program, kernel, obligations, k)
-        rtol = None if exact else _rtol(program, kernel)
+        rtol = None if exact else tolerance(program, [kernel])
         for n, o in enumerate(out):
             if o.op_index != k or o.status != "refuted" or o.engine == "run" or o.kind not in CONFIRMED_KINDS:
                 continue
-            sizes_list = []
-            params = (o.counterexample or {}).get("params")
-            if params and set(params) == set(program.params):
-                try:
-                    check_sizes(program, params)
-                    sizes_list.append(dict(params))
-                except VschedError:
-                    pass
-            sizes_list += [s for s in examples if s not in sizes_list]
+            sizes_list = _sizes_to_try(program, o, examples)
             verdicts = [_compare(progs[k - 1], progs[k], kernel, s, rtol=rtol) for s in sizes_list]
             if any(d is None for d, _, _ in verdicts) or any(d for d, _, _ in verdicts):
                 continue
@@ -257,9 +253,3 @@ def confirm_refutations(program: ir.Program, kernel: str, obligations: list, pro
                 message=f"{o.message}; but the kernel runs equal before and after the op at {shown}: "
                         f"not refuted without a run that shows it")
     return out
-
-
-def _rtol(program: ir.Program, kernel: str) -> float:
-    precs = {program.tensor(n.tensor).prec for n in ir.walk(program.kernel(kernel).body)
-             if isinstance(n, ir.Assign)}
-    return max((RTOL[p] for p in precs), default=1e-4) or 1e-4

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from codegen.build import load_c
 from codegen.emulate import EmulationError, load_emulated
-from codegen.oracle import OutOfStorage, compare_kernels, scratch_arrays
+from codegen.oracle import OutOfStorage, compare_kernels, scratch_arrays, tolerance
 from .. import ir
 from .. import schedule as S
 from ..errors import UsageError, VschedError
@@ -31,7 +31,6 @@ from ..sizes import eval_int
 from ..verify import verify_program
 
 REPLAYABLE = ("coverage", "dependence", "in_bounds", "race")
-RTOL = {"f16": 1e-2, "bf16": 1e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0}
 FINDING_KINDS = ("verifier", "counterexample", "backend", "crash")
 
 
@@ -93,9 +92,6 @@ def _barrier_in_hw(program: ir.Program, kernel: str) -> bool:
                any(isinstance(b, ir.Barrier) for b in ir.walk(n.body)) for n in ir.walk(program.kernel(kernel).body))
 
 
-def rtol_for(program: ir.Program, kernel: str) -> float:
-    precs = {program.tensor(n.tensor).prec for n in ir.walk(program.kernel(kernel).body) if isinstance(n, ir.Assign)}
-    return max((RTOL[p] for p in precs), default=1e-4) or 1e-4
 
 
 class _Timer:
@@ -168,7 +164,7 @@ def _compare(p_ref, p_cand, kernel, sizes, seed, ref, cand, rtol, out):
 
 def _check_legal(program, kernel, ops, size_sets, report, backend, seeds, out: Outcome) -> None:
     final = steps(program, kernel, ops)[-1]
-    rtol = rtol_for(program, kernel) if report.reassociates or (program.profile == "approximate") else None
+    rtol = tolerance(program, [kernel]) if report.reassociates or (program.profile == "approximate") else None
     with _Timer(out.times, "compile"):
         if _barrier_in_hw(final, kernel):
             ref, cand_c = load_c(program).run, None

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import sys
 
+from codegen.oracle import tolerance
 from verified_sched import ir
 from verified_sched.errors import VschedError
 
-RTOL = {"f16": 1e-2, "bf16": 1e-2, "f32": 1e-4, "f64": 1e-10, "i32": 0.0}
 
 
 def expressible(program: ir.Program, kernel: str) -> str | None:
@@ -34,10 +34,6 @@ def has_accumulation(program: ir.Program, kernel: str) -> bool:
                for n in ir.walk(program.kernel(kernel).body))
 
 
-def tolerance(program: ir.Program, kernels) -> float:
-    precs = {program.tensor(n.tensor).prec for k in kernels for n in ir.walk(program.kernel(k).body)
-             if isinstance(n, ir.Assign)}
-    return max((RTOL[p] for p in precs), default=1e-4) or 1e-4
 
 
 def iree_jobs(jobs: list) -> list:
