@@ -477,7 +477,7 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
         cmp.check_refs()
     except (Unsupported, isl.Error) as exc:
         return [("equivalence", Finding("unknown", f"not decided by value: {exc}", STATEMENT))]
-    assumed = f" ({cmp.dropped.text(profile)})" if cmp.dropped else ""
+    assumed = f"; {cmp.dropped.text(profile)}" if cmp.dropped else ""
     eq = Finding("proved", f"{na} and {nb} leave the same value in every observable cell{assumed}",
                  STATEMENT + (f"; {finite_zero.ASSUMPTION}" if cmp.dropped else ""))
     st_red = "every reduction sums its terms in the same order in both kernels (bitwise equal)"

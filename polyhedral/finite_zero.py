@@ -144,5 +144,5 @@ class Dropped:
             parts.append("terms of sums that read cells known to hold 0 (0 * input)")
         if self.operands:
             parts.append("additions of a value known to be 0")
-        return (f"{ASSUMPTION} (the {profile} profile): dropped {' and '.join(parts)}, exact only when every "
-                "input is finite")
+        return (f"{ASSUMPTION} (the {profile} profile): dropped {' and '.join(parts)}, exact only when "
+                "every input is finite")

@@ -53,4 +53,19 @@ def iree_jobs(jobs: list) -> list:
         if rtol is None and target == "iree" and (has_accumulation(p_ref, ref) or has_accumulation(p_cand, cand)):
             rtol = max(tolerance(p_ref, [ref]), tolerance(p_cand, [cand]))
         out.append((label, p_ref, ref, p_cand, cand, "c", target, rtol))
+        out += direct_jobs(p_cand, cand if target == "iree" else None)
     return out
+
+
+def direct_jobs(program: ir.Program, cand: str | None) -> list:
+    """A torch-mlir lowering run through IREE (`torch_mlir_<g>_grad` of a `conv-backward
+    --against torch-mlir` file) is also compared with the file's direct kernel `<g>_grad` in C,
+    the kernel proved equal to the chain rule (within the reassociation tolerance)."""
+    if cand is None or not cand.startswith("torch_mlir_"):
+        return []
+    direct = cand[len("torch_mlir_"):]
+    if direct not in {k.name for k in program.kernels}:
+        return []
+    rtol = max(tolerance(program, [direct]), tolerance(program, [cand]))
+    return [(f"torch-mlir lowering {cand} (IREE) vs the direct kernel {direct} (C)", program, direct, program, cand,
+             "c", "iree", rtol)]
