@@ -14,6 +14,10 @@ point by point on the common pieces of their case splits:
   exact for integer `+`/`*` and for max/min, licensed for floats by the default/approximate
   profiles, refused by `reproducible`. An fma chain against `+ a*b` is a contraction, licensed
   (and reported) like a reassociation, refused by `reproducible`;
+- under the `finite` and `approximate` profiles (finite inputs assumed), a term `0 * input` of
+  a sum from +0.0, the 0 read from a cell value flow shows to hold 0 (a fill, a pad zone, the
+  gap of a strided insert), is dropped, and so is `+ 0 * input` added to such a sum
+  (finite_zero.py); the report then says the assumption was used;
 - in-place recurrences (`Ref`) are decided co-inductively: instance pairs met at the same
   position are assumed equal and every reference pair must be among them.
 
@@ -28,8 +32,9 @@ import islpy as isl
 
 from verified_sched import ir
 from .affine import NonAffine
-from .describe import Finding, coords, maps_of, param_values
+from .describe import Finding, coords, param_values
 from . import finite_zero
+from .finite_zero import ctx_first
 from .isltools import _box, _params_text, _sample
 from .model import KernelModel, _safe
 from .valueexpr import At, Const, Expander, Iter, Leaf, Op, Pw, Red, Ref, identity
@@ -99,8 +104,9 @@ class Compare:
                                 f"{self.who(ref is not x)}")
         if isinstance(x, Ref) or isinstance(y, Ref):
             raise Unsupported("one kernel computes a cell by an in-place recurrence and the other does not")
-        if self.finite and self.drop_zero_operand(x, y, dom):
-            return
+        if self.finite and (pair := finite_zero.drop_zero_operand(x, y)) is not None:
+            self.dropped.operands += 1  # v + 0*w compares as v (finite_zero.py)
+            return self.cmp(*pair, dom)
         for r, o, first in ((x, y, True), (y, x, False)):
             if isinstance(r, Red) and not isinstance(o, Red) and r.op == "+":
                 if not self.families(r, dom, self.a if first else self.b)[0]:  # only + 0.0 terms
@@ -135,21 +141,6 @@ class Compare:
                 self.cmp(p, q, dom)
         elif isinstance(x, Red):
             self.reduction(x, y, dom)
-
-    def drop_zero_operand(self, x, y, dom) -> bool:
-        """Under the finite-input assumption, `v + 0*w` compares as v (finite_zero.py)."""
-        for r, o, first in ((x, y, True), (y, x, False)):
-            if isinstance(_strip(o), Op) and finite_zero.plus_zero_operand(o) is not None:
-                continue  # both sides add a zero: compare them as they are first
-            kept = finite_zero.plus_zero_operand(r)
-            if kept is not None:
-                self.dropped.operands += 1
-                if first:
-                    self.cmp(kept, o, dom)
-                else:
-                    self.cmp(o, kept, dom)
-                return True
-        return False
 
     def who(self, first: bool) -> str:
         return self.names[0] if first else self.names[1]
@@ -259,7 +250,7 @@ class Compare:
                 fam[shape] = fam[shape].union(u) if shape in fam else u
             if ymap is not None and not nested:
                 s = isl.UnionMap.from_map(ymap.intersect_domain(d)).apply_range(side.flow.write_sched)
-                s = _ctx_first(to_ctx.intersect_domain(d), s)
+                s = ctx_first(to_ctx.intersect_domain(d), s)
                 order = s if order is None else order.union(s)
         if nested or order is None or not fam:
             return fam, None, nested
@@ -269,7 +260,7 @@ class Compare:
         n = _sched_dims(order)
         sp = isl.Set(f"{side.model.ptuple} -> {{ SCHED[{', '.join(f's{j}' for j in range(n))}] }}").get_space()
         lt = isl.Map.lex_lt(sp)
-        for j in range(_ctx_dims(to_ctx)):  # terms of one cell only: equal context coordinates first
+        for j in range(to_ctx.dim(isl.dim_type.out)):  # terms of one cell only: equal context coordinates first
             lt = lt.equate(isl.dim_type.in_, j, isl.dim_type.out, j)
         before = order.apply_range(isl.UnionMap.from_map(lt)).apply_range(order.reverse())
         rel = before.apply_domain(allp).apply_range(allp)
@@ -388,21 +379,6 @@ def _leaf_map(leaves, dom: isl.Set, name: str) -> isl.Map:
     if m is None:
         m = isl.Map.from_domain_and_range(dom, isl.Set("{ F[] }").align_params(dom.get_space()))
     return m.set_tuple_name(isl.dim_type.out, name)
-
-
-def _ctx_dims(to_ctx: isl.Map) -> int:
-    return to_ctx.dim(isl.dim_type.out)
-
-
-def _ctx_first(to_ctx: isl.Map, sched: isl.UnionMap) -> isl.UnionMap:
-    """D -> SCHED[ctx coordinates, schedule]: the order of the terms of one cell (the context
-    first, so that relating two terms equates their cells before comparing schedules)."""
-    out = None
-    for m in maps_of(sched):
-        mm = to_ctx.flatten_range().flat_range_product(m).set_tuple_name(isl.dim_type.out, "SCHED")
-        u = isl.UnionMap.from_map(mm)
-        out = u if out is None else out.union(u)
-    return out if out is not None else sched
 
 
 def _sched_dims(u: isl.UnionMap) -> int:

@@ -30,6 +30,9 @@ from __future__ import annotations
 
 import math
 
+import islpy as isl
+
+from .describe import maps_of
 from .valueexpr import At, Const, Iter, Leaf, Op, Pw, Red
 
 FINITE_PROFILES = ("finite", "approximate")
@@ -126,6 +129,27 @@ def plus_zero_operand(n):
     if n.name == "+" and zero_node(a) and never_negzero(b):
         return b
     return None
+
+
+def drop_zero_operand(x, y):
+    """(x', y'): x and y with `+ z` removed from one of them (`plus_zero_operand`), or None when
+    neither adds a finite zero to a value that is never -0.0, or both do (compared as they are)."""
+    kx, ky = plus_zero_operand(x), plus_zero_operand(y)
+    if (kx is None) == (ky is None):
+        return None
+    return (kx, y) if kx is not None else (x, ky)
+
+
+def ctx_first(to_ctx: isl.Map, sched: isl.UnionMap) -> isl.UnionMap:
+    """D -> SCHED[context coordinates, schedule] for the terms D of a reduction (to_ctx: D ->
+    the cell they sum into): the order relation of two terms built from it equates their cells
+    before comparing schedules, which keeps isl's work per cell (claims_value.families)."""
+    out = None
+    for m in maps_of(sched):
+        mm = to_ctx.flatten_range().flat_range_product(m).set_tuple_name(isl.dim_type.out, "SCHED")
+        u = isl.UnionMap.from_map(mm)
+        out = u if out is None else out.union(u)
+    return out if out is not None else sched
 
 
 class Dropped:
