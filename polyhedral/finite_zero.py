@@ -25,6 +25,8 @@ What is dropped, and why it is exact under the assumption:
   initial value is +0.0 (or such a partial sum), and `x + z` is x only for such an x.
 
 `Dropped` counts the terms dropped, so the claim's report can say the assumption was used.
+`ctx_first` (no assumption) keeps the term-order relation of such large sums per cell, which
+is what lets the lowered convolutions fit isl's operation budget.
 """
 from __future__ import annotations
 
