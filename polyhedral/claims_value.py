@@ -14,6 +14,10 @@ point by point on the common pieces of their case splits:
   exact for integer `+`/`*` and for max/min, licensed for floats by the default/approximate
   profiles, refused by `reproducible`. An fma chain against `+ a*b` is a contraction, licensed
   (and reported) like a reassociation, refused by `reproducible`;
+- under the `finite` and `approximate` profiles (finite inputs assumed), a term `0 * input` of
+  a sum from +0.0, the 0 read from a cell value flow shows to hold 0 (a fill, a pad zone, the
+  gap of a strided insert), is dropped, and so is `+ 0 * input` added to such a sum
+  (finite_zero.py); the report then says the assumption was used;
 - in-place recurrences (`Ref`) are decided co-inductively: instance pairs met at the same
   position are assumed equal and every reference pair must be among them.
 
@@ -29,6 +33,8 @@ import islpy as isl
 from verified_sched import ir
 from .affine import NonAffine
 from .describe import Finding, coords, param_values
+from . import finite_zero
+from .finite_zero import ctx_first
 from .isltools import _box, _params_text, _sample
 from .model import KernelModel, _safe
 from .valueexpr import At, Const, Expander, Iter, Leaf, Op, Pw, Red, Ref, identity
@@ -63,6 +69,8 @@ class Compare:
         self.refused = []  # (cells, why): reorderings the profile refuses
         self.fams = {}
         self.names = (sa.model.kernel.name, sb.model.kernel.name)
+        self.finite = finite_zero.assumes_finite(profile)
+        self.dropped = finite_zero.Dropped()  # what the finite-input assumption dropped
 
     # ------------------------------------------------------------ pointwise
 
@@ -96,6 +104,9 @@ class Compare:
                                 f"{self.who(ref is not x)}")
         if isinstance(x, Ref) or isinstance(y, Ref):
             raise Unsupported("one kernel computes a cell by an in-place recurrence and the other does not")
+        if self.finite and (pair := finite_zero.drop_zero_operand(x, y)) is not None:
+            self.dropped.operands += 1  # v + 0*w compares as v (finite_zero.py)
+            return self.cmp(*pair, dom)
         for r, o, first in ((x, y, True), (y, x, False)):
             if isinstance(r, Red) and not isinstance(o, Red) and r.op == "+":
                 if not self.families(r, dom, self.a if first else self.b)[0]:  # only + 0.0 terms
@@ -202,6 +213,7 @@ class Compare:
                 continue
             pieces.append((chain.wrap(), chain.domain_map(), t.body, chain.range_map()))
         order = None
+        drop = self.finite and red.op == "+" and finite_zero.never_negzero(red.init)
         k = 0
         while k < len(pieces):
             d, to_ctx, body, ymap = pieces[k]
@@ -210,7 +222,8 @@ class Compare:
             if d.is_empty():
                 continue
             if isinstance(inner, Pw) and red.op == "+" and (_has_red(inner) or
-                                                             any(_is_zero(e) for _, e in inner.pieces)):
+                                                             any(_is_zero(e) or (drop and finite_zero.zero_node(e))
+                                                                 for _, e in inner.pieces)):
                 pieces += [(d.intersect(pd), to_ctx, e, ymap) for pd, e in inner.pieces]
                 continue
             if isinstance(inner, Op) and inner.name == "+" and red.op == "+" and _has_red(inner):
@@ -227,6 +240,9 @@ class Compare:
             if red.op == "+" and _is_zero(inner):
                 continue  # adding +0.0 (an empty partial sum, a predicated-off term) changes nothing
             for dd, shape, leaves in _flat(body, d):
+                if drop and finite_zero.zero_shape(shape):
+                    self.dropped.terms += 1  # 0 * input: +-0 for finite inputs (finite_zero.py)
+                    continue
                 name = self.fams.setdefault(shape, f"F{len(self.fams)}")
                 lv = _leaf_map(leaves, dd, name)
                 m = to_ctx.intersect_domain(dd).range_product(lv)
@@ -234,15 +250,19 @@ class Compare:
                 fam[shape] = fam[shape].union(u) if shape in fam else u
             if ymap is not None and not nested:
                 s = isl.UnionMap.from_map(ymap.intersect_domain(d)).apply_range(side.flow.write_sched)
+                s = ctx_first(to_ctx.intersect_domain(d), s)
                 order = s if order is None else order.union(s)
-        if nested or order is None:
+        if nested or order is None or not fam:
             return fam, None, nested
         allp = None
         for m in fam.values():
             allp = m if allp is None else allp.union(m)
         n = _sched_dims(order)
         sp = isl.Set(f"{side.model.ptuple} -> {{ SCHED[{', '.join(f's{j}' for j in range(n))}] }}").get_space()
-        before = order.apply_range(isl.UnionMap.from_map(isl.Map.lex_lt(sp))).apply_range(order.reverse())
+        lt = isl.Map.lex_lt(sp)
+        for j in range(to_ctx.dim(isl.dim_type.out)):  # terms of one cell only: equal context coordinates first
+            lt = lt.equate(isl.dim_type.in_, j, isl.dim_type.out, j)
+        before = order.apply_range(isl.UnionMap.from_map(lt)).apply_range(order.reverse())
         rel = before.apply_domain(allp).apply_range(allp)
         # keep pairs of one cell: [ctx -> L1] -> [ctx -> L2] with equal ctx
         rel = rel.intersect(_same_ctx(rel))
@@ -433,7 +453,9 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
         cmp.check_refs()
     except (Unsupported, isl.Error) as exc:
         return [("equivalence", Finding("unknown", f"not decided by value: {exc}", STATEMENT))]
-    eq = Finding("proved", f"{na} and {nb} leave the same value in every observable cell", STATEMENT)
+    assumed = f"; {cmp.dropped.text(profile)}" if cmp.dropped else ""
+    eq = Finding("proved", f"{na} and {nb} leave the same value in every observable cell{assumed}",
+                 STATEMENT + (f"; {finite_zero.ASSUMPTION}" if cmp.dropped else ""))
     st_red = "every reduction sums its terms in the same order in both kernels (bitwise equal)"
     for dom, why in cmp.refused:
         pt = _sample(dom)

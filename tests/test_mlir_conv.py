@@ -45,20 +45,24 @@ def test_torch_mlir_lowering_through_iree_agrees_with_the_oracle(name, tmp_path,
     assert rc == (1 if grouped else 0), err
     program = parse_file(str(out))
     names = {k.name for k in program.kernels}
-    expected = {"input"} if grouped and name != "depthwise" else set() if grouped else {"input", "weight"}
+    # torch-mlir 20261001: grouped weight gradients are mis-lowered (seed) or not lowered
+    # (depthwise); the depthwise input gradient lowers only with a channel multiplier above 1
+    expected = {"seed_nhwc": {"input"}, "seed_nchw": {"input"}, "depthwise": set(),
+                "depthwise_m2": {"input"}}.get(name, {"input", "weight"})
     assert {g for g in ("input", "weight") if f"torch_mlir_{g}_grad" in names} == expected
-    if grouped and name != "depthwise":
+    if name.startswith("seed"):
         saved = f"{out}.torch_mlir_weight.mlir"
         assert f"{saved}:" in err and "'tensor.cast'" in err
         line = int(err.split(f"{saved}:")[1].split(":")[0])
         assert "tensor.cast" in Path(saved).read_text().splitlines()[line - 1]
     elif grouped:
         assert "torch-mlir failed to lower" in err
-    for g in sorted(expected):  # the imported lowering through IREE vs the reference in C
-        report = compare_kernels(program, f"{g}_grad_reference", f"torch_mlir_{g}_grad", {},
-                                 runner_ref=load_c(program).run, runner_cand=load_iree(program).run,
-                                 rtol=1e-4, atol=1e-4)
-        assert report.ok and not report.vacuous, report.text()
+    for g in sorted(expected):  # the imported lowering through IREE vs the reference and the direct kernel in C
+        for ref in (f"{g}_grad_reference", f"{g}_grad"):
+            report = compare_kernels(program, ref, f"torch_mlir_{g}_grad", {},
+                                     runner_ref=load_c(program).run, runner_cand=load_iree(program).run,
+                                     rtol=1e-4, atol=1e-4)
+            assert report.ok and not report.vacuous, report.text()
     cv = make_conv(**cfg, grads=("input", "weight"))
     rows = numerics_rows(cv, program, dtypes=("f32", "bf16") if name == "seed_nhwc" else ("f32",))
     eager = {(g, d): st[2] for g, d, src, st in rows if src == "PyTorch"}
@@ -67,7 +71,7 @@ def test_torch_mlir_lowering_through_iree_agrees_with_the_oracle(name, tmp_path,
         bound = 8 * eager[g, dtype] + TOL[dtype]
         if source == "imported -> IREE":
             assert st[2] <= bound, (g, dtype, st, bound)
-        elif source == "torch-mlir -> IREE" and name == "depthwise":
+        elif source == "torch-mlir -> IREE" and g not in expected and not name.startswith("seed"):
             assert isinstance(st, str) and "torch-mlir failed" in st
         elif source == "torch-mlir -> IREE" and grouped and g == "weight":
             # the wrong-shape cast the importer refuses: IREE runs it and returns wrong values
@@ -86,5 +90,24 @@ def test_run_target_iree_prints_the_numerics_report(tmp_path, capsys):
     assert "claim torch_mlir_input_grad == input_grad_reference (input_grad_reference in C, " \
            "torch_mlir_input_grad through IREE): ok" in r.out
     assert "numerics (as IREE's verify-numerics)" in r.out
+    for g in ("input", "weight"):
+        assert f"torch-mlir lowering torch_mlir_{g}_grad (IREE) vs the direct kernel {g}_grad (C): ok" in r.out
     for dtype in ("f32", "bf16"):
         assert f"{'weight':8}{dtype:7}imported -> IREE" in r.out
+
+
+def test_exported_lowering_is_proved_by_vsched_verify(tmp_path, capsys):
+    """The whole pipeline: export with torch-mlir now, import, prove (profile finite, declared
+    by the file), and the report says the finite-input assumption was used."""
+    out = tmp_path / "stride3.vs"
+    assert main(_argv(CONVS["stride3"], out)) == 0
+    capsys.readouterr()
+    rc = main(["verify", str(out), "--no-cache", "--timeout", "120"])
+    r = capsys.readouterr()
+    assert rc == 0, r.out + r.err
+    for g in ("input", "weight"):
+        assert f"torch_mlir_{g}_grad == {g}_grad_reference: LEGAL" in r.out
+    assert "assuming finite inputs (the finite profile)" in r.out
+    rc = main(["verify", str(out), "--no-cache", "--timeout", "120", "--profile", "reproducible"])
+    r = capsys.readouterr()
+    assert rc != 0 and "assuming finite" not in r.out

@@ -24,7 +24,7 @@ BINOPS = ("+", "-", "*", "/")
 CMPOPS = ("<", "<=", ">", ">=", "==", "!=")
 # name -> arity of the scalar/index functions
 FUNCS = {"min": 2, "max": 2, "fma": 3, "neg": 1, "exp": 1, "log": 1, "sqrt": 1, "relu": 1, "abs": 1}
-PROFILES = ("default", "approximate", "reproducible")
+PROFILES = ("default", "approximate", "reproducible", "finite")
 
 
 def _loc_field():

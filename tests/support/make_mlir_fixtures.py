@@ -29,6 +29,8 @@ CONVS = {
     "stride3": dict(x=(1, 10, 9, 2), w=(3, 3, 3, 2), layout="nhwc", stride=3, padding=1),
     "groups1": dict(x=(2, 6, 6, 3), w=(4, 3, 3, 3), layout="nchw", stride=2, padding=1),
     "depthwise": dict(x=(1, 6, 6, 4), w=(4, 3, 3, 1), layout="nhwc", stride=1, padding=1, groups=4),
+    # depthwise with channel multiplier 2 (groups = C, F = 2C): torch-mlir lowers its input gradient
+    "depthwise_m2": dict(x=(1, 6, 6, 4), w=(8, 3, 3, 1), layout="nchw", stride=1, padding=1, groups=4),
     "1x1": dict(x=(2, 5, 5, 4), w=(3, 1, 1, 4), layout="nchw"),
     "pad0": dict(x=(1, 7, 7, 2), w=(3, 3, 3, 2), layout="nhwc", stride=2, padding=0),
 }

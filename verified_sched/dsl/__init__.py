@@ -9,7 +9,7 @@ line, such as a binary operator, `,`, `->`, `..`, `=`, `and`, `or`, `not`, `wher
     inputs     := "inputs" NAME {"," NAME} ( "int" "in" "[" NUM "," NUM "]"
                                            | "in" "[" NUM "," NUM "]" "grid" GRID ) NL
                   (declared input values; dsl/inputs.py: NUM -8, 0.5, 1/4; GRID a power of two)
-    profile    := "profile" ("default" | "approximate" | "reproducible") NL
+    profile    := "profile" ("default" | "finite" | "approximate" | "reproducible") NL
     tensor     := "tensor" NAME "[" expr {"," expr} "]" PREC [MEMORY] [ "pad" "(" INT {"," INT} ")" ] NL
                   PREC: f16 bf16 f32 f64 i32; MEMORY: global (default) shared local constant
     kernel     := "kernel" NAME block

@@ -29,6 +29,7 @@ from ..interp_scalar import KernelError
 from ..ops import apply_op
 from ..sizes import eval_int
 from ..verify import verify_program
+from .backend import Declined
 
 REPLAYABLE = ("coverage", "dependence", "in_bounds", "race")
 FINDING_KINDS = ("verifier", "counterexample", "backend", "crash")
@@ -54,6 +55,8 @@ class Outcome:
     replays: list = field(default_factory=list)  # (obligation kind, replayed | skipped)
     sizes_run: list = field(default_factory=list)
     vacuous: int = 0
+    backend_runs: int = 0  # comparisons run through the --backend runner
+    backend_declined: int = 0  # examples the backend declined (fuzz/backend.py)
     finding: Finding | None = None
     times: dict = field(default_factory=dict)
 
@@ -194,6 +197,11 @@ def _check_legal(program, kernel, ops, size_sets, report, backend, seeds, out: O
                     runner = backend(program)
                     rep = _compare(program, program, kernel, sizes, seed, ref, runner, rtol, out)
                     bad = None if rep.equal else rep.text()
+                    out.backend_runs += 1
+                except Declined:
+                    out.backend_declined += 1
+                    backend = None  # the same kernel at other sizes: declined as well
+                    continue
                 except Exception as e:  # noqa: BLE001 - whatever the user's backend raises is its finding
                     bad = f"the backend raised {type(e).__name__}: {e}"
                 if bad:

@@ -27,6 +27,8 @@ class Stats:
     schedule_lengths: Counter = field(default_factory=Counter)
     times: Counter = field(default_factory=Counter)  # draw / verify / compile / run / total seconds
     vacuous: int = 0
+    backend_runs: int = 0
+    backend_declined: int = 0
 
     def add(self, outcome) -> None:
         self.examples += 1
@@ -42,10 +44,14 @@ class Stats:
         self.schedule_lengths[len(outcome.ops)] += 1
         self.times.update(outcome.times)
         self.vacuous += outcome.vacuous
+        self.backend_runs += getattr(outcome, "backend_runs", 0)
+        self.backend_declined += getattr(outcome, "backend_declined", 0)
 
     def merge(self, other: "Stats") -> None:
         self.examples += other.examples
         self.vacuous += other.vacuous
+        self.backend_runs += other.backend_runs
+        self.backend_declined += other.backend_declined
         for name in ("verdicts", "options", "unknown_kinds", "refuted_kinds", "replays", "sizes",
                      "schedule_lengths", "times"):
             getattr(self, name).update(getattr(other, name))
@@ -64,4 +70,6 @@ class Stats:
             "schedule_lengths": {str(k): v for k, v in sorted(self.schedule_lengths.items())},
             "seconds_by_phase": {k: round(v, 3) for k, v in self.times.items()},
             "vacuous_comparisons": self.vacuous,
+            "backend_comparisons": self.backend_runs,
+            "backend_declined": self.backend_declined,
         }

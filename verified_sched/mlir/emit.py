@@ -48,9 +48,13 @@ def arg_elem(prec: str) -> str:
     return "i16" if prec == "bf16" else ELEM[prec]
 
 
+class Inexpressible(UsageError):
+    """A kernel that linalg on tensors cannot express (the message says what)."""
+
+
 def _refuse(kernel: str, node, why: str) -> UsageError:
     what = stmt_text(node).strip().splitlines()[0] if isinstance(node, ir.Node) else ""
-    return UsageError(f"kernel {kernel}: linalg cannot express {why}" + (f" (in `{what}`)" if what else ""),
+    return Inexpressible(f"kernel {kernel}: linalg cannot express {why}" + (f" (in `{what}`)" if what else ""),
                       getattr(node, "loc", None))
 
 

@@ -42,6 +42,10 @@ def iree_jobs(jobs: list) -> list:
     for label, p_ref, ref, p_cand, cand, t_ref, _, rtol in jobs:
         if label.startswith("schedule of"):  # IREE takes kernels as written: compare those
             p_cand, label = p_ref, f"kernel {ref} as written (C vs IREE)"
+        swap = p_cand is p_ref and ref.startswith("torch_mlir_") and not cand.startswith("torch_mlir_")
+        if swap and expressible(p_ref, ref) is None:
+            ref, cand = cand, ref  # the torch-mlir lowering is the one under test: it runs in IREE
+            label += f" ({ref} in C, {cand} through IREE)"
         why = expressible(p_cand, cand)
         target = "iree"
         if why is not None and p_cand is p_ref and expressible(p_ref, ref) is None:
@@ -53,4 +57,19 @@ def iree_jobs(jobs: list) -> list:
         if rtol is None and target == "iree" and (has_accumulation(p_ref, ref) or has_accumulation(p_cand, cand)):
             rtol = max(tolerance(p_ref, [ref]), tolerance(p_cand, [cand]))
         out.append((label, p_ref, ref, p_cand, cand, "c", target, rtol))
+        out += direct_jobs(p_cand, cand if target == "iree" else None)
     return out
+
+
+def direct_jobs(program: ir.Program, cand: str | None) -> list:
+    """A torch-mlir lowering run through IREE (`torch_mlir_<g>_grad` of a `conv-backward
+    --against torch-mlir` file) is also compared with the file's direct kernel `<g>_grad` in C,
+    the kernel proved equal to the chain rule (within the reassociation tolerance)."""
+    if cand is None or not cand.startswith("torch_mlir_"):
+        return []
+    direct = cand[len("torch_mlir_"):]
+    if direct not in {k.name for k in program.kernels}:
+        return []
+    rtol = max(tolerance(program, [direct]), tolerance(program, [cand]))
+    return [(f"torch-mlir lowering {cand} (IREE) vs the direct kernel {direct} (C)", program, direct, program, cand,
+             "c", "iree", rtol)]

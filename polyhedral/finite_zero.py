@@ -1,0 +1,174 @@
+"""Terms that read cells known to hold zero, and when dropping them is exact.
+
+Compilers lower a convolution's backward pass through zero-filled and padded tensors: the
+input gradient correlates a zero-inserted, padded dy (the gaps of a strided `insert_slice`
+and the pad zone hold 0), the weight gradient reads the padded input. Each such read adds a
+term `0 * y` to a sum the chain-rule reference never forms. `0 * y` is a (signed) zero when y
+is finite, but NaN when y is an infinity or NaN, so dropping the term is exact **only for
+finite inputs**. The `finite` profile states that assumption (and `approximate`, whose
+rewrites already presume it: Winograd's transforms turn one infinity into NaN); `default` and
+`reproducible` never drop such a term.
+
+What is dropped, and why it is exact under the assumption:
+
+- the zero is established by value flow, never assumed: it is a `Const(0.0)` of the value
+  expansion (valueexpr.py), i.e. the read cell's last writer stores the constant 0 (`zero T`,
+  a fill with 0.0, the pad value of `tensor.pad`, a gap of a zero-filled tensor that a strided
+  insert leaves untouched) or the program multiplies by a literal 0;
+- a term is dropped when its value is `z * v` (either order, through float casts of the
+  zero), `z` such a zero and `v` a kernel input (finite by the assumption), a finite
+  constant or an integer iterator value: then the term is +0 or -0. Products of two inputs
+  are not dropped (`x * y` may overflow to an infinity even for finite x and y);
+- a sum `s + (+-0)` equals s bitwise except when s is -0.0 (`-0 + +0 = +0`). A sum that starts
+  from +0.0 (a zero-filled accumulator) is never -0.0 in round-to-nearest (a rounded sum is
+  -0 only when both operands are), so terms are dropped from a `+` reduction only when its
+  initial value is +0.0 (or such a partial sum), and `x + z` is x only for such an x.
+
+`Dropped` counts the terms dropped, so the claim's report can say the assumption was used.
+`ctx_first` (no assumption) keeps the term-order relation of such large sums per cell, which
+is what lets the lowered convolutions fit isl's operation budget.
+"""
+from __future__ import annotations
+
+import math
+
+import islpy as isl
+
+from .describe import maps_of
+from .valueexpr import At, Const, Iter, Leaf, Op, Pw, Red
+
+FINITE_PROFILES = ("finite", "approximate")
+ASSUMPTION = "assuming finite inputs"
+
+
+def assumes_finite(profile: str) -> bool:
+    """Whether the profile states the finite-input assumption."""
+    return profile in FINITE_PROFILES
+
+
+def _strip(n):
+    while isinstance(n, At):
+        n = n.body
+    return n
+
+
+def _float_cast(name: str) -> bool:
+    return name.startswith("cast ") and name != "cast i32"
+
+
+# ------------------------------------------------------------ term shapes (claims_value._flat)
+
+def zero_shape(shape) -> bool:
+    """The term of this shape is +0 or -0 when every input is finite."""
+    match shape:
+        case ("c", v):
+            return v == 0.0
+        case ("o", "*", a, b, *_):
+            return (zero_shape(a) and finite_shape(b)) or (finite_shape(a) and zero_shape(b))
+        case ("o", name, a) if _float_cast(name):
+            return zero_shape(a)
+    return False
+
+
+def finite_shape(shape) -> bool:
+    """A value that is finite when every input is: an input cell, a finite constant, an
+    iterator value (an integer)."""
+    match shape:
+        case ("c", v):
+            return math.isfinite(v)
+        case ("l", _) | ("i",):
+            return True
+    return False
+
+
+# ------------------------------------------------------------ expression nodes
+
+def zero_node(n) -> bool:
+    """Node form of `zero_shape`: every case of n is +0 or -0 when every input is finite."""
+    n = _strip(n)
+    if isinstance(n, Pw):
+        return bool(n.pieces) and all(zero_node(e) for _, e in n.pieces)
+    if isinstance(n, Const):
+        return n.value == 0.0
+    if isinstance(n, Op) and n.name == "*" and len(n.args) == 2:
+        a, b = n.args
+        return (zero_node(a) and finite_node(b)) or (finite_node(a) and zero_node(b))
+    if isinstance(n, Op) and _float_cast(n.name) and len(n.args) == 1:
+        return zero_node(n.args[0])
+    return False
+
+
+def finite_node(n) -> bool:
+    n = _strip(n)
+    if isinstance(n, Pw):
+        return bool(n.pieces) and all(finite_node(e) for _, e in n.pieces)
+    if isinstance(n, Const):
+        return math.isfinite(n.value)
+    return isinstance(n, (Leaf, Iter))
+
+
+def never_negzero(n) -> bool:
+    """n is never -0.0: +0.0 or a nonzero constant, or a + reduction (a sum) from such an
+    initial value (round to nearest gives -0 only for -0 + -0)."""
+    n = _strip(n)
+    if isinstance(n, Pw):
+        return bool(n.pieces) and all(never_negzero(e) for _, e in n.pieces)
+    if isinstance(n, Const):
+        return n.value != 0.0 or math.copysign(1.0, n.value) > 0
+    if isinstance(n, Red):
+        return n.op == "+" and never_negzero(n.init)
+    return False
+
+
+def plus_zero_operand(n):
+    """For `x + z` or `z + x` (and `x - z`) with z a finite zero and x never -0.0: x, else None."""
+    n = _strip(n)
+    if not isinstance(n, Op) or n.name not in ("+", "-") or len(n.args) != 2:
+        return None
+    a, b = n.args
+    if zero_node(b) and never_negzero(a):
+        return a
+    if n.name == "+" and zero_node(a) and never_negzero(b):
+        return b
+    return None
+
+
+def drop_zero_operand(x, y):
+    """(x', y'): x and y with `+ z` removed from one of them (`plus_zero_operand`), or None when
+    neither adds a finite zero to a value that is never -0.0, or both do (compared as they are)."""
+    kx, ky = plus_zero_operand(x), plus_zero_operand(y)
+    if (kx is None) == (ky is None):
+        return None
+    return (kx, y) if kx is not None else (x, ky)
+
+
+def ctx_first(to_ctx: isl.Map, sched: isl.UnionMap) -> isl.UnionMap:
+    """D -> SCHED[context coordinates, schedule] for the terms D of a reduction (to_ctx: D ->
+    the cell they sum into): the order relation of two terms built from it equates their cells
+    before comparing schedules, which keeps isl's work per cell (claims_value.families)."""
+    out = None
+    for m in maps_of(sched):
+        mm = to_ctx.flatten_range().flat_range_product(m).set_tuple_name(isl.dim_type.out, "SCHED")
+        u = isl.UnionMap.from_map(mm)
+        out = u if out is None else out.union(u)
+    return out if out is not None else sched
+
+
+class Dropped:
+    """How many terms a comparison dropped under the finite-input assumption."""
+
+    def __init__(self):
+        self.terms = 0  # zero terms of + reductions
+        self.operands = 0  # zero operands of + and -
+
+    def __bool__(self) -> bool:
+        return bool(self.terms or self.operands)
+
+    def text(self, profile: str) -> str:
+        parts = []
+        if self.terms:
+            parts.append("terms of sums that read cells known to hold 0 (0 * input)")
+        if self.operands:
+            parts.append("additions of a value known to be 0")
+        return (f"{ASSUMPTION} (the {profile} profile): dropped {' and '.join(parts)}, exact only when "
+                "every input is finite")
