@@ -34,8 +34,8 @@ from .model import KernelModel, _safe
 from .valueexpr import At, Const, Expander, Iter, Leaf, Op, Pw, Red, Ref, identity
 from .valueflow import Unsupported, ValueFlow, out_tuple
 
-STATEMENT = ("forall params and every observable cell (non-padding cell of a global tensor either kernel "
-             "writes): the value expression each kernel leaves there, expanded through its last writers to "
+STATEMENT = ("forall params and every observable cell (non-padding cell of a global, non-scratch tensor "
+             "either kernel writes): the value expression each kernel leaves there, expanded through its last writers to "
              "the inputs, is the same (reductions as operator, init and term multiset)")
 
 
@@ -421,8 +421,8 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
         cmp = Compare(sa, sb, profile)
         for t in sorted(sa.writes() | sb.writes()):
             tensor = ma.program.tensor(t)
-            if tensor.memory != "global":
-                continue
+            if tensor.memory != "global" or tensor.scratch:
+                continue  # shared, local and scratch tensors are not observable
             box = _box(ma, t, False).set_tuple_name(out_tuple(t))
             va = sa.exp.final(t, box) if t in sa.writes() else _input(t, box)
             vb = sb.exp.final(t, box) if t in sb.writes() else _input(t, box)
