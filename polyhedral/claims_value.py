@@ -28,7 +28,7 @@ import islpy as isl
 
 from verified_sched import ir
 from .affine import NonAffine
-from .describe import Finding, coords, param_values
+from .describe import Finding, coords, maps_of, param_values
 from .isltools import _box, _params_text, _sample
 from .model import KernelModel, _safe
 from .valueexpr import At, Const, Expander, Iter, Leaf, Op, Pw, Red, Ref, identity
@@ -69,7 +69,7 @@ class Compare:
     def cmp(self, x, y, dom: isl.Set):
         if dom.is_empty():
             return
-        if isinstance(x, Pw):
+        if isinstance(x, Pw):  # (coalesced: the cell sets of in-place kernels fragment)
             for d, e in x.pieces:
                 self.cmp(e, y, dom.intersect(d))
             return
@@ -78,9 +78,9 @@ class Compare:
                 self.cmp(x, e, dom.intersect(d))
             return
         if isinstance(x, At) and isinstance(y, At):
-            rel = x.inst.intersect_domain(dom).reverse().apply_range(y.inst.intersect_domain(dom))
-            key = (x.stmt, y.stmt)
-            self.hyp[key] = self.hyp[key].union(rel) if key in self.hyp else rel
+            # the instance pairing, built only if an in-place recurrence asks for it (check_refs):
+            # composing it on fragmented cell sets is what costs
+            self.hyp.setdefault((x.stmt, y.stmt), []).append((x.inst, y.inst, dom))
             return self.cmp(x.body, y.body, dom)
         if isinstance(x, At):
             return self.cmp(x.body, y, dom)
@@ -119,7 +119,7 @@ class Compare:
             if x.name != y.name or len(x.args) != len(y.args):
                 self.structure(dom, f"{x.name} in {self.names[0]}, {y.name} in {self.names[1]} (different rounding)")
             if x.name in ("+", "*") and len(x.args) == 2:
-                saved = ({k: v for k, v in self.hyp.items()}, list(self.refs), set(self.notes), list(self.refused))
+                saved = ({k: list(v) for k, v in self.hyp.items()}, list(self.refs), set(self.notes), list(self.refused))
                 try:  # two-operand + and * commute exactly
                     for p, q in zip(x.args, y.args[::-1]):
                         self.cmp(p, q, dom)
@@ -143,6 +143,7 @@ class Compare:
     # ------------------------------------------------------------ reductions
 
     def reduction(self, x: Red, y: Red, dom: isl.Set):
+        dom = dom.coalesce()  # every term map below is cut to it
         ops = {x.op, y.op}
         if x.prec != y.prec:
             self.structure(dom, f"an {x.prec} reduction in {self.names[0]}, an {y.prec} one in {self.names[1]}")
@@ -181,7 +182,7 @@ class Compare:
                                f"{who} adds a term {_shape_text(key)} twice where {other} adds it once",
                                term=_shape_text(key), extra_in=who)
             if not ja:
-                raise Unsupported("terms with multiplicity above one in both kernels (counting is not implemented)")
+                _same_multiplicities(fa[key], fb[key], dom, self.names, _shape_text(key))
         if x.op in ("max", "min") or x.prec == "i32":
             return  # exact in any order (integers wrap: + and * are associative and commutative)
         if oa is None and ob is None and not (nest_a or nest_b):
@@ -195,13 +196,13 @@ class Compare:
     def families(self, red: Red, dom: isl.Set, side: Side):
         """(shape -> union map D -> [ctx -> F[leaves]], term order relation, nested?)."""
         fam, nested = {}, False
-        pieces = []  # (term ctx set D, to_ctx map D -> ctx, body, chain range map D -> Y)
+        pieces = []  # (term ctx set D, to_ctx map D -> ctx, body, chain ctx -> instance or None)
         for t in red.terms:
             chain = t.chain.intersect_domain(dom)
             if chain.is_empty():
                 continue
-            pieces.append((chain.wrap(), chain.domain_map(), t.body, chain.range_map()))
-        order = None
+            pieces.append((chain.wrap(), chain.domain_map(), t.body, chain))  # chain: ctx -> instance
+        order, placed = None, []  # placed: (term -> statement instance, term set) to order by schedule
         k = 0
         while k < len(pieces):
             d, to_ctx, body, ymap = pieces[k]
@@ -233,10 +234,14 @@ class Compare:
                 u = isl.UnionMap.from_map(m)
                 fam[shape] = fam[shape].union(u) if shape in fam else u
             if ymap is not None and not nested:
-                s = isl.UnionMap.from_map(ymap.intersect_domain(d)).apply_range(side.flow.write_sched)
-                order = s if order is None else order.union(s)
-        if nested or order is None:
+                placed.append((ymap, d))
+        if nested or not placed:
             return fam, None, nested
+        if _order_free(fam):
+            return fam, None, nested  # nothing to order (the order relation can be costly to build)
+        for chain, d in placed:
+            s = isl.UnionMap.from_map(chain.range_map().intersect_domain(d)).apply_range(side.flow.write_sched)
+            order = s if order is None else order.union(s)
         allp = None
         for m in fam.values():
             allp = m if allp is None else allp.union(m)
@@ -250,10 +255,82 @@ class Compare:
 
     # ------------------------------------------------------------ driver
 
+    def _pairing(self, key) -> isl.Map:
+        """Instance of one kernel -> instance of the other that the comparison paired (At nodes)."""
+        out = None
+        for xi, yi, dom in self.hyp[key]:
+            rel = xi.intersect_domain(dom).reverse().apply_range(yi.intersect_domain(dom))
+            out = rel if out is None else out.union(rel)
+        return out
+
     def check_refs(self):
         for key, rel in self.refs:
-            if key not in self.hyp or not rel.is_subset(self.hyp[key]):
+            if key not in self.hyp or not rel.is_subset(self._pairing(key)):
                 raise Unsupported("an in-place recurrence could not be matched instance by instance")
+
+
+MAX_MULTIPLICITY = 16  # terms of one value added to one cell that the claim compares by counting
+
+
+def _same_multiplicities(fa: isl.UnionMap, fb: isl.UnionMap, dom: isl.Set, names: tuple, term: str) -> None:
+    """Both kernels add the term values of fa/fb (term points D -> [cell ctx -> F[leaf cells]],
+    the same value set) with multiplicity above one somewhere: compare how many times each
+    value is added, without counting points (islpy has no barvinok): peel one term point per
+    value (the lexicographic minimum) per round; the values still present after r rounds are
+    those added more than r times, and they must be the same on both sides in every round
+    (a Mismatch names a cell where they differ). More than MAX_MULTIPLICITY rounds: Unsupported.
+    The term points of all statements are first put in one space (a union map's lexmin is per
+    space: peeling per statement would count a value added by two statements once)."""
+    ra, rb = _one_space(fa.reverse()), _one_space(fb.reverse())
+    for _ in range(MAX_MULTIPLICITY + 1):
+        da, db = ra.domain(), rb.domain()
+        if da.is_empty() and db.is_empty():
+            return
+        if not da.is_equal(db):
+            who, other = (names[0], names[1]) if not da.subtract(db).is_empty() else (names[1], names[0])
+            diff = da.subtract(db) if who == names[0] else db.subtract(da)
+            cells = diff.unwrap().domain() if not diff.is_empty() else None
+            raise Mismatch(_single(cells, dom) if cells is not None else dom,
+                           f"{who} adds a term {term} more times than {other}", term=term, extra_in=who)
+        ra, rb = ra.subtract(ra.lexmin()), rb.subtract(rb.lexmin())
+    raise Unsupported(f"a term is added more than {MAX_MULTIPLICITY} times to one cell in both kernels "
+                      "(compared by counting up to that)")
+
+
+def _one_space(u: isl.UnionMap) -> isl.UnionMap:
+    """value point -> D (wrapped [cell -> statement instance]) as value point -> TERM[k,
+    instance dims, 0 ...], k numbering the statements: the same value point has distinct terms
+    exactly at distinct instances, now all in one space."""
+    maps = [m.range_factor_range() for m in maps_of(u)]
+    if not maps:
+        return u
+    width = max(m.dim(isl.dim_type.out) for m in maps)
+    names = sorted({m.get_tuple_name(isl.dim_type.out) for m in maps})
+    out = None
+    for m in maps:
+        name, n = m.get_tuple_name(isl.dim_type.out), m.dim(isl.dim_type.out)
+        dims = [f"i{j}" for j in range(n)]
+        point = [str(names.index(name))] + dims + ["0"] * (width - n)
+        tag = isl.Map(f"{{ {name}[{', '.join(dims)}] -> TERM[{', '.join(point)}] }}").align_params(m.get_space())
+        mm = isl.UnionMap.from_map(m.apply_range(tag))
+        out = mm if out is None else out.union(mm)
+    return out
+
+
+def _order_free(fam: dict) -> bool:
+    """Whether the order of a reduction's terms cannot matter: every cell (ctx) receives one
+    value only, either because its terms all come from one family and read the same leaves
+    (`+= 1` three times: adding equal values in any order gives the same bits), or because it
+    receives at most one term. Each family maps term points D -> [ctx -> F[leaf cells]]."""
+    if len(fam) == 1:
+        (m,) = fam.values()
+        if m.range().unwrap().is_single_valued():
+            return True
+    to_ctx = None
+    for m in fam.values():
+        d = m.range_factor_domain()
+        to_ctx = d if to_ctx is None else to_ctx.union(d)
+    return to_ctx is not None and to_ctx.is_injective()
 
 
 def _kind(n) -> str:
