@@ -69,7 +69,7 @@ class Compare:
     def cmp(self, x, y, dom: isl.Set):
         if dom.is_empty():
             return
-        if isinstance(x, Pw):  # (coalesced: the cell sets of in-place kernels fragment)
+        if isinstance(x, Pw):
             for d, e in x.pieces:
                 self.cmp(e, y, dom.intersect(d))
             return
@@ -143,7 +143,6 @@ class Compare:
     # ------------------------------------------------------------ reductions
 
     def reduction(self, x: Red, y: Red, dom: isl.Set):
-        dom = dom.coalesce()  # every term map below is cut to it
         ops = {x.op, y.op}
         if x.prec != y.prec:
             self.structure(dom, f"an {x.prec} reduction in {self.names[0]}, an {y.prec} one in {self.names[1]}")
@@ -198,7 +197,7 @@ class Compare:
         fam, nested = {}, False
         pieces = []  # (term ctx set D, to_ctx map D -> ctx, body, chain ctx -> instance or None)
         for t in red.terms:
-            chain = t.chain.intersect_domain(dom)
+            chain = t.chain.intersect_domain(dom).coalesce()
             if chain.is_empty():
                 continue
             pieces.append((chain.wrap(), chain.domain_map(), t.body, chain))  # chain: ctx -> instance
@@ -230,7 +229,7 @@ class Compare:
             for dd, shape, leaves in _flat(body, d):
                 name = self.fams.setdefault(shape, f"F{len(self.fams)}")
                 lv = _leaf_map(leaves, dd, name)
-                m = to_ctx.intersect_domain(dd).range_product(lv)
+                m = to_ctx.intersect_domain(dd).coalesce().range_product(lv.coalesce())
                 u = isl.UnionMap.from_map(m)
                 fam[shape] = fam[shape].union(u) if shape in fam else u
             if ymap is not None and not nested:
