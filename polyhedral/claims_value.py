@@ -27,8 +27,9 @@ from __future__ import annotations
 import islpy as isl
 
 from verified_sched import ir
+from . import term_counts
 from .affine import NonAffine
-from .describe import Finding, coords, maps_of, param_values
+from .describe import Finding, coords, param_values
 from .isltools import _box, _params_text, _sample
 from .model import KernelModel, _safe
 from .valueexpr import At, Const, Expander, Iter, Leaf, Op, Pw, Red, Ref, identity
@@ -181,7 +182,13 @@ class Compare:
                                f"{who} adds a term {_shape_text(key)} twice where {other} adds it once",
                                term=_shape_text(key), extra_in=who)
             if not ja:
-                _same_multiplicities(fa[key], fb[key], dom, self.names, _shape_text(key))
+                bad = term_counts.excess(fa[key], fb[key])
+                if bad is not None:
+                    points, first = bad
+                    who, other = self.names if first else self.names[::-1]
+                    raise Mismatch(_single(points.unwrap().domain(), dom), f"{who} adds a term "
+                                   f"{_shape_text(key)} more times than {other}", term=_shape_text(key),
+                                   extra_in=who)
         if x.op in ("max", "min") or x.prec == "i32":
             return  # exact in any order (integers wrap: + and * are associative and commutative)
         if oa is None and ob is None and not (nest_a or nest_b):
@@ -236,7 +243,7 @@ class Compare:
                 placed.append((ymap, d))
         if nested or not placed:
             return fam, None, nested
-        if _order_free(fam):
+        if term_counts.order_free(fam):
             return fam, None, nested  # nothing to order (the order relation can be costly to build)
         for chain, d in placed:
             s = isl.UnionMap.from_map(chain.range_map().intersect_domain(d)).apply_range(side.flow.write_sched)
@@ -266,70 +273,6 @@ class Compare:
         for key, rel in self.refs:
             if key not in self.hyp or not rel.is_subset(self._pairing(key)):
                 raise Unsupported("an in-place recurrence could not be matched instance by instance")
-
-
-MAX_MULTIPLICITY = 16  # terms of one value added to one cell that the claim compares by counting
-
-
-def _same_multiplicities(fa: isl.UnionMap, fb: isl.UnionMap, dom: isl.Set, names: tuple, term: str) -> None:
-    """Both kernels add the term values of fa/fb (term points D -> [cell ctx -> F[leaf cells]],
-    the same value set) with multiplicity above one somewhere: compare how many times each
-    value is added, without counting points (islpy has no barvinok): peel one term point per
-    value (the lexicographic minimum) per round; the values still present after r rounds are
-    those added more than r times, and they must be the same on both sides in every round
-    (a Mismatch names a cell where they differ). More than MAX_MULTIPLICITY rounds: Unsupported.
-    The term points of all statements are first put in one space (a union map's lexmin is per
-    space: peeling per statement would count a value added by two statements once)."""
-    ra, rb = _one_space(fa.reverse()), _one_space(fb.reverse())
-    for _ in range(MAX_MULTIPLICITY + 1):
-        da, db = ra.domain(), rb.domain()
-        if da.is_empty() and db.is_empty():
-            return
-        if not da.is_equal(db):
-            who, other = (names[0], names[1]) if not da.subtract(db).is_empty() else (names[1], names[0])
-            diff = da.subtract(db) if who == names[0] else db.subtract(da)
-            cells = diff.unwrap().domain() if not diff.is_empty() else None
-            raise Mismatch(_single(cells, dom) if cells is not None else dom,
-                           f"{who} adds a term {term} more times than {other}", term=term, extra_in=who)
-        ra, rb = ra.subtract(ra.lexmin()), rb.subtract(rb.lexmin())
-    raise Unsupported(f"a term is added more than {MAX_MULTIPLICITY} times to one cell in both kernels "
-                      "(compared by counting up to that)")
-
-
-def _one_space(u: isl.UnionMap) -> isl.UnionMap:
-    """value point -> D (wrapped [cell -> statement instance]) as value point -> TERM[k,
-    instance dims, 0 ...], k numbering the statements: the same value point has distinct terms
-    exactly at distinct instances, now all in one space."""
-    maps = [m.range_factor_range() for m in maps_of(u)]
-    if not maps:
-        return u
-    width = max(m.dim(isl.dim_type.out) for m in maps)
-    names = sorted({m.get_tuple_name(isl.dim_type.out) for m in maps})
-    out = None
-    for m in maps:
-        name, n = m.get_tuple_name(isl.dim_type.out), m.dim(isl.dim_type.out)
-        dims = [f"i{j}" for j in range(n)]
-        point = [str(names.index(name))] + dims + ["0"] * (width - n)
-        tag = isl.Map(f"{{ {name}[{', '.join(dims)}] -> TERM[{', '.join(point)}] }}").align_params(m.get_space())
-        mm = isl.UnionMap.from_map(m.apply_range(tag))
-        out = mm if out is None else out.union(mm)
-    return out
-
-
-def _order_free(fam: dict) -> bool:
-    """Whether the order of a reduction's terms cannot matter: every cell (ctx) receives one
-    value only, either because its terms all come from one family and read the same leaves
-    (`+= 1` three times: adding equal values in any order gives the same bits), or because it
-    receives at most one term. Each family maps term points D -> [ctx -> F[leaf cells]]."""
-    if len(fam) == 1:
-        (m,) = fam.values()
-        if m.range().unwrap().is_single_valued():
-            return True
-    to_ctx = None
-    for m in fam.values():
-        d = m.range_factor_domain()
-        to_ctx = d if to_ctx is None else to_ctx.union(d)
-    return to_ctx is not None and to_ctx.is_injective()
 
 
 def _kind(n) -> str:
