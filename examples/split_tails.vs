@@ -1,9 +1,10 @@
 # The eight tail strategies of `split`, one kernel each (the same loop, y[i] = 2 x[i], split by
 # 4, N not necessarily a multiple of 4). Print one with
 #   vsched show examples/split_tails.vs --after 1 --kernel scale_round_up
-# `vsched verify examples/split_tails.vs` proves guard and predicate, and refutes the others
+# `vsched verify examples/split_tails.vs` proves guard, predicate and predicate_stores (whose
+# guarded store evaluates its loads only on lanes it stores), and refutes the others
 # here: without padding the extra lanes of the last tile index past the end of x and y
-# (in_bounds), and shift_inward also needs N >= 4 (precondition).
+# (in_bounds; the shifted tiles of shift_inward start before 0 when N < 4).
 params N where N >= 1
 
 tensor x[N] f32

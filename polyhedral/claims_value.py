@@ -31,6 +31,7 @@ from __future__ import annotations
 import islpy as isl
 
 from verified_sched import ir
+from . import term_counts
 from .affine import NonAffine
 from .describe import Finding, coords, param_values
 from . import finite_zero
@@ -40,8 +41,8 @@ from .model import KernelModel, _safe
 from .valueexpr import At, Const, Expander, Iter, Leaf, Op, Pw, Red, Ref, identity
 from .valueflow import Unsupported, ValueFlow, out_tuple
 
-STATEMENT = ("forall params and every observable cell (non-padding cell of a global tensor either kernel "
-             "writes): the value expression each kernel leaves there, expanded through its last writers to "
+STATEMENT = ("forall params and every observable cell (non-padding cell of a global, non-scratch tensor "
+             "either kernel writes): the value expression each kernel leaves there, expanded through its last writers to "
              "the inputs, is the same (reductions as operator, init and term multiset)")
 
 
@@ -86,9 +87,9 @@ class Compare:
                 self.cmp(x, e, dom.intersect(d))
             return
         if isinstance(x, At) and isinstance(y, At):
-            rel = x.inst.intersect_domain(dom).reverse().apply_range(y.inst.intersect_domain(dom))
-            key = (x.stmt, y.stmt)
-            self.hyp[key] = self.hyp[key].union(rel) if key in self.hyp else rel
+            # the instance pairing, built only if an in-place recurrence asks for it (check_refs):
+            # composing it on fragmented cell sets is what costs
+            self.hyp.setdefault((x.stmt, y.stmt), []).append((x.inst, y.inst, dom))
             return self.cmp(x.body, y.body, dom)
         if isinstance(x, At):
             return self.cmp(x.body, y, dom)
@@ -130,7 +131,7 @@ class Compare:
             if x.name != y.name or len(x.args) != len(y.args):
                 self.structure(dom, f"{x.name} in {self.names[0]}, {y.name} in {self.names[1]} (different rounding)")
             if x.name in ("+", "*") and len(x.args) == 2:
-                saved = ({k: v for k, v in self.hyp.items()}, list(self.refs), set(self.notes), list(self.refused))
+                saved = ({k: list(v) for k, v in self.hyp.items()}, list(self.refs), set(self.notes), list(self.refused))
                 try:  # two-operand + and * commute exactly
                     for p, q in zip(x.args, y.args[::-1]):
                         self.cmp(p, q, dom)
@@ -192,7 +193,13 @@ class Compare:
                                f"{who} adds a term {_shape_text(key)} twice where {other} adds it once",
                                term=_shape_text(key), extra_in=who)
             if not ja:
-                raise Unsupported("terms with multiplicity above one in both kernels (counting is not implemented)")
+                bad = term_counts.excess(fa[key], fb[key])
+                if bad is not None:
+                    points, first = bad
+                    who, other = self.names if first else self.names[::-1]
+                    raise Mismatch(_single(points.unwrap().domain(), dom), f"{who} adds a term "
+                                   f"{_shape_text(key)} more times than {other}", term=_shape_text(key),
+                                   extra_in=who)
         if x.op in ("max", "min") or x.prec == "i32":
             return  # exact in any order (integers wrap: + and * are associative and commutative)
         if oa is None and ob is None and not (nest_a or nest_b):
@@ -206,13 +213,13 @@ class Compare:
     def families(self, red: Red, dom: isl.Set, side: Side):
         """(shape -> union map D -> [ctx -> F[leaves]], term order relation, nested?)."""
         fam, nested = {}, False
-        pieces = []  # (term ctx set D, to_ctx map D -> ctx, body, chain range map D -> Y)
+        pieces = []  # (term ctx set D, to_ctx map D -> ctx, body, chain ctx -> instance or None)
         for t in red.terms:
-            chain = t.chain.intersect_domain(dom)
+            chain = t.chain.intersect_domain(dom).coalesce()
             if chain.is_empty():
                 continue
-            pieces.append((chain.wrap(), chain.domain_map(), t.body, chain.range_map()))
-        order = None
+            pieces.append((chain.wrap(), chain.domain_map(), t.body, chain))  # chain: ctx -> instance
+        order, placed = None, []  # placed: (term -> statement instance, term set, term -> ctx) to order by schedule
         drop = self.finite and red.op == "+" and finite_zero.never_negzero(red.init)
         k = 0
         while k < len(pieces):
@@ -245,22 +252,26 @@ class Compare:
                     continue
                 name = self.fams.setdefault(shape, f"F{len(self.fams)}")
                 lv = _leaf_map(leaves, dd, name)
-                m = to_ctx.intersect_domain(dd).range_product(lv)
+                m = to_ctx.intersect_domain(dd).coalesce().range_product(lv.coalesce())
                 u = isl.UnionMap.from_map(m)
                 fam[shape] = fam[shape].union(u) if shape in fam else u
             if ymap is not None and not nested:
-                s = isl.UnionMap.from_map(ymap.intersect_domain(d)).apply_range(side.flow.write_sched)
-                s = ctx_first(to_ctx.intersect_domain(d), s)
-                order = s if order is None else order.union(s)
-        if nested or order is None or not fam:
+                placed.append((ymap, d, to_ctx))
+        if nested or not placed or not fam:
             return fam, None, nested
+        if term_counts.order_free(fam):
+            return fam, None, nested  # nothing to order (the order relation can be costly to build)
+        for chain, d, tc in placed:
+            s = isl.UnionMap.from_map(chain.range_map().intersect_domain(d)).apply_range(side.flow.write_sched)
+            s = ctx_first(tc.intersect_domain(d), s)
+            order = s if order is None else order.union(s)
         allp = None
         for m in fam.values():
             allp = m if allp is None else allp.union(m)
         n = _sched_dims(order)
         sp = isl.Set(f"{side.model.ptuple} -> {{ SCHED[{', '.join(f's{j}' for j in range(n))}] }}").get_space()
         lt = isl.Map.lex_lt(sp)
-        for j in range(to_ctx.dim(isl.dim_type.out)):  # terms of one cell only: equal context coordinates first
+        for j in range(placed[0][2].dim(isl.dim_type.out)):  # terms of one cell only: equal context coordinates first
             lt = lt.equate(isl.dim_type.in_, j, isl.dim_type.out, j)
         before = order.apply_range(isl.UnionMap.from_map(lt)).apply_range(order.reverse())
         rel = before.apply_domain(allp).apply_range(allp)
@@ -270,9 +281,17 @@ class Compare:
 
     # ------------------------------------------------------------ driver
 
+    def _pairing(self, key) -> isl.Map:
+        """Instance of one kernel -> instance of the other that the comparison paired (At nodes)."""
+        out = None
+        for xi, yi, dom in self.hyp[key]:
+            rel = xi.intersect_domain(dom).reverse().apply_range(yi.intersect_domain(dom))
+            out = rel if out is None else out.union(rel)
+        return out
+
     def check_refs(self):
         for key, rel in self.refs:
-            if key not in self.hyp or not rel.is_subset(self.hyp[key]):
+            if key not in self.hyp or not rel.is_subset(self._pairing(key)):
                 raise Unsupported("an in-place recurrence could not be matched instance by instance")
 
 
@@ -441,8 +460,8 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
         cmp = Compare(sa, sb, profile)
         for t in sorted(sa.writes() | sb.writes()):
             tensor = ma.program.tensor(t)
-            if tensor.memory != "global":
-                continue
+            if tensor.memory != "global" or tensor.scratch:
+                continue  # shared, local and scratch tensors are not observable
             box = _box(ma, t, False).set_tuple_name(out_tuple(t))
             va = sa.exp.final(t, box) if t in sa.writes() else _input(t, box)
             vb = sb.exp.final(t, box) if t in sb.writes() else _input(t, box)

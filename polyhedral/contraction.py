@@ -70,8 +70,8 @@ class Shape:
             if st.data_guards(model.pnames) or st.name in model.approximate:
                 raise Unsupported(f"statement {st.sid} has data-dependent control")
             w = next(a for a in st.accesses if a.write)
-            if prog.tensor(w.tensor).memory != "global":
-                raise Unsupported(f"statement {st.sid} writes a non-global tensor {w.tensor}")
+            if prog.tensor(w.tensor).memory != "global" or prog.tensor(w.tensor).scratch:
+                raise Unsupported(f"statement {st.sid} writes a non-observable tensor {w.tensor}")
             by_t.setdefault(w.tensor, []).append(st)
             for a in st.accesses:
                 if not a.write and not a.accumulator and a.tensor in written:

@@ -21,15 +21,6 @@ from verified_sched.verify import verify_claim, verify_program
 
 CASES = Path(__file__).resolve().parent / "cases"
 LEGAL = sorted(p.stem for p in CASES.glob("*.vs") if re.search(r"#\s*expect:\s*legal", p.read_text()))
-# Not proved, with the reason (never proved wrongly: unknown, or refuted where the cell differs).
-NOT_PROVED = {
-    "winograd_odd": "unknown",  # an algebraic identity, not a value-flow question
-    "split_reduction": "illegal",  # its partials are a global tensor only the scheduled kernel writes
-    # a 3-D zero expansion through a blend: the value comparison runs out of isl's budget
-    "fuzz_expand_zero_split_blend_coverage": "unknown",
-}
-
-
 def scheduled_claim(path: Path) -> str:
     """The program with every schedule applied, each original kernel added as K_original, and
     `claim K == K_original` for every kernel."""
@@ -60,9 +51,8 @@ def test_scheduled_equals_original_by_value(name):
     reports = claim_reports(text)
     own = [r for r in reports if r.kernel.endswith("_original")]
     assert own
-    want = NOT_PROVED.get(name, "legal")
-    for r in own:
-        assert r.verdict == want, [(o.kind, o.status, o.message) for o in r.obligations]
+    for r in own:  # every one, split_reduction (scratch partials) and winograd_odd included
+        assert r.verdict == "legal", [(o.kind, o.status, o.message) for o in r.obligations]
 
 
 def replays(text: str, report, rtol=None) -> bool:
@@ -282,3 +272,23 @@ def test_mixed_precisions_are_unknown():
             "kernel second { for i in 0 .. N { t[i] = a[i] }\n for i in 0 .. N { y[i] = a[i] } }\n"
             "claim first == second\n")
     assert claim_reports(text)[0].verdict == "unknown"
+
+
+def test_winograd_claim_is_decided_by_the_op_proofs():
+    """The Winograd-transformed kernel against the direct one: proved by the winograd op's own
+    obligations under approximate (the profile that licenses it), unknown under default; a
+    mutated transform is no longer the rewrite, so it is never proved."""
+    text = scheduled_claim(CASES / "winograd_odd.vs")
+    rep = next(r for r in claim_reports(text) if r.kernel.endswith("_original"))
+    assert rep.verdict == "legal"
+    kinds = {o.kind for o in rep.obligations}
+    assert {"profile", "coverage", "in_bounds", "equivalence"} <= kinds
+    rep = next(r for r in claim_reports(text.replace("profile approximate", "profile default"))
+               if r.kernel.endswith("_original"))
+    assert rep.verdict == "unknown"
+    assert "approximate" in rep.obligations[0].message
+    old = "d_wU[0, 3, f_u, c_u] = b[f_u, 0, 2, c_u]"
+    assert old in text
+    rep = next(r for r in claim_reports(text.replace(old, "d_wU[0, 3, f_u, c_u] = b[f_u, 0, 1, c_u]"))
+               if r.kernel.endswith("_original"))
+    assert rep.verdict != "legal"

@@ -11,9 +11,8 @@ refuted at a size where the interpreter's random order happened to be serial.
 
 Not replayable by a run, by design: `profile` refutations (a rewrite the profile does not
 license, e.g. Winograd under default: its results are within tolerance) and preconditions
-without sizes (the op does not apply). Known gap: tail=predicate_stores is refuted for the
-loads of masked lanes, which its IR rendering (a guarded leaf, as tail=predicate) never
-evaluates, so no backend shows them (left open).
+without sizes (the op does not apply). Every split tail, padded or not, at several factors:
+tests/test_replay_tails.py.
 """
 from __future__ import annotations
 
@@ -50,8 +49,6 @@ def _replayable(program, o) -> bool:
         return False
     if o.kind == "precondition" and not (o.counterexample or {}).get("params") and program.params:
         return False
-    if o.kind == "in_bounds" and "tail=predicate_stores" in o.op:
-        return False  # the known gap of the module docstring
     return True
 
 

@@ -297,6 +297,10 @@ class Tensor(Node):
     prec: str = "f32"
     memory: str = "global"
     pad: tuple = ()
+    # a global tensor that holds intermediate values only (split_reduction's partials): stored,
+    # allocated and bounds-checked like any other, but not observable (claims and `vsched run`
+    # do not compare it)
+    scratch: bool = False
     loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
@@ -306,6 +310,7 @@ class Tensor(Node):
             object.__setattr__(self, "pad", (0,) * len(self.dims))
         _check(self.prec in PRECISIONS, f"Tensor prec {self.prec!r}")
         _check(self.memory in MEMORIES, f"Tensor memory {self.memory!r}")
+        _check(not self.scratch or self.memory == "global", f"tensor {self.name}: scratch is global")
         _check(len(self.pad) == len(self.dims), f"tensor {self.name}: pad rank != dims rank")
         _check(all(isinstance(p, int) and p >= 0 for p in self.pad), f"tensor {self.name}: bad pad")
 

@@ -288,7 +288,14 @@ def verify_claim(program: ir.Program, claim: ir.Claim, profile: str, timeout: fl
         mb = KernelModel(program, claim.b, tag="B")
         return claims_value.equivalence(ma, mb, profile)
     with budget.program(len(program.params)):
-        report.obligations += _run("equivalence", 0, text, run, deadline)
+        # one kernel the winograd rewrite of the other: the op's own proofs decide the claim
+        from .rewrites.winograd_claim import claim_results
+        wino, reason = guarded(lambda: claim_results(program, claim.a, claim.b, profile, timeout), deadline)
+        if wino is not None and reason is None:
+            report.obligations += [Obligation(r.kind, 0, text, r.statement, r.engine, r.status, r.seconds, r.message,
+                                              r.counterexample) for r in wino]
+        else:
+            report.obligations += _run("equivalence", 0, text, run, deadline)
     from .refute_run import confirm_claim
     report.obligations = confirm_claim(program, claim, report.obligations, profile)
     return report

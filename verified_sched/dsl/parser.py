@@ -93,11 +93,13 @@ class _Parser(TokenStream):
         if prec.kind != "id" or prec.text not in ir.PRECISIONS:
             raise self.error(f"unknown precision {prec.describe()} (expected one of {', '.join(ir.PRECISIONS)})")
         self.next()
-        memory, pad = None, None
+        memory, pad, scratch = None, None, None
         while self.peek().kind == "id":
             tok = self.peek()
             if tok.text in ir.MEMORIES and memory is None:
                 memory = self.next().text
+            elif tok.text == "scratch" and scratch is None:
+                scratch = self.next()
             elif tok.text == "pad" and pad is None:
                 self.next()
                 self.expect_op("(", "after pad")
@@ -110,10 +112,13 @@ class _Parser(TokenStream):
                     raise self.error(f"pad gives {len(pad)} values for {len(dims)} dimensions", tok)
             else:
                 raise self.error(f"unexpected '{tok.text}' in a tensor declaration "
-                                 f"(memory {', '.join(ir.MEMORIES)} or pad(...) expected)")
+                                 f"(memory {', '.join(ir.MEMORIES)}, scratch or pad(...) expected)")
+        if scratch is not None and memory not in (None, "global"):
+            raise self.error(f"scratch: only a global tensor can be scratch ({memory} tensors are never "
+                             f"observable)", scratch)
         self.end_line("the tensor declaration")
         self.tensors.append(ir.Tensor(name.text, tuple(dims), prec.text, memory or "global",
-                                      tuple(pad or ()), loc=head.loc))
+                                      tuple(pad or ()), scratch is not None, loc=head.loc))
 
     def _kernel(self) -> None:
         head = self.next()

@@ -188,6 +188,8 @@ def tensor_text(t: ir.Tensor) -> str:
     s = f"tensor {t.name}[{', '.join(expr_text(d) for d in t.dims)}] {t.prec}"
     if t.memory != "global":
         s += f" {t.memory}"
+    if t.scratch:
+        s += " scratch"
     if any(t.pad):
         s += f" pad({', '.join(str(p) for p in t.pad)})"
     return s

@@ -209,7 +209,7 @@ def apply(program: ir.Program, kernel_name: str, op: SplitReduction) -> ir.Progr
     top = f.top
     kernel2 = dataclasses.replace(kernel2, body=kernel2.body[:top + 1] + comb + kernel2.body[top + 1:])
     program2 = program.with_tensor(Tensor(op.partials, (Int(B),) + tuple(T.dims), T.prec, "global",
-                                          loc=op.loc))
+                                          scratch=True, loc=op.loc))
     return program2.with_kernel(simplify_kernel(program2, kernel2))
 
 
@@ -243,7 +243,7 @@ def _apply_dynamic(program: ir.Program, kernel: ir.Kernel, op: SplitReduction, f
                    (For(op.inner, Int(0), count, "serial", body, loc=loop.loc),), loc=loop.loc)
     top_stmt = common.replace_at(kernel, f.site.path, (new_loop,)).body[f.top]
     program2 = program.with_tensor(Tensor(op.partials, (Int(B),) + tuple(T.storage_dims()), T.prec, "global",
-                                          loc=op.loc))
+                                          scratch=True, loc=op.loc))
     only = simplify_kernel(program2, dataclasses.replace(kernel, body=(top_stmt,))).body
     used = common.used_names(program, kernel) | {op.outer, op.inner, op.partials}
     cvars = [_fresh(used, f"{op.tensor}_c{d}") for d in range(len(T.dims))]

@@ -1,0 +1,78 @@
+"""`claim A == B` where one kernel is the Winograd rewrite of the other.
+
+Value trees cannot prove such a claim: Winograd's transforms compute the convolution through
+an algebraic identity (scaled sums of input and filter tiles), not through the same terms in
+another order. The `winograd` op proves exactly that identity (winograd_proofs: coverage,
+bounds, the transform identity per tile position by z3, the profile and, with declared input
+ranges, exactness). A claim reuses those proofs unchanged when one side IS that rewrite of the
+other: the rewrite of the other kernel (`rewrite_kernel`) is structurally equal to it, up to
+statement ids and provenance (which only name instances for the verifier; `vsched show`
+prints neither, so a printed scheduled program re-parsed has parser ids), and the tensors the
+rewrite mints are declared as the rewrite declares them. Then the op's obligations of the
+pair (other kernel, its rewrite) are the claim's, and the claim is proved exactly where the op
+is: under the approximate profile (under another profile the `profile` obligation is refuted,
+as for the op, and `vsched run` cannot replay it since the results agree within tolerance;
+the claim path therefore leaves such a claim `unknown`).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .. import budget, ir
+from .winograd import rewrite_kernel
+from .winograd_exact import declared_ranges
+from .winograd_proofs import Result, winograd_results
+
+
+def tensors_of(kernel: ir.Kernel) -> set:
+    """Names of the tensors a kernel reads, writes or zeroes."""
+    out = set()
+    for n in ir.walk(kernel.body):
+        if isinstance(n, (ir.Load, ir.Assign, ir.Zero)):
+            out.add(n.tensor)
+    return out
+
+
+def _anonymous(body: tuple) -> tuple:
+    """The body with statement ids and provenance cleared (they carry no meaning for a run)."""
+    def fn(n):
+        if isinstance(n, ir.Assign) and (n.sid or n.provenance):
+            return dataclasses.replace(n, sid="", provenance=())
+        return None
+    return tuple(ir.rewrite(s, fn) for s in body)
+
+
+def rewrite_pair(program: ir.Program, new: str, old: str):
+    """(before, after) programs of the `winograd` op that turns kernel `old` into kernel `new`
+    (the after side is the op's own rewrite, with its statement ids), or None when `new` is not
+    that rewrite of `old`."""
+    knew, kold = program.kernel(new), program.kernel(old)
+    only_new = tensors_of(knew) - tensors_of(kold)
+    before = dataclasses.replace(program, tensors=tuple(t for t in program.tensors if t.name not in only_new),
+                                 kernels=(kold,), schedules=(), claims=())
+    after, minted, _ = rewrite_kernel(before, old)
+    if not minted or _anonymous(after.kernel(old).body) != _anonymous(knew.body):
+        return None
+    declared = {t.name: t for t in program.tensors}
+    minted_tensors = [t for t in after.tensors if t.name in only_new]
+    if {t.name for t in minted_tensors} != only_new or any(declared[t.name] != t for t in minted_tensors):
+        return None
+    return before, after
+
+
+def claim_results(program: ir.Program, a: str, b: str, profile: str,
+                  timeout: float = budget.DEFAULT_TIMEOUT) -> list | None:
+    """The winograd obligations (Result records) deciding `claim a == b` when one kernel is the
+    Winograd rewrite of the other; None otherwise (the value comparison decides). Under a
+    profile other than approximate: one `unknown` equivalence (see the module docstring)."""
+    for new, old in ((a, b), (b, a)):
+        pair = rewrite_pair(program, new, old)
+        if pair is None:
+            continue
+        if profile != "approximate":
+            return [Result("equivalence", "unknown", "structural",
+                           f"{new} is the winograd rewrite of {old}: an algebraic identity that changes "
+                           f"rounding, proved only under the approximate profile (active: {profile})")]
+        before, after = pair
+        return winograd_results(before, after, old, profile, timeout, declared_ranges(program))
+    return None
