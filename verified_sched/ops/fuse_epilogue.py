@@ -49,6 +49,8 @@ from ..simplify import Context, norm_index, simplify_kernel
 from . import common
 from .common import error
 
+RECORD = FuseEpilogue  # the op record this module applies (ops/registry.py)
+
 
 def _writes(stmt, tensor: str) -> bool:
     return any(isinstance(n, (Assign, Zero)) and n.tensor == tensor for n in ir.walk(stmt))

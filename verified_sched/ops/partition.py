@@ -32,6 +32,8 @@ from ..simplify import _lin, _render, fold_index, simplify_kernel
 from . import common
 from .common import error
 
+RECORD = Partition  # the op record this module applies (ops/registry.py)
+
 
 def _cmps(c):
     match c:

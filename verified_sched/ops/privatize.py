@@ -51,6 +51,8 @@ from ..simplify import _lin, _render, norm_index, simplify_stmts
 from . import common
 from .common import error
 
+RECORD = Privatize  # the op record this module applies (ops/registry.py)
+
 GENERIC = ("in_bounds", "dependence", "reassociation", "independence")
 
 

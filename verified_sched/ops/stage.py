@@ -46,6 +46,8 @@ from ..simplify import _lin, _render, norm_index, simplify_kernel
 from . import common
 from .common import error
 
+RECORD = Stage  # the op record this module applies (ops/registry.py)
+
 GENERIC = ("in_bounds", "independence")
 # a stage only redirects reads to a copy: every value is computed exactly as before
 EXACT_ROUNDING = True
@@ -97,15 +99,11 @@ def _validate(program, kernel, op: Stage):
         raise error(op, f"pipeline={op.pipeline}: only depth 1 or 2 is supported")
     if op.pipeline == 2 and op.cooperative is None:
         raise error(op, "pipeline=2: needs cooperative=W")
-    if op.cooperative is not None and (not isinstance(op.cooperative, int) or op.cooperative < 1):
-        raise error(op, f"cooperative={op.cooperative}: must be a positive integer")
     if op.cooperative is not None and op.cooperative > 1024:
         raise error(op, f"cooperative={op.cooperative}: more than 1024 lanes")
     if (op.cooperative is not None or op.swizzle is not None) and not op.shared:
         which = "cooperative" if op.cooperative is not None else "swizzle"
         raise error(op, f"{which}: needs shared")
-    if op.swizzle is not None and op.swizzle not in ("elem", "b128"):
-        raise error(op, f"swizzle={op.swizzle}: not one of elem, b128")
     if op.pad_stride is not None and (not isinstance(op.pad_stride, int) or op.pad_stride <= 1):
         raise error(op, f"pad_stride={op.pad_stride}: must be an integer > 1")
     if op.hoisted:

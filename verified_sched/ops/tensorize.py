@@ -35,6 +35,8 @@ from ..simplify import fold_index, norm_index, simplify_kernel
 from . import common
 from .common import error
 
+RECORD = Tensorize  # the op record this module applies (ops/registry.py)
+
 THREADS = ("thread.x", "thread.y", "thread.z")
 
 
@@ -120,8 +122,6 @@ def tile(program, nest: For, names: tuple, op) -> Tile:
 
 
 def apply(program: ir.Program, kernel_name: str, op: Tensorize) -> ir.Program:
-    if not isinstance(op.simd, int) or isinstance(op.simd, bool) or op.simd < 1:
-        raise error(op, f"simd {op.simd!r}: must be a positive integer")
     kernel = common.get_kernel(program, kernel_name, op)
     for n in (op.j, op.k):
         common.find_loop(kernel, n, op)

@@ -22,6 +22,8 @@ from ..rewrites.winograd_exact import declared_ranges
 from ..rewrites.winograd_proofs import winograd_results
 from ..schedule import Winograd
 
+RECORD = Winograd  # the op record this module applies (ops/registry.py)
+
 GENERIC = ()  # this op's own obligations replace the generic provenance-based ones
 REPLACES_GENERIC = True
 
