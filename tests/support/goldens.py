@@ -47,12 +47,13 @@ def _scheduled(program):
 def record(path: Path) -> tuple:
     """(the JSON golden as a dict, the C golden as text) of one file."""
     from codegen.c import emit_c
-    from verified_sched.dsl import parse_file
+    from verified_sched.dsl import parse_text
     from verified_sched.dsl.printer import print_program
     from verified_sched.errors import VschedError
     from verified_sched.verify import file_report_json, verify_program
 
-    program = parse_file(path)
+    # parsed under its path relative to the repository: messages quote it, whatever the checkout
+    program = parse_text(path.read_text(), str(path.relative_to(ROOT)))
     name = path.name
     report = file_report_json(verify_program(program, filename=name), name)
     for o in report["obligations"]:
