@@ -44,12 +44,12 @@ from verified_sched import ir
 from verified_sched.errors import UsageError, VschedError
 
 from .build import FLAGS, CModule, cdef_signature, compile_shared
-from .c import _KernelEmitter, cname, preludes, signature
+from .c import KernelEmitter, cname, preludes, signature
 from .gpu_lowering import GpuLowering, Launch, used_globals, used_scratch
 from .dtypes import C_STORAGE, check_sizes, param_names, storage_shape
 
 RACE_FLAGS = FLAGS + ("-DVS_RACE=1",)
-_MEMO: dict = {}
+MEMO: dict = {}
 
 RUNTIME = r"""#include <setjmp.h>
 /* ---- GPU-on-CPU emulation runtime ---- */
@@ -237,7 +237,7 @@ class EmuEmitter(GpuLowering):
             gate = self.gate()
             self.out(depth, f"if ({self.conj(gate)}) {{")
             self.out(depth + 1, f"VS_WR_ALL(vs_sh_{s.tensor});")
-            _KernelEmitter.stmt(self, s, depth + 1)
+            KernelEmitter.stmt(self, s, depth + 1)
             self.out(depth, "}")
             return
         super().stmt(s, depth)
@@ -521,8 +521,8 @@ def load_emulated(program: ir.Program, seed: int = 0, detect_races: bool = False
     source = emit_emulated(program, names)
     flags = RACE_FLAGS if detect_races else FLAGS
     key = (source, flags)
-    if key in _MEMO:
-        ffi, lib, path, status = *_MEMO[key][:3], "memory"
+    if key in MEMO:
+        ffi, lib, path, status = *MEMO[key][:3], "memory"
     else:
         path, _, status = compile_shared(source, flags)
         from cffi import FFI
@@ -531,7 +531,7 @@ def load_emulated(program: ir.Program, seed: int = 0, detect_races: bool = False
         ffi.cdef("\n".join([cdef_signature(program, f"vs_{n}") for n in names] + [
             "void vs_emu_seed(uint64_t);", "int vs_emu_status(void);", "void vs_emu_info(int64_t *);"]))
         lib = ffi.dlopen(str(path))
-        _MEMO[key] = (ffi, lib, path)
+        MEMO[key] = (ffi, lib, path)
     mod = EmulatedModule(program, path, {n: f"vs_{n}" for n in names}, ffi, lib, status, 0.0, source)
     mod.seed, mod.detect_races = seed, detect_races
     return mod

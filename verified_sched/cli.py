@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import ir, memlimit
 from .budget import DEFAULT_TIMEOUT
+from .target_limits import SHARED_LIMIT
 from .errors import UsageError, VschedError
 
 TARGETS = ("c", "cuda", "emulate", "interp", "iree")
@@ -344,8 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="S", help="seconds per kernel")
     p.add_argument("--max-memory", type=memlimit.byte_count, default=None, metavar="BYTES",
                    help="address-space cap, e.g. 4G (default: 75%% of RAM more than mapped now)")
-    p.add_argument("--shared-limit", type=_count, default=48 * 1024, metavar="BYTES",
-                   help="shared memory a block may use (hardware_limits; default 49152)")
+    p.add_argument("--shared-limit", type=_count, default=SHARED_LIMIT, metavar="BYTES",
+                   help=f"shared memory a block may use (hardware_limits; default {SHARED_LIMIT})")
     from .gate import runner as gate_runner, cache as gate_cache  # the CI gate (README "CI gate")
 
     gate_runner.add_arguments(p)

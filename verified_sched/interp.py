@@ -65,7 +65,7 @@ def _has_barrier(stmt) -> bool:
     return False
 
 
-class _Compiler:
+class Compiler:
     """Turns IR into Python closures `f(env, st)` once per run (much faster than re-matching)."""
 
     def __init__(self, program: ir.Program, env: dict, vectorize: bool = True, advance=None):
@@ -360,7 +360,7 @@ class _Run:
 
     def __init__(self, program, kernel, env, arrays, seed, vectorize=True, advance=None):
         self.program, self.env, self.rng = program, env, random.Random(seed)
-        self.compiler = _Compiler(program, env, vectorize, advance)
+        self.compiler = Compiler(program, env, vectorize, advance)
         used = {n.tensor for n in ir.walk(kernel.body) if isinstance(n, (ir.Load, ir.Assign, ir.Zero))}
         self.globals, self.scratch_tensors = {}, []
         for t in program.tensors:
@@ -507,7 +507,7 @@ def run_kernel(program: ir.Program, kernel_name: str, sizes: dict, arrays: dict,
 def _work(program, kernel, env) -> int:
     """Progress units of a run: each launch's outermost loop iterations (1 for other launches)."""
     total = 0
-    comp = _Compiler(program, env)
+    comp = Compiler(program, env)
     for stmt in kernel.body:
         n = 1
         if isinstance(stmt, ir.For) and not ir.is_hardware(stmt.axis):

@@ -424,7 +424,7 @@ class Program(Node):
 # ---------------------------------------------------------------- generic traversal
 
 
-def _child_fields(node: Node):
+def child_fields(node: Node):
     for f in dataclasses.fields(node):
         if f.name == "loc":
             continue
@@ -447,7 +447,7 @@ def rewrite(node: Node, fn: Callable[[Node], Optional[Node]]) -> Node:
     nothing changed anywhere below. Op records (schedule) and declarations are traversed too.
     """
     changes = {}
-    for name, value in _child_fields(node):
+    for name, value in child_fields(node):
         new = _map_value(value, fn)
         if new is not value:
             changes[name] = new
@@ -466,7 +466,7 @@ def walk(node) -> Iterator[Node]:
     if not isinstance(node, Node):
         return
     yield node
-    for _, value in _child_fields(node):
+    for _, value in child_fields(node):
         if isinstance(value, (Node, tuple)):
             yield from walk(value)
 

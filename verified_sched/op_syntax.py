@@ -60,7 +60,7 @@ class Outputs:
 @dataclass(frozen=True)
 class Custom:
     fields: tuple  # the attributes `parse` returns, in order
-    parse: Callable  # (ts) -> tuple of values
+    parse: Callable  # (ts, outputs) -> tuple of values; outputs(ts, what, count) parses `-> a, b`
     text: Callable  # (record) -> text after the keyword's previous parts (with its leading space)
     draw: Callable  # (hypothesis draw, param names) -> tuple of values (the fuzz strategy)
 

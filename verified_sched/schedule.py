@@ -75,9 +75,7 @@ class Unroll(OpRecord):
     loc: Optional[Loc] = _loc()
 
 
-def _partition_parse(ts) -> tuple:
-    from .dsl.ops_parser import outputs  # late import: the parser imports this module
-
+def _partition_parse(ts, outputs) -> tuple:
     if ts.at_word("auto"):
         ts.next()
         names = outputs(ts, "loop name")
@@ -217,14 +215,3 @@ def op_name(op) -> str:
     if not isinstance(op, OpRecord):
         raise TypeError(op)
     return type(op).SYNTAX.keyword
-
-
-def __getattr__(name: str):
-    # OP_NAMES (keyword -> record class, every registered op) and OP_TYPES live in the op
-    # registry (verified_sched/ops/registry.py), which imports the op modules; kept
-    # reachable here for existing callers.
-    if name in ("OP_NAMES", "OP_TYPES"):
-        from .ops import registry
-
-        return getattr(registry, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

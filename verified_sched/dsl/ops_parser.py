@@ -118,7 +118,7 @@ def parse_op(ts: TokenStream):
                 got = outputs(ts, what, count)
                 values.update({fields[0]: got} if count is None else dict(zip(fields, got)))
             case Custom(fields=fields, parse=parse):
-                values.update(zip(fields, parse(ts)))
+                values.update(zip(fields, parse(ts, outputs)))
             case _ if item is OPTIONS:
                 options(ts, op, kinds, opts)
     for o in syntax.options:

@@ -11,7 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from ..gpu_limits import SHARED_LIMIT
+from ..budget import DEFAULT_TIMEOUT
+from ..target_limits import SHARED_LIMIT
 from .cache import ProofCache, proof_key
 from .formats import render, summary
 from .parallel import default_workers, verify_many
@@ -141,7 +142,7 @@ def finish(result: FileResult, payload: dict, key, cache: ProofCache) -> FileRes
     return result
 
 
-def verify_files(paths, profile=None, timeout=10.0, shared_limit=SHARED_LIMIT, jobs=None, use_cache=True,
+def verify_files(paths, profile=None, timeout=DEFAULT_TIMEOUT, shared_limit=SHARED_LIMIT, jobs=None, use_cache=True,
                  on_result=None) -> list:
     """Verify files and directories; FileResults in input order. `on_result(result)` is
     called for each, in order, as soon as it and all before it are done."""

@@ -153,7 +153,7 @@ def find_block(kernel: ir.Kernel, i: str):
     return None
 
 
-def _wrap(site, inner: tuple, lane: str) -> tuple:
+def wrap_lanes(site, inner: tuple, lane: str) -> tuple:
     body = inner
     if site.guards:
         cond = site.guards[0]
@@ -166,7 +166,7 @@ def _wrap(site, inner: tuple, lane: str) -> tuple:
     return body
 
 
-def _intrinsic(t: Tile, shape: tuple, used: set) -> tuple:
+def intrinsic_of(t: Tile, shape: tuple, used: set) -> tuple:
     """The contraction the tensor-core block performs, from its shape and the tile bases."""
     m, n, k = (Var(_fresh(used, f"tc_{c}")) for c in "mnk")
 
