@@ -36,6 +36,16 @@ def apply_op(program, kernel_name: str, op):
     return after
 
 
+def apply_schedule(program, kernel_name: str, upto: int | None = None):
+    """The program after the first `upto` ops (all when None) of `kernel_name`'s schedule
+    (the program itself when it has none): the one way the CLI and the tests apply a schedule
+    (the verifier applies op by op, with an obligation context between)."""
+    sched = program.schedule_for(kernel_name)
+    for op in (sched.ops if sched else ())[:upto]:
+        program = apply_op(program, kernel_name, op)
+    return program
+
+
 def op_obligations(ctx) -> list:
     """The op-specific obligations of the op in `ctx` (the driver adds the generic ones)."""
     return list(op_module(ctx.op).obligations(ctx))

@@ -58,6 +58,7 @@ from . import common
 from .common import error
 
 RECORD = SplitReduction  # the op record this module applies (ops/registry.py)
+OWN_REASSOCIATES = True  # its own `reassociation` obligation (verified_sched/reassociation.py)
 
 # the driver's generic obligations that still apply: the split is a loop split, the redirected
 # accumulation keeps its provenance; coverage would see the new partial cells and the combine

@@ -36,6 +36,7 @@ from . import common
 from .common import error
 
 RECORD = Tensorize  # the op record this module applies (ops/registry.py)
+OWN_REASSOCIATES = True  # its own `profile` obligation flags WMMA (verified_sched/reassociation.py)
 
 THREADS = ("thread.x", "thread.y", "thread.z")
 
