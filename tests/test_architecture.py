@@ -17,10 +17,8 @@ KNOWN_CYCLES = [
     ["verified_sched.ops.split_reduction", "verified_sched.ops.split_reduction_checks"],
     ["verified_sched.ops.stage", "verified_sched.ops.stage_checks", "verified_sched.ops.stage_hoisted"],
     ["verified_sched.ops.tensorize", "verified_sched.ops.tensorize_checks", "verified_sched.ops.tensorize_profile"],
-    ["verified_sched.rewrites.winograd_exact", "verified_sched.rewrites.winograd_proofs"],
 ]
-KNOWN_LONG = {"codegen/emulate.py": 537, "polyhedral/model.py": 507, "verified_sched/interp.py": 519,
-              "verified_sched/ir.py": 533, "verified_sched/rewrites/winograd_proofs.py": 522}
+KNOWN_LONG = {"polyhedral/model.py": 507}  # the dependence model: edited on other branches, split after merging
 
 
 def test_no_module_uses_another_modules_private_names():
