@@ -12,11 +12,196 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterator, Optional, Union
 
-from .errors import Loc
-from .ir_nodes import (  # noqa: F401 (re-exported: the IR is used as `ir.X`)
-    AXES, And, BINOPS, BinOp, BoolConst, CMPOPS, Call, Cast, Cmp, Cond, FLOAT_PRECISIONS, FUNCS,
-    Float, FloorDiv, HW_AXES, Int, Load, MEMORIES, Mod, Node, Not, Or, PARALLEL_AXES, PRECISIONS,
-    PROFILES, Var, Where, Expr, as_tuple, loc_field, require)
+from .errors import InternalError, Loc
+
+PRECISIONS = ("f16", "bf16", "f32", "f64", "i32")
+FLOAT_PRECISIONS = ("f16", "bf16", "f32", "f64")
+MEMORIES = ("global", "shared", "local", "constant")
+HW_AXES = ("block.x", "block.y", "block.z", "thread.x", "thread.y", "thread.z")
+AXES = ("serial", "vectorized", "unrolled") + HW_AXES
+PARALLEL_AXES = ("vectorized",) + HW_AXES
+BINOPS = ("+", "-", "*", "/")
+CMPOPS = ("<", "<=", ">", ">=", "==", "!=")
+# name -> arity of the scalar/index functions
+FUNCS = {"min": 2, "max": 2, "fma": 3, "neg": 1, "exp": 1, "log": 1, "sqrt": 1, "relu": 1, "abs": 1}
+PROFILES = ("default", "approximate", "reproducible")
+
+
+def _loc_field():
+    return field(default=None, compare=False, repr=False, kw_only=True)
+
+
+def _check(ok: bool, msg: str) -> None:
+    if not ok:
+        raise InternalError(msg)
+
+
+def _tuple(obj, name: str) -> None:
+    """Coerce a list field to a tuple (frozen dataclasses must hold hashable values)."""
+    value = getattr(obj, name)
+    if isinstance(value, list):
+        object.__setattr__(obj, name, tuple(value))
+
+
+class Node:
+    """Marker base class of every IR node."""
+
+    loc: Optional[Loc]
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class Int(Node):
+    value: int
+    loc: Optional[Loc] = _loc_field()
+
+    def __post_init__(self):
+        _check(isinstance(self.value, int) and not isinstance(self.value, bool), f"Int({self.value!r})")
+
+
+@dataclass(frozen=True)
+class Float(Node):
+    value: float
+    loc: Optional[Loc] = _loc_field()
+
+    def __post_init__(self):
+        object.__setattr__(self, "value", float(self.value))
+
+
+@dataclass(frozen=True)
+class Var(Node):
+    """A loop iterator or a size parameter (used as an index or as a value)."""
+
+    name: str
+    loc: Optional[Loc] = _loc_field()
+
+
+@dataclass(frozen=True)
+class BinOp(Node):
+    """a op b with op in + - * /; `/` is real division (scalar positions only)."""
+
+    op: str
+    a: "Expr"
+    b: "Expr"
+    loc: Optional[Loc] = _loc_field()
+
+    def __post_init__(self):
+        _check(self.op in BINOPS, f"BinOp op {self.op!r}")
+
+
+@dataclass(frozen=True)
+class FloorDiv(Node):
+    """floor(a / divisor) with a constant positive divisor (mathematical, not truncating)."""
+
+    a: "Expr"
+    divisor: int
+    loc: Optional[Loc] = _loc_field()
+
+    def __post_init__(self):
+        _check(isinstance(self.divisor, int) and self.divisor > 0, f"FloorDiv divisor {self.divisor!r}")
+
+
+@dataclass(frozen=True)
+class Mod(Node):
+    """a mod divisor, result in [0, divisor) (mathematical, not C's %)."""
+
+    a: "Expr"
+    divisor: int
+    loc: Optional[Loc] = _loc_field()
+
+    def __post_init__(self):
+        _check(isinstance(self.divisor, int) and self.divisor > 0, f"Mod divisor {self.divisor!r}")
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    """min, max (index or scalar), fma(a, b, c) = a*b + c, and unary neg/exp/log/sqrt/relu/abs."""
+
+    fn: str
+    args: tuple
+    loc: Optional[Loc] = _loc_field()
+
+    def __post_init__(self):
+        _tuple(self, "args")
+        _check(self.fn in FUNCS, f"Call fn {self.fn!r}")
+        _check(len(self.args) == FUNCS[self.fn], f"{self.fn} takes {FUNCS[self.fn]} arguments")
+
+
+@dataclass(frozen=True)
+class Where(Node):
+    cond: "Cond"
+    a: "Expr"
+    b: "Expr"
+    loc: Optional[Loc] = _loc_field()
+
+
+@dataclass(frozen=True)
+class Cast(Node):
+    prec: str
+    a: "Expr"
+    loc: Optional[Loc] = _loc_field()
+
+    def __post_init__(self):
+        _check(self.prec in PRECISIONS, f"Cast prec {self.prec!r}")
+
+
+@dataclass(frozen=True)
+class Load(Node):
+    """A tensor read; used inside an index it is a dynamic (non-affine) index."""
+
+    tensor: str
+    index: tuple
+    loc: Optional[Loc] = _loc_field()
+
+    def __post_init__(self):
+        _tuple(self, "index")
+
+
+Expr = Union[Int, Float, Var, BinOp, FloorDiv, Mod, Call, Where, Cast, Load]
+
+# ---------------------------------------------------------------- conditions
+
+
+@dataclass(frozen=True)
+class Cmp(Node):
+    op: str
+    a: Expr
+    b: Expr
+    loc: Optional[Loc] = _loc_field()
+
+    def __post_init__(self):
+        _check(self.op in CMPOPS, f"Cmp op {self.op!r}")
+
+
+@dataclass(frozen=True)
+class And(Node):
+    a: "Cond"
+    b: "Cond"
+    loc: Optional[Loc] = _loc_field()
+
+
+@dataclass(frozen=True)
+class Or(Node):
+    a: "Cond"
+    b: "Cond"
+    loc: Optional[Loc] = _loc_field()
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    a: "Cond"
+    loc: Optional[Loc] = _loc_field()
+
+
+@dataclass(frozen=True)
+class BoolConst(Node):
+    value: bool
+    loc: Optional[Loc] = _loc_field()
+
+
+Cond = Union[Cmp, And, Or, Not, BoolConst]
 
 # ---------------------------------------------------------------- statements
 
@@ -30,11 +215,11 @@ class For(Node):
     hi: Expr
     axis: str
     body: tuple
-    loc: Optional[Loc] = loc_field()
+    loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
-        as_tuple(self, "body")
-        require(self.axis in AXES, f"For axis {self.axis!r}")
+        _tuple(self, "body")
+        _check(self.axis in AXES, f"For axis {self.axis!r}")
 
 
 @dataclass(frozen=True)
@@ -51,11 +236,11 @@ class Assign(Node):
     value: Expr
     sid: str = ""
     provenance: tuple = ()
-    loc: Optional[Loc] = loc_field()
+    loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
-        as_tuple(self, "index")
-        as_tuple(self, "provenance")
+        _tuple(self, "index")
+        _tuple(self, "provenance")
 
 
 @dataclass(frozen=True)
@@ -63,7 +248,7 @@ class Zero(Node):
     """Zero every storage cell of a tensor, padding included."""
 
     tensor: str
-    loc: Optional[Loc] = loc_field()
+    loc: Optional[Loc] = _loc_field()
 
 
 @dataclass(frozen=True)
@@ -71,16 +256,16 @@ class If(Node):
     cond: Cond
     then: tuple
     orelse: tuple = ()
-    loc: Optional[Loc] = loc_field()
+    loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
-        as_tuple(self, "then")
-        as_tuple(self, "orelse")
+        _tuple(self, "then")
+        _tuple(self, "orelse")
 
 
 @dataclass(frozen=True)
 class Barrier(Node):
-    loc: Optional[Loc] = loc_field()
+    loc: Optional[Loc] = _loc_field()
 
 
 @dataclass(frozen=True)
@@ -93,11 +278,11 @@ class TensorCore(Node):
     lane: str
     shape: tuple
     fallback: tuple
-    loc: Optional[Loc] = loc_field()
+    loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
-        as_tuple(self, "shape")
-        as_tuple(self, "fallback")
+        _tuple(self, "shape")
+        _tuple(self, "fallback")
 
 
 Stmt = Union[For, Assign, Zero, If, Barrier, TensorCore]
@@ -112,17 +297,17 @@ class Tensor(Node):
     prec: str = "f32"
     memory: str = "global"
     pad: tuple = ()
-    loc: Optional[Loc] = loc_field()
+    loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
-        as_tuple(self, "dims")
-        as_tuple(self, "pad")
+        _tuple(self, "dims")
+        _tuple(self, "pad")
         if not self.pad:
             object.__setattr__(self, "pad", (0,) * len(self.dims))
-        require(self.prec in PRECISIONS, f"Tensor prec {self.prec!r}")
-        require(self.memory in MEMORIES, f"Tensor memory {self.memory!r}")
-        require(len(self.pad) == len(self.dims), f"tensor {self.name}: pad rank != dims rank")
-        require(all(isinstance(p, int) and p >= 0 for p in self.pad), f"tensor {self.name}: bad pad")
+        _check(self.prec in PRECISIONS, f"Tensor prec {self.prec!r}")
+        _check(self.memory in MEMORIES, f"Tensor memory {self.memory!r}")
+        _check(len(self.pad) == len(self.dims), f"tensor {self.name}: pad rank != dims rank")
+        _check(all(isinstance(p, int) and p >= 0 for p in self.pad), f"tensor {self.name}: bad pad")
 
     @property
     def rank(self) -> int:
@@ -137,27 +322,27 @@ class Tensor(Node):
 class Kernel(Node):
     name: str
     body: tuple
-    loc: Optional[Loc] = loc_field()
+    loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
-        as_tuple(self, "body")
+        _tuple(self, "body")
 
 
 @dataclass(frozen=True)
 class Schedule(Node):
     kernel: str
     ops: tuple  # of verified_sched.schedule op records
-    loc: Optional[Loc] = loc_field()
+    loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
-        as_tuple(self, "ops")
+        _tuple(self, "ops")
 
 
 @dataclass(frozen=True)
 class Claim(Node):
     a: str
     b: str
-    loc: Optional[Loc] = loc_field()
+    loc: Optional[Loc] = _loc_field()
 
 
 @dataclass(frozen=True)
@@ -170,11 +355,11 @@ class InputRange(Node):
     hi: Fraction
     grid_exp: int = 0
     text: str = field(default="", compare=False)
-    loc: Optional[Loc] = loc_field()
+    loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
-        as_tuple(self, "tensors")
-        require(self.lo <= self.hi, "InputRange lo > hi")
+        _tuple(self, "tensors")
+        _check(self.lo <= self.hi, "InputRange lo > hi")
 
     @property
     def magnitude(self) -> Fraction:
@@ -193,12 +378,12 @@ class Program(Node):
     schedules: tuple = ()
     claims: tuple = ()
     inputs: tuple = ()  # of InputRange
-    loc: Optional[Loc] = loc_field()
+    loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
         for name in ("params", "constraints", "tensors", "kernels", "schedules", "claims", "inputs"):
-            as_tuple(self, name)
-        require(self.profile is None or self.profile in PROFILES, f"profile {self.profile!r}")
+            _tuple(self, name)
+        _check(self.profile is None or self.profile in PROFILES, f"profile {self.profile!r}")
 
     def tensor(self, name: str) -> Tensor:
         for t in self.tensors:
@@ -239,7 +424,7 @@ class Program(Node):
 # ---------------------------------------------------------------- generic traversal
 
 
-def child_fields(node: Node):
+def _child_fields(node: Node):
     for f in dataclasses.fields(node):
         if f.name == "loc":
             continue
@@ -262,7 +447,7 @@ def rewrite(node: Node, fn: Callable[[Node], Optional[Node]]) -> Node:
     nothing changed anywhere below. Op records (schedule) and declarations are traversed too.
     """
     changes = {}
-    for name, value in child_fields(node):
+    for name, value in _child_fields(node):
         new = _map_value(value, fn)
         if new is not value:
             changes[name] = new
@@ -281,7 +466,7 @@ def walk(node) -> Iterator[Node]:
     if not isinstance(node, Node):
         return
     yield node
-    for _, value in child_fields(node):
+    for _, value in _child_fields(node):
         if isinstance(value, (Node, tuple)):
             yield from walk(value)
 
@@ -346,3 +531,6 @@ def is_hardware(axis: str) -> bool:
 
 def is_parallel(axis: str) -> bool:
     return axis in PARALLEL_AXES
+
+
+child_fields = _child_fields  # the public name (polyhedral.coverage, polyhedral.lazy, ops.split_reduction_checks)

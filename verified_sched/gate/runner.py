@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from ..budget import DEFAULT_TIMEOUT
-from ..target_limits import SHARED_LIMIT
+from ..gpu_limits import SHARED_LIMIT
 from .cache import ProofCache, proof_key
 from .formats import render, summary
 from .parallel import default_workers, verify_many
