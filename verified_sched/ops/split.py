@@ -57,7 +57,7 @@ import dataclasses
 from .. import ir
 from ..ir import (And, Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load, Mod, Or,
                   TensorCore, Var, Where)
-from ..schedule import PARTITIONS, TAILS, Split  # noqa: F401 (validated by the record now; kept: other branches edit these lines)
+from ..schedule import PARTITIONS, TAILS, Split
 from ..simplify import NotAffine, simplify_kernel
 from ..sizes import eval_int
 from . import common
