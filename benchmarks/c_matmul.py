@@ -78,7 +78,7 @@ def main() -> int:
         t0 = time.perf_counter()
         emitted = build.load_c(program)
         cold = time.perf_counter() - t0
-        build._MEMO.clear()
+        build.MEMO.clear()
         t0 = time.perf_counter()
         again = build.load_c(program)
         disk = time.perf_counter() - t0

@@ -40,7 +40,7 @@ from .dtypes import C_STORAGE, check_array, check_sizes, global_tensors, param_n
 FLAGS = ("-O3", "-std=gnu11", "-fPIC", "-shared", "-ffp-contract=off", "-fno-math-errno",
          "-fopenmp-simd", "-fwrapv")
 STATS = {"compiled": 0, "disk": 0, "memory": 0}  # how loads were served, for tests and benchmarks
-_MEMO: dict = {}  # key -> (ffi, lib, path)
+MEMO: dict = {}  # key -> (ffi, lib, path)
 
 
 def compiler() -> str:
@@ -239,13 +239,13 @@ def load_c(program: ir.Program, kernels=None, flags=FLAGS) -> CModule:
     source = emit_c(program, names)
     symbols = {n: f"vs_{n}" for n in names}
     key = cache_key(source, flags)
-    if key in _MEMO:
-        ffi, lib, path = _MEMO[key]
+    if key in MEMO:
+        ffi, lib, path = MEMO[key]
         status = "memory"
     else:
         path, key, status = compile_shared(source, flags)
         ffi, lib = _open(path, program, symbols)
-        _MEMO[key] = (ffi, lib, path)
+        MEMO[key] = (ffi, lib, path)
     STATS[status] += 1
     return CModule(program, path, symbols, ffi, lib, status, time.perf_counter() - start, source)
 

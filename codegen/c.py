@@ -182,7 +182,7 @@ def _widest(program: ir.Program, node) -> str:
     return "int32_t"
 
 
-class _KernelEmitter:
+class KernelEmitter:
     def __init__(self, program: ir.Program):
         self.program = program
         self.lines: list[str] = []
@@ -445,7 +445,6 @@ class _KernelEmitter:
         return f"/* kernel {k.name} */\n{head} {{\n" + "\n".join(self.lines) + "\n}\n"
 
 
-KernelEmitter = _KernelEmitter  # the public name (codegen.checked, codegen.emulate subclass it)
 
 
 def signature(program: ir.Program, kernel_name: str, restrict: bool = False) -> str:
@@ -461,7 +460,7 @@ def emit_c(program: ir.Program, kernels=None) -> str:
     names = [k.name for k in program.kernels] if kernels is None else list(kernels)
     parts = preludes(program)
     for name in names:
-        parts.append(_KernelEmitter(program).kernel(program.kernel(name)))
+        parts.append(KernelEmitter(program).kernel(program.kernel(name)))
     return "\n".join(parts)
 
 

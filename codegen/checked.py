@@ -24,7 +24,7 @@ from .build import FLAGS, CModule, cdef_signature, compile_shared
 from .c import KernelEmitter, cname, preludes, signature
 from .dtypes import check_sizes, param_names, storage_shape
 
-_MEMO: dict = {}
+MEMO: dict = {}
 
 RUNTIME = r"""#include <setjmp.h>
 /* ---- bounds checks of the oracle build ---- */
@@ -124,15 +124,15 @@ def load_checked(program: ir.Program, kernels=None, flags=FLAGS) -> CheckedModul
     source = emit_checked(program, names)
     symbols = {n: f"vs_{n}" for n in names}
     key = (source, flags)
-    if key in _MEMO:
-        ffi, lib, path, status = *_MEMO[key], "memory"
+    if key in MEMO:
+        ffi, lib, path, status = *MEMO[key], "memory"
     else:
         path, _, status = compile_shared(source, flags)
         ffi = FFI()
         ffi.cdef("\n".join([cdef_signature(program, s) for s in symbols.values()] +
                            ["int vs_ck_status(int64_t *);"]))
         lib = ffi.dlopen(str(Path(path)))
-        _MEMO[key] = (ffi, lib, path)
+        MEMO[key] = (ffi, lib, path)
     return CheckedModule(program, path, symbols, ffi, lib, status, 0.0, source)
 
 

@@ -33,7 +33,7 @@ import math
 from verified_sched import ir
 from verified_sched.errors import UsageError
 
-from .c import _KernelEmitter, cname
+from .c import KernelEmitter, cname
 from .dtypes import eval_int, global_tensors, param_names
 
 
@@ -106,7 +106,7 @@ class Launch:
         return [n.hi for n in self.loops if n.axis == axis]
 
 
-class GpuLowering(_KernelEmitter):
+class GpuLowering(KernelEmitter):
     """The two-level walk (module docstring). Subclasses say how a thread index, a leader test,
     a barrier, a mask-free segment and a non-uniform loop/if are rendered."""
 

@@ -237,12 +237,12 @@ def coverage(mb, ma, sizes, idempotent) -> bool:
 
 
 def _value_key(model, inst, sizes):
-    from .coverage import _skel
+    from .coverage import skeleton_of
     st = inst.stmt
     env = dict(sizes)
     env.update({lp.var: v for lp, v in zip(st.loops, inst.values)})
     leaves = []
-    skel = ("zero",) if st.zero_like else _skel(st.node.value, st.names(model.pnames), leaves)
+    skel = ("zero",) if st.zero_like else skeleton_of(st.node.value, st.names(model.pnames), leaves)
     return skel, tuple(ev(e, env) for e in leaves)
 
 

@@ -11,7 +11,7 @@ from verified_sched.ir import Load, walk
 from .affine import is_affine, join_and
 from .coverage import coverage, equal_stores, idempotent_fn, skeleton  # noqa: F401 (re-exported)
 from .describe import Finding, coords, instance, maps_of, param_values, shared_cells
-from .isltools import _box, _extent_text, _params_text, _sample  # noqa: F401
+from .isltools import tensor_box, extent_text, params_text, point_of  # noqa: F401
 from .model import HW_AXES, KernelModel
 
 
@@ -32,8 +32,8 @@ def in_bounds(model: KernelModel, label="after") -> Finding:
                 pending.append((st, acc))  # integer but not affine: z3 decides (verify.py)
                 continue
             m = model.access_map(st, acc, storage_view=True, evaluated=True)
-            bad = m.subtract_range(_box(model, acc.tensor, True))
-            pt = _sample(bad)
+            bad = m.subtract_range(tensor_box(model, acc.tensor, True))
+            pt = point_of(bad)
             dynamic = model.index_text(st, acc)[2]
             if pt is not None:
                 if st.name in model.approximate:
@@ -46,7 +46,7 @@ def in_bounds(model: KernelModel, label="after") -> Finding:
                 kind = "writes" if acc.write else "reads"
                 t = model.program.tensor(acc.tensor)
                 msg = (f"{st.sid} {kind} {acc.tensor}[{', '.join(map(str, cell))}] outside its storage "
-                       f"{_extent_text(t, params)} at {_params_text(params)}")
+                       f"{extent_text(t, params)} at {params_text(params)}")
                 return Finding("refuted", msg, statement, {"params": params, "instances": [inst],
                                                            "cells": [{"tensor": acc.tensor, "index": cell,
                                                                       "access": kind[:-1]}]})
@@ -79,7 +79,7 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
         dead = dead_waw(before)
         if not dead.is_empty():
             sure, may, red_rev = _violations(before, after, dep_b.subtract(dead), bef)
-    pt = _sample(sure)
+    pt = point_of(sure)
     if pt is not None:
         dep = Finding("refuted", "", st_dep, _pair_cex(before, after, pt, bef))
         dep.message = _dep_message(dep.counterexample)
@@ -94,7 +94,7 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
     else:
         dep = Finding("proved", "every dependence keeps its order", st_dep)
     # reassociation
-    pt = _sample(red_rev)
+    pt = point_of(red_rev)
     if pt is None:
         red = Finding("proved", "no reduction is reordered", st_red)
     else:
@@ -189,7 +189,7 @@ def _dep_message(cex: dict, reduction: bool = False) -> str:
         orig = ", ".join(f"{k}={v}" for k, v in i["original"].items())
         at = ", ".join(f"{k}={v}" for k, v in i["at"].items())
         return f"{i['stmt']}({orig})" + (f" at ({at})" if at != orig else "")
-    return (f"{kind + ' ' if kind else ''}dependence on {cells} at {_params_text(cex['params'])}: "
+    return (f"{kind + ' ' if kind else ''}dependence on {cells} at {params_text(cex['params'])}: "
             f"{who(i1)} {v1} it and {who(i2)} {v2} it; before the op the first runs before the second, "
             f"after the op {cex['order']['after']}")
 
@@ -226,7 +226,7 @@ def independence(model: KernelModel, loop, inside, depth, label="after", phases_
                 if loop.axis == "vectorized" or lp.axis in HW_AXES:
                     cons.append(f"a{j} = b{j}")
             maps.append(isl.Map(model.space(f"{model.tup(s, 'a')} -> {model.tup(t, 'b')} : {join_and(cons)}")))
-    pairs = model._union(maps)
+    pairs = model.union_map(maps)
     viol = model.conflicts.intersect(pairs)
     threads = loop.axis.startswith("thread")
     phases_unclear = ""
@@ -240,7 +240,7 @@ def independence(model: KernelModel, loop, inside, depth, label="after", phases_
             viol = viol.intersect(thread_unordered(model))
             phases_unclear = ph.unclear_sites()[0].reason if ph.unclear_sites() else ""
     sure, may = model.split_exact(viol)
-    pt = _sample(sure)
+    pt = point_of(sure)
     if pt is None and not may.is_empty():
         return Finding("unknown", f"iterations of {loop.var} may conflict through a data-dependent guard or "
                        "index", statement)
@@ -261,6 +261,6 @@ def independence(model: KernelModel, loop, inside, depth, label="after", phases_
     from .describe import fmt_instance
     ctext = ", ".join(f"{c['tensor']}[{', '.join(map(str, c['index']))}]" for c in cells)
     return Finding("refuted", f"iterations {loop.var}={v1[depth]} and {loop.var}={v2[depth]} of the {loop.axis} "
-                   f"loop both access {ctext} (at least one writes) at {_params_text(params)}: "
+                   f"loop both access {ctext} (at least one writes) at {params_text(params)}: "
                    f"{fmt_instance(i1)} and {fmt_instance(i2)}", statement,
                    {"params": params, "instances": [i1, i2], "cells": cells})

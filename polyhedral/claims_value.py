@@ -36,8 +36,8 @@ from .affine import NonAffine
 from .describe import Finding, coords, param_values
 from . import finite_zero
 from .finite_zero import ctx_first
-from .isltools import _box, _params_text, _sample
-from .model import KernelModel, _safe
+from .isltools import tensor_box, params_text, point_of
+from .model import KernelModel, safe_name
 from .valueexpr import At, Const, Expander, Iter, Leaf, Op, Pw, Red, Ref, identity
 from .valueflow import Unsupported, ValueFlow, out_tuple
 
@@ -440,7 +440,7 @@ def _pure_sums(ma: KernelModel, mb: KernelModel) -> bool:
             if not st.zero_like:
                 w = st.accesses[0]
                 cells = m.access_map(st, w, storage_view=True).range()
-                if not cells.is_subset(_box(m, w.tensor, False)):
+                if not cells.is_subset(tensor_box(m, w.tensor, False)):
                     return False
     return True
 
@@ -462,7 +462,7 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
             tensor = ma.program.tensor(t)
             if tensor.memory != "global" or tensor.scratch:
                 continue  # shared, local and scratch tensors are not observable
-            box = _box(ma, t, False).set_tuple_name(out_tuple(t))
+            box = tensor_box(ma, t, False).set_tuple_name(out_tuple(t))
             va = sa.exp.final(t, box) if t in sa.writes() else _input(t, box)
             vb = sb.exp.final(t, box) if t in sb.writes() else _input(t, box)
             try:
@@ -477,14 +477,14 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
                  STATEMENT + (f"; {finite_zero.ASSUMPTION}" if cmp.dropped else ""))
     st_red = "every reduction sums its terms in the same order in both kernels (bitwise equal)"
     for dom, why in cmp.refused:
-        pt = _sample(dom)
+        pt = point_of(dom)
         if pt is None:
             continue
         p, tup = coords(pt)
         params = param_values(ma, p)
         t = tup[0][0][len("OUT_"):]
         cell = tup[0][1]
-        red = Finding("refuted", f"{t}[{', '.join(map(str, cell))}] at {_params_text(params)}: {why}", st_red,
+        red = Finding("refuted", f"{t}[{', '.join(map(str, cell))}] at {params_text(params)}: {why}", st_red,
                       {"params": params, "cells": [{"tensor": t, "index": cell}], "profile": profile})
         return [("equivalence", eq), ("reassociation", red)]
     if not cmp.notes:
@@ -501,16 +501,16 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
 
 
 def _input(t: str, box: isl.Set) -> Leaf:
-    return Leaf(t, identity(box).set_tuple_name(isl.dim_type.out, f"T_{_safe(t)}"))
+    return Leaf(t, identity(box).set_tuple_name(isl.dim_type.out, f"T_{safe_name(t)}"))
 
 
 def _refute(model: KernelModel, t: str, mm: Mismatch, na: str, nb: str) -> Finding:
-    pt = _sample(mm.where)
+    pt = point_of(mm.where)
     if pt is None:
         return Finding("unknown", f"not decided by value: {mm.message} (no cell found)", STATEMENT)
     p, tup = coords(pt)
     params = param_values(model, p)
     cell = tup[0][1]
     text = f"{t}[{', '.join(map(str, cell))}]"
-    msg = (f"{text} differs at {_params_text(params)}: {mm.message}")
+    msg = (f"{text} differs at {params_text(params)}: {mm.message}")
     return Finding("refuted", msg, STATEMENT, {"params": params, "cells": [{"tensor": t, "index": cell}], **mm.extra})

@@ -20,9 +20,9 @@ import islpy as isl
 
 from verified_sched.ir import BinOp, Float, Int, Load
 from .affine import NonAffine, aff
-from .isltools import _box, _params_text, _sample
+from .isltools import tensor_box, params_text, point_of
 from .describe import Finding, coords, instance, param_values, sets_of
-from .model import KernelModel, _safe
+from .model import KernelModel, safe_name
 
 
 class Unsupported(Exception):
@@ -87,8 +87,8 @@ class Shape:
             if accs and zeros:
                 if max(z.top for z in zeros) >= min(a.top for a in accs):
                     raise Unsupported(f"the zeroing of {t} is not a separate earlier statement")
-                cells = model._union(model.access_map(z, z.accesses[0], storage_view=True) for z in zeros).range()
-                if not _box(model, t, False).subtract(_as_set(cells, t)).is_empty():
+                cells = model.union_map(model.access_map(z, z.accesses[0], storage_view=True) for z in zeros).range()
+                if not tensor_box(model, t, False).subtract(_as_set(cells, t)).is_empty():
                     raise Unsupported(f"the zeroing of {t} does not cover the tensor")
                 self.pattern[t] = "zero+acc"
             elif accs:
@@ -126,7 +126,7 @@ def _acc_term(st):
 
 def _as_set(u: isl.UnionSet, t: str) -> isl.Set:
     for s in sets_of(u):
-        if s.get_tuple_name() == f"T_{_safe(t)}":
+        if s.get_tuple_name() == f"T_{safe_name(t)}":
             return s
     raise Unsupported(f"no cells of {t}")
 
@@ -159,18 +159,18 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
         if t not in sa.pattern or t not in sb.pattern:
             who, other, m = (na, nb, ma) if t in sa.pattern else (nb, na, mb)
             cells = m.writes.range()
-            pt = _sample(_as_set(cells, t).intersect(_box(m, t, False)))
+            pt = point_of(_as_set(cells, t).intersect(tensor_box(m, t, False)))
             if pt is None:
                 continue
             p, tup = coords(pt)
             params = param_values(m, p)
             return [("equivalence", Finding("refuted", f"{who} writes {t}[{', '.join(map(str, tup[0][1]))}] and "
-                                            f"{other} never writes {t}, at {_params_text(params)}", statement,
+                                            f"{other} never writes {t}, at {params_text(params)}", statement,
                                             {"params": params, "cells": [{"tensor": t, "index": tup[0][1]}]}))]
         if sa.pattern[t] != sb.pattern[t]:
             pair = {sa.pattern[t], sb.pattern[t]}
             if pair == {"zero+acc", "acc"}:
-                pt = _sample(_box(ma, t, False))
+                pt = point_of(tensor_box(ma, t, False))
                 p, tup = coords(pt)
                 params = param_values(ma, p)
                 zk = na if sa.pattern[t] == "zero+acc" else nb
@@ -192,7 +192,7 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
         ia = ta.range() if ta is not None else empty
         ib = tb.range() if tb is not None else empty
         for missing, have, lack, tm, m in ((ia.subtract(ib), na, nb, ta, ma), (ib.subtract(ia), nb, na, tb, mb)):
-            pt = _sample(missing)
+            pt = point_of(missing)
             if pt is None:
                 continue
             if key in sa.ambiguous or key in sb.ambiguous:
@@ -201,14 +201,14 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
             p, tup = coords(pt)
             params = param_values(m, p)
             cell, term = _term_text(key, tup[0][1], prog)
-            src = _sample(tm.intersect_range(isl.UnionSet.from_set(isl.Set.from_point(pt))).domain())
+            src = point_of(tm.intersect_range(isl.UnionSet.from_set(isl.Set.from_point(pt))).domain())
             insts = []
             if src is not None:
                 _, st = coords(src)
                 insts.append(instance(m, st[0][0], st[0][1], params, have))
             return [("equivalence", Finding(
                 "refuted", f"{key[0]}[{', '.join(map(str, cell))}] gets the term {term} in {have} but not in {lack}, "
-                f"at {_params_text(params)}", statement,
+                f"at {params_text(params)}", statement,
                 {"params": params, "cells": [{"tensor": key[0], "index": cell}], "term": term,
                  "missing_in": lack, "instances": insts}))]
         if ta is None or tb is None:
@@ -217,18 +217,18 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
         if inj_a != inj_b:
             tm, m, who, other = (tb, mb, nb, na) if inj_a else (ta, ma, na, nb)
             dup = tm.apply_range(tm.reverse()).subtract(tm.domain().identity())
-            pt = _sample(dup)
+            pt = point_of(dup)
             p, tup = coords(pt)
             params = param_values(m, p)
             i1 = instance(m, tup[0][0], tup[0][1], params, who)
             i2 = instance(m, tup[1][0], tup[1][1], params, who)
-            term_pt = _sample(tm.intersect_domain(isl.UnionSet.from_set(
+            term_pt = point_of(tm.intersect_domain(isl.UnionSet.from_set(
                 isl.Set.from_point(pt).unwrap().domain())).range())
             _, tt = coords(term_pt)
             cell, term = _term_text(key, tt[0][1], prog)
             return [("equivalence", Finding(
                 "refuted", f"{who} adds the term {term} to {key[0]}[{', '.join(map(str, cell))}] twice, {other} once, "
-                f"at {_params_text(params)}", statement,
+                f"at {params_text(params)}", statement,
                 {"params": params, "cells": [{"tensor": key[0], "index": cell}], "term": term,
                  "extra_in": who, "instances": [i1, i2]}))]
         if not inj_a:
@@ -255,14 +255,14 @@ def _order(sa: Shape, sb: Shape, profile: str) -> Finding:
     if ra is None or rb is None or ra.is_equal(rb):
         return Finding("proved", "same summation order per cell (bitwise equal)", statement)
     diff = ra.subtract(rb).union(rb.subtract(ra))
-    pt = _sample(diff)
+    pt = point_of(diff)
     p, tup = coords(pt)
     params = param_values(sa.model, p)
     ints = all(sa.model.program.tensor(k[0]).prec == "i32" for k in list(sa.terms) + list(sb.terms) if k[1] == "acc")
     if ints:  # wrapping integer + is associative and commutative: any order is exact
         return Finding("proved", "the kernels sum integers in different orders (exact)", statement)
     if profile == "reproducible":
-        return Finding("refuted", f"the kernels add terms to a cell in different orders at {_params_text(params)}; "
+        return Finding("refuted", f"the kernels add terms to a cell in different orders at {params_text(params)}; "
                        "the reproducible profile refuses reassociation", statement,
                        {"params": params, "points": [list(tup[0][1]), list(tup[1][1])]})
     return Finding("proved", f"the kernels sum in different orders (reassociation allowed by the {profile} profile)",

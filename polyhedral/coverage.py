@@ -10,19 +10,19 @@ import islpy as isl
 from verified_sched.ir import Load, Var
 from .affine import NonAffine, aff, is_affine
 from .describe import Finding, coords, instance, param_values, sets_of
-from .isltools import _box, _kv, _params_text, _sample
+from .isltools import tensor_box, kv_text, params_text, point_of
 from .model import KernelModel
 
 # ---------------------------------------------------------------- skeletons
 
 
-def _skel(e, names, leaves):
+def skeleton_of(e, names, leaves):
     """Structure of an expression with its maximal affine sub-expressions cut out as leaves."""
     from verified_sched import ir
     if not isinstance(e, ir.Node):
         return e
     if isinstance(e, (ir.Cmp, ir.And, ir.Or, ir.Not, ir.BoolConst)):
-        kids = tuple(_skel(getattr(e, f), names, leaves) for f in ("op", "a", "b", "value") if hasattr(e, f))
+        kids = tuple(skeleton_of(getattr(e, f), names, leaves) for f in ("op", "a", "b", "value") if hasattr(e, f))
         return (type(e).__name__,) + kids
     if not isinstance(e, ir.Float) and is_affine(e, names):
         leaves.append(e)
@@ -31,19 +31,19 @@ def _skel(e, names, leaves):
         case ir.Int(value=v) | ir.Float(value=v):
             return ("const", float(v))
         case Load(tensor=t, index=idx):
-            return ("load", t) + tuple(_skel(x, names, leaves) for x in idx)
+            return ("load", t) + tuple(skeleton_of(x, names, leaves) for x in idx)
         case ir.BinOp(op=op, a=a, b=b):
-            return ("bin", op, _skel(a, names, leaves), _skel(b, names, leaves))
+            return ("bin", op, skeleton_of(a, names, leaves), skeleton_of(b, names, leaves))
         case ir.Call(fn=fn, args=args):
-            return ("call", fn) + tuple(_skel(x, names, leaves) for x in args)
+            return ("call", fn) + tuple(skeleton_of(x, names, leaves) for x in args)
         case ir.Where(cond=c, a=a, b=b):
-            return ("where", _skel(c, names, leaves), _skel(a, names, leaves), _skel(b, names, leaves))
+            return ("where", skeleton_of(c, names, leaves), skeleton_of(a, names, leaves), skeleton_of(b, names, leaves))
         case ir.Cast(prec=p, a=a):
-            return ("cast", p, _skel(a, names, leaves))
+            return ("cast", p, skeleton_of(a, names, leaves))
         case ir.FloorDiv(a=a, divisor=d):
-            return ("floordiv", d, _skel(a, names, leaves))
+            return ("floordiv", d, skeleton_of(a, names, leaves))
         case ir.Mod(a=a, divisor=d):
-            return ("mod", d, _skel(a, names, leaves))
+            return ("mod", d, skeleton_of(a, names, leaves))
         case Var(name=n):
             return ("var", n)
     return ("?", repr(e))
@@ -77,7 +77,7 @@ def fold_where(model: KernelModel, st, e, dom=None):
         if not isinstance(n, ir.Node):
             return n
         changes = {}
-        for name, v in ir._child_fields(n):
+        for name, v in ir.child_fields(n):
             nv = tuple(go(x, dom) for x in v) if isinstance(v, tuple) else go(v, dom)
             if nv is not v and (not isinstance(v, tuple) or any(x is not y for x, y in zip(nv, v))):
                 changes[name] = nv
@@ -94,10 +94,10 @@ def skeleton(model: KernelModel, st, dom=None):
     if st.zero_like:
         value = ("zero",)
     else:
-        value = _skel(fold_where(model, st, node.value, dom), names, leaves)
+        value = skeleton_of(fold_where(model, st, node.value, dom), names, leaves)
     w = next(a for a in st.accesses if a.write)
-    idx = tuple(_skel(e, names, leaves) for e in w.index)
-    guards = tuple(_skel(fold_where(model, st, g, dom), names, leaves) for g in st.data_guards(model.pnames))
+    idx = tuple(skeleton_of(e, names, leaves) for e in w.index)
+    guards = tuple(skeleton_of(fold_where(model, st, g, dom), names, leaves) for g in st.data_guards(model.pnames))
     return ("stmt", w.tensor, idx, value, guards), leaves
 
 
@@ -120,7 +120,7 @@ def idempotent_fn(model: KernelModel):
             ok = bool(sts) and all(s.acc_op is None for s in sts)
             if ok:
                 for s in sts:
-                    r = model._union(model.read_map(s, a) for a in s.accesses if not a.write)
+                    r = model.union_map(model.read_map(s, a) for a in s.accesses if not a.write)
                     if not r.range().intersect(written).is_empty():
                         ok = False
                         break
@@ -134,7 +134,7 @@ def value_map(model: KernelModel, st):
     with the same structure and equal leaves store equal values (when idempotent)."""
     names = st.names(model.pnames)
     leaves = []
-    skel = ("zero",) if st.zero_like else _skel(st.node.value, names, leaves)
+    skel = ("zero",) if st.zero_like else skeleton_of(st.node.value, names, leaves)
     return skel, _leaf_map(model, st, leaves)
 
 
@@ -152,7 +152,7 @@ def equal_stores(model: KernelModel, any_statement: bool = False) -> isl.UnionMa
                 kt, mt = value_map(model, t)
                 if ks == kt:
                     maps.append(ms.apply_range(mt.reverse()))
-    return model._union(maps)
+    return model.union_map(maps)
 
 
 # ---------------------------------------------------------------- coverage
@@ -187,13 +187,13 @@ def coverage(before: KernelModel, after: KernelModel, idempotent) -> Finding:
     for sid in sids:
         sb, sa = _group(before, sid), _group(after, sid)
         if not sa:
-            pb = before._union(before.prov_map(s) for s in sb)
-            pt = _sample(pb.range())
+            pb = before.union_map(before.prov_map(s) for s in sb)
+            pt = point_of(pb.range())
             if pt is not None:
                 p, tup = coords(pt)
                 params = param_values(before, p)
                 return Finding("refuted", f"statement {sid} no longer executes (e.g. original instance "
-                               f"{tup[0][1]} at {_params_text(params)})", statement,
+                               f"{tup[0][1]} at {params_text(params)})", statement,
                                {"params": params, "instances": [{"kernel": "before", "stmt": sid,
                                                                 "original": dict(zip(sb[0].orig_names, tup[0][1]))}]})
             continue
@@ -217,12 +217,12 @@ def coverage(before: KernelModel, after: KernelModel, idempotent) -> Finding:
 
 
 def _cover_one(before, after, sid, sb, sa, idempotent, notes):
-    pb = before._union(before.prov_map(s) for s in sb)
-    pa = after._union(after.prov_map(s) for s in sa)
+    pb = before.union_map(before.prov_map(s) for s in sb)
+    pa = after.union_map(after.prov_map(s) for s in sa)
     img_b, img_a = pb.range(), pa.range()
     has_data = any(s.data_guards(after.pnames) for s in sa) or any(s.data_guards(before.pnames) for s in sb)
     missing = img_b.subtract(img_a)
-    pt = _sample(missing)
+    pt = point_of(missing)
     if pt is not None:
         if has_data:
             return Finding("unknown", f"statement {sid} has data-dependent guards and its instance sets differ")
@@ -230,15 +230,15 @@ def _cover_one(before, after, sid, sb, sa, idempotent, notes):
         params = param_values(before, p)
         orig = dict(zip(sb[0].orig_names, tup[0][1]))
         bi = pb.intersect_range(isl.UnionSet.from_set(_point_set(pt)))
-        bpt = _sample(bi)
+        bpt = point_of(bi)
         insts = []
         if bpt is not None:
             _, bt = coords(bpt)
             insts.append(instance(before, bt[0][0], bt[0][1], params, "before"))
         else:
             insts.append({"kernel": "before", "stmt": sid, "original": orig})
-        return Finding("refuted", f"original instance {sid}({_kv(orig)}) is never executed after the op, "
-                       f"at {_params_text(params)}", counterexample={"params": params, "instances": insts})
+        return Finding("refuted", f"original instance {sid}({kv_text(orig)}) is never executed after the op, "
+                       f"at {params_text(params)}", counterexample={"params": params, "instances": insts})
     extra = img_a.subtract(img_b)
     if not extra.is_empty():
         f = _extra_instances(after, sid, pa, extra, idempotent)
@@ -247,7 +247,7 @@ def _cover_one(before, after, sid, sb, sa, idempotent, notes):
         notes.append(f"{sid}: extra instances write only padding")
     dom_a = pa.domain()
     dup = pa.apply_range(pa.reverse()).subtract(dom_a.identity())
-    pt = _sample(dup)
+    pt = point_of(dup)
     if pt is not None:
         if idempotent(sid):
             notes.append(f"{sid}: recomputed instances write equal values")
@@ -260,8 +260,8 @@ def _cover_one(before, after, sid, sb, sa, idempotent, notes):
             i1 = instance(after, tup[0][0], tup[0][1], params, "after")
             i2 = instance(after, tup[1][0], tup[1][1], params, "after")
             what = "an accumulation"
-            return Finding("refuted", f"{what} executes twice: {sid}({_kv(i1['original'])}) runs at "
-                           f"({_kv(i1['at'])}) and at ({_kv(i2['at'])}), at {_params_text(params)}",
+            return Finding("refuted", f"{what} executes twice: {sid}({kv_text(i1['original'])}) runs at "
+                           f"({kv_text(i1['at'])}) and at ({kv_text(i2['at'])}), at {params_text(params)}",
                            counterexample={"params": params, "instances": [i1, i2],
                                            "cells": [i1["writes"]] if i1.get("writes") else []})
     return _consistent(before, after, sid, sb, sa, pa, pb)
@@ -297,9 +297,9 @@ def _extra_instances(after, sid, pa, extra, idempotent=lambda sid: False):
     observable = after.writes.range().empty(after.writes.range().get_space())
     for t in after.program.tensors:
         if t.memory == "global":
-            observable = observable.add_set(_box(after, t.name, False))
+            observable = observable.add_set(tensor_box(after, t.name, False))
     final = we.intersect_range(observable).domain().subtract(killed_by.domain())
-    pt = _sample(final)
+    pt = point_of(final)
     if pt is not None:
         if _rewrites_equal(after, sid, ext, final):
             return Finding("unknown", f"{sid} runs instances with no original that store, to observable cells, "
@@ -309,7 +309,7 @@ def _extra_instances(after, sid, pa, extra, idempotent=lambda sid: False):
     wr = wo.apply_range(reads.intersect_domain(others).reverse()).intersect(bef)  # store -> later read
     kill = killed_by.apply_range(wr)
     harmful = seen.subtract(kill)
-    pt = _sample(harmful)
+    pt = point_of(harmful)
     if pt is not None:
         return _extra_cex(after, sid, pt, "another instance may read what it stored")
     return None
@@ -321,9 +321,9 @@ def _extra_cex(after, sid, pt, why):
     inst = instance(after, tup[0][0], tup[0][1], params, "after")
     insts = [inst] + ([instance(after, tup[1][0], tup[1][1], params, "after")] if len(tup) > 1 else [])
     w = inst["writes"]
-    return Finding("refuted", f"{sid} runs an instance with no original, ({_kv(inst['at'])}) standing for "
-                   f"({_kv(inst['original'])}), that writes {w['tensor']}[{', '.join(map(str, w['index'] or []))}]: "
-                   f"{why}, at {_params_text(params)}",
+    return Finding("refuted", f"{sid} runs an instance with no original, ({kv_text(inst['at'])}) standing for "
+                   f"({kv_text(inst['original'])}), that writes {w['tensor']}[{', '.join(map(str, w['index'] or []))}]: "
+                   f"{why}, at {params_text(params)}",
                    counterexample={"params": params, "instances": insts, "cells": [w]})
 
 
@@ -354,13 +354,13 @@ def _consistent(before, after, sid, sb, sa, pa, pb):
             lmb = _leaf_map(before, b, lb)
             via = m.apply_range(lmb)
             diff = lma.intersect_domain(m.domain()).subtract(via).union(via.subtract(lma))
-            pt = _sample(diff)
+            pt = point_of(diff)
             if pt is not None:
                 p, tup = coords(pt)
                 params = param_values(after, p)
                 inst = instance(after, tup[0][0], tup[0][1], params, "after")
-                return Finding("refuted", f"{sid} at ({_kv(inst['at'])}) accesses or computes something other "
-                               f"than its original instance ({_kv(inst['original'])}), at {_params_text(params)}",
+                return Finding("refuted", f"{sid} at ({kv_text(inst['at'])}) accesses or computes something other "
+                               f"than its original instance ({kv_text(inst['original'])}), at {params_text(params)}",
                                counterexample={"params": params, "instances": [inst]})
     return None
 

@@ -85,7 +85,7 @@ class Dataflow:
                     m1, m2 = self.pair(s, b, False), self.pair(b, t, False)
                     if m1 is not None and m2 is not None:
                         maps.append(m1.apply_range(m2))
-        return self.m._union(maps)
+        return self.m.union_map(maps)
 
 
 def tile_dataflow(mb: KernelModel, ma: KernelModel, source: str, tile: str) -> Finding:
@@ -101,13 +101,13 @@ def tile_dataflow(mb: KernelModel, ma: KernelModel, source: str, tile: str) -> F
               and _src_load(w.node.value, source) is not None]
     df = Dataflow(ma)
     rstmts = list({id(r): r for r, _ in readers}.values())
-    W = ma._union(ma.access_map(w, w.accesses[0]) for w in writers)
+    W = ma.union_map(ma.access_map(w, w.accesses[0]) for w in writers)
     hb_wr = df.hb(writers, rstmts)
     hb_ww = df.hb(writers, writers)
     hb_rw = df.hb(rstmts, writers)
-    srcW = ma._union(ma.access_map(w, Access(source, _src_load(w.node.value, source).index, False), True)
+    srcW = ma.union_map(ma.access_map(w, Access(source, _src_load(w.node.value, source).index, False), True)
                      for w in copies)
-    fill_dom = ma._union(isl.UnionSet.from_set(ma.domains[w.name]) for w in writers if w not in copies) \
+    fill_dom = ma.union_map(isl.UnionSet.from_set(ma.domains[w.name]) for w in writers if w not in copies) \
         if len(copies) < len(writers) else None
     ww = W.apply_range(W.reverse()).intersect(hb_ww)
     for r, acc in readers:

@@ -4,10 +4,10 @@ from __future__ import annotations
 import islpy as isl
 
 from .affine import aff, join_and
-from .model import KernelModel, _safe
+from .model import KernelModel, safe_name
 
 
-def _sample(u):
+def point_of(u):
     """A point of a (union) set or wrapped (union) map, or None when empty."""
     if u.is_empty():
         return None
@@ -16,7 +16,7 @@ def _sample(u):
     return u.sample_point()
 
 
-def _box(model: KernelModel, tensor: str, storage: bool) -> isl.Set:
+def tensor_box(model: KernelModel, tensor: str, storage: bool) -> isl.Set:
     """The cells of a tensor (with padding when `storage`), cached per model."""
     cache = model.__dict__.setdefault("_boxes", {})
     if (tensor, storage) not in cache:
@@ -29,14 +29,14 @@ def _make_box(model: KernelModel, tensor: str, storage: bool) -> isl.Set:
     dims = t.storage_dims() if storage else t.dims
     cs = [f"c{d}" for d in range(len(dims))]
     cons = [f"0 <= c{d} < {aff(e, model.pnames)}" for d, e in enumerate(dims)]
-    return isl.Set(model.space(f"T_{_safe(tensor)}[{', '.join(cs)}] : {join_and(cons + [model.param_text])}"))
+    return isl.Set(model.space(f"T_{safe_name(tensor)}[{', '.join(cs)}] : {join_and(cons + [model.param_text])}"))
 
 
-def _params_text(params: dict) -> str:
+def params_text(params: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in params.items())
 
 
-def _extent_text(t, params) -> str:
+def extent_text(t, params) -> str:
     from .evaluate import Dynamic, ev
     try:
         ext = [ev(d, params) for d in t.storage_dims()]
@@ -44,5 +44,5 @@ def _extent_text(t, params) -> str:
         return ""
     return "[" + ", ".join(f"0..{e - 1}" for e in ext) + "]"
 
-def _kv(d: dict) -> str:
+def kv_text(d: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in d.items())

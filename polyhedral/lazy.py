@@ -40,7 +40,7 @@ def reads_in_context(node, ctx: tuple = ()) -> list:
                 for x in n:
                     go(x, ctx)
             case ir.Node():
-                for _, v in ir._child_fields(n):
+                for _, v in ir.child_fields(n):
                     go(v, ctx)
     go(node, tuple(ctx))
     return out

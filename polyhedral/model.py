@@ -103,7 +103,7 @@ class Stmt:
         return {lp.axis: d for d, lp in enumerate(self.loops) if lp.axis in HW_AXES}
 
 
-def _safe(s: str) -> str:
+def safe_name(s: str) -> str:
     return re.sub(r"[^A-Za-z0-9_]", "_", s)
 
 
@@ -193,7 +193,7 @@ class KernelModel:
                     self._add(s, loops, guards, sched_prefix + [p], t)
 
     def _add(self, s, loops, guards, sched, top):
-        name = f"{self.tag}_{_safe(getattr(s, 'sid', '') or 'Z')}_{self._n}"
+        name = f"{self.tag}_{safe_name(getattr(s, 'sid', '') or 'Z')}_{self._n}"
         self._n += 1
         if isinstance(s, Zero):
             t = self.program.tensor(s.tensor)
@@ -235,9 +235,9 @@ class KernelModel:
             onames = tuple(f"c{d}" for d in range(len(s.index)))
         else:
             prov = s.provenance or tuple((lp.var, Var(lp.var)) for lp in loops)
-            otuple, onames, oexprs = f"O_{_safe(s.sid)}", tuple(n for n, _ in prov), tuple(e for _, e in prov)
+            otuple, onames, oexprs = f"O_{safe_name(s.sid)}", tuple(n for n, _ in prov), tuple(e for _, e in prov)
             sid = original_sid(s.sid)
-            otuple = f"O_{_safe(sid)}"
+            otuple = f"O_{safe_name(sid)}"
         self.stmts.append(Stmt(name, sid, s, list(loops), sched, list(guards), top, otuple, onames, oexprs,
                                acc[0] if acc else None, accesses, zero_like, self.barriers, blend))
 
@@ -250,7 +250,7 @@ class KernelModel:
             tops.append(top)
         k = tops.index(top)
         pre = "Z" if k == 0 else f"Z{k}"
-        return f"{pre}_{_safe(tensor)}", f"{pre}_{tensor}"
+        return f"{pre}_{safe_name(tensor)}", f"{pre}_{tensor}"
 
     @staticmethod
     def _ctx(guards, ctx):
@@ -324,7 +324,7 @@ class KernelModel:
         read inside a `where` branch less."""
         outs, extra, _ = self.index_text(st, acc)
         pre = [] if storage_view else self._mem_prefix(st, acc.tensor)
-        text = self.space(f"{self.tup(st)} -> T_{_safe(acc.tensor)}[{', '.join(pre + outs)}] : {extra}")
+        text = self.space(f"{self.tup(st)} -> T_{safe_name(acc.tensor)}[{', '.join(pre + outs)}] : {extra}")
         if evaluated and acc.context is not None:
             where = isl.Set(self.space(f"{self.tup(st)} : {self.domain_text(st, guards=acc.context)}"))
             return isl.Map(text).intersect_domain(where)
@@ -358,7 +358,7 @@ class KernelModel:
             out[st.name] = d
         return out
 
-    def _union(self, maps) -> isl.UnionMap:
+    def union_map(self, maps) -> isl.UnionMap:
         u = None
         for m in maps:
             m = isl.UnionMap.from_map(m) if isinstance(m, isl.Map) else m
@@ -381,20 +381,20 @@ class KernelModel:
 
     @cached_property
     def writes(self) -> isl.UnionMap:
-        return self._union(self.store_map(st) for st in self.stmts if not st.accesses[0].noop)
+        return self.union_map(self.store_map(st) for st in self.stmts if not st.accesses[0].noop)
 
     @cached_property
     def reads(self) -> isl.UnionMap:
-        return self._union(self.read_map(st, a) for st in self.stmts for a in st.accesses if not a.write)
+        return self.union_map(self.read_map(st, a) for st in self.stmts for a in st.accesses if not a.write)
 
     @cached_property
     def nonacc_reads(self) -> isl.UnionMap:
-        return self._union(self.read_map(st, a) for st in self.stmts for a in st.accesses
+        return self.union_map(self.read_map(st, a) for st in self.stmts for a in st.accesses
                            if not a.write and not a.accumulator)
 
     @cached_property
     def acc_writes(self) -> isl.UnionMap:
-        return self._union(self.access_map(st, a).intersect_domain(self.effective_domains[st.name])
+        return self.union_map(self.access_map(st, a).intersect_domain(self.effective_domains[st.name])
                            for st in self.stmts for a in st.accesses if a.write and a.accumulator)
 
     @cached_property
@@ -415,7 +415,7 @@ class KernelModel:
 
     @cached_property
     def prov(self) -> isl.UnionMap:
-        return self._union(self.prov_map(st) for st in self.stmts)
+        return self.union_map(self.prov_map(st) for st in self.stmts)
 
     def same_sid(self, sid_filter=None) -> isl.UnionMap:
         """Universe pairs of statements with the same original identity."""
@@ -424,7 +424,7 @@ class KernelModel:
             for b in self.stmts:
                 if a.sid == b.sid and (sid_filter is None or sid_filter(a)):
                     maps.append(isl.Map(self.space(f"{self.tup(a, 'a')} -> {self.tup(b, 'b')}")))
-        return self._union(maps)
+        return self.union_map(maps)
 
     def same_acc_op(self) -> isl.UnionMap:
         """Universe pairs of accumulation statements with the same operator: accumulations of one
@@ -434,7 +434,7 @@ class KernelModel:
             for b in self.stmts:
                 if a.acc_op is not None and a.acc_op == b.acc_op:
                     maps.append(isl.Map(self.space(f"{self.tup(a, 'a')} -> {self.tup(b, 'b')}")))
-        return self._union(maps)
+        return self.union_map(maps)
 
     @cached_property
     def reductions(self) -> isl.UnionMap:
@@ -469,7 +469,7 @@ class KernelModel:
                 if c is not None:
                     m = isl.Map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))
                     maps.append(m.intersect_domain(self.domains[s.name]).intersect_range(self.domains[t.name]))
-        return self._union(maps)
+        return self.union_map(maps)
 
     @cached_property
     def dependences(self) -> isl.UnionMap:

@@ -40,7 +40,7 @@ from verified_sched import ir
 from verified_sched.ir import For
 from .affine import NonAffine, aff, join_and
 from .describe import coords, param_values
-from .model import KernelModel, Stmt, _safe, lex_before
+from .model import KernelModel, Stmt, safe_name, lex_before
 
 AXES = ir.HW_AXES  # h0..h5
 H = [f"h{k}" for k in range(6)]
@@ -153,7 +153,7 @@ class Phases:
                          [f"{m.pnames[k]} = {v}" for k, v in params.items()])
         other = reach.intersect(isl.Set(m.space(f"R[{', '.join(key + H[3:])}] : {fixed}"))).sample_point()
         _, [(_, ovals)] = coords(other)
-        top_axes = self._axes(st.top)
+        top_axes = self.axes(st.top)
         block = {a: v for a, v in zip(AXES[:3], vals[len(serial):len(serial) + 3]) if a in top_axes}
         miss_t = {a: v for a, v in zip(AXES[3:], vals[len(key):]) if a in top_axes}
         reach_t = {a: v for a, v in zip(AXES[3:], ovals[len(key):]) if a in top_axes}
@@ -167,7 +167,7 @@ class Phases:
                         "threads": [{"block": block, "thread": reach_t, "reaches": True},
                                     {"block": block, "thread": miss_t, "reaches": False}]}
 
-    def _axes(self, top: int) -> set:
+    def axes(self, top: int) -> set:
         stmt = self.model.kernel.body[top]
         return {n.axis for n in ir.walk(stmt) if isinstance(n, For) and n.axis in AXES}
 
@@ -185,21 +185,21 @@ class Phases:
                     continue
                 mp = isl.Map(m.space(f"{self.xtup(s, 'a', 'x')} -> {self.xtup(t, 'b', 'y')} : {c}"))
                 maps.append(mp.intersect_domain(self.xdomains[s.name]).intersect_range(self.xdomains[t.name]))
-        return m._union(maps)
+        return m.union_map(maps)
 
     def xaccess(self, st: Stmt, acc) -> isl.Map:
         m = self.model
         outs, extra, _ = m.index_text(st, acc)
         mem = m.program.tensor(acc.tensor).memory
         pre = H[:3] if mem == "shared" else H if mem == "local" else []
-        return isl.Map(m.space(f"{self.xtup(st)} -> T_{_safe(acc.tensor)}[{', '.join(pre + outs)}] : {extra}")
+        return isl.Map(m.space(f"{self.xtup(st)} -> T_{safe_name(acc.tensor)}[{', '.join(pre + outs)}] : {extra}")
                        ).intersect_domain(self.xdomains[st.name])
 
     @cached_property
     def xconflicts(self) -> isl.UnionMap:
         m = self.model
-        w = m._union(self.xaccess(st, a) for st in m.stmts for a in st.accesses if a.write and not a.noop)
-        r = m._union(self.xaccess(st, a) for st in m.stmts for a in st.accesses if not a.write or a.noop)
+        w = m.union_map(self.xaccess(st, a) for st in m.stmts for a in st.accesses if a.write and not a.noop)
+        r = m.union_map(self.xaccess(st, a) for st in m.stmts for a in st.accesses if not a.write or a.noop)
         a = w.union(r)
         return w.apply_range(a.reverse()).union(a.apply_range(w.reverse()))
 
@@ -232,9 +232,9 @@ class Phases:
                     from_b.append(mp.intersect_domain(bdom).intersect_range(self.xdomains[s.name]))
             if not to_b or not from_b:
                 continue
-            part = m._union(to_b).apply_range(isl.UnionMap.from_map(same_b)).apply_range(m._union(from_b))
+            part = m.union_map(to_b).apply_range(isl.UnionMap.from_map(same_b)).apply_range(m.union_map(from_b))
             sep = part if sep is None else sep.union(part)
-        return sep if sep is not None else m._union([])
+        return sep if sep is not None else m.union_map([])
 
     @cached_property
     def same_block_other_thread(self) -> isl.UnionMap:
@@ -277,7 +277,7 @@ class Phases:
 
     def to_instances(self, rel: isl.UnionMap) -> isl.UnionMap:
         """Extended pairs -> model instance pairs."""
-        p = self.model._union(self.proj(st) for st in self.model.stmts)
+        p = self.model.union_map(self.proj(st) for st in self.model.stmts)
         return rel.apply_domain(p).apply_range(p)
 
     def phase_of(self, st: Stmt, values: list, params: dict) -> int:

@@ -13,7 +13,7 @@ import islpy as isl
 
 from .affine import aff
 from .describe import Finding, coords, instance, param_values, shared_cells
-from .isltools import _params_text, _sample
+from .isltools import params_text, point_of
 from .model import HW_AXES, Access, KernelModel
 
 
@@ -26,7 +26,7 @@ def _oc_map(model: KernelModel, st, index, n_outer: int, tag: str) -> isl.Map:
 
 
 def _union(model, maps):
-    return model._union(maps)
+    return model.union_map(maps)
 
 
 def _acc_index(st, acc: str, write: bool):
@@ -68,25 +68,25 @@ def dataflow(model: KernelModel, users, loads, stores, witness: dict, n_outer: i
     used = cells_of(model, users, witness, n_outer)
     loaded = _union(model, [_oc_map(model, st, _t_index(st, tensor, False), n_outer, "OC") for st in loads]).range()
     stored = _union(model, [_oc_map(model, st, _t_index(st, tensor, True), n_outer, "OC") for st in stores]).range()
-    pt = _sample(stored.subtract(loaded))
+    pt = point_of(stored.subtract(loaded))
     if pt is not None:
         p, tup = coords(pt)
         params = param_values(model, p)
         o, c = tup[0][1][:n_outer], tup[0][1][n_outer:]
         return Finding("refuted", f"{tensor}[{', '.join(map(str, c))}] is stored back at outer iteration {o} "
-                       f"from a cell of {acc} that was not loaded there, at {_params_text(params)}", statement,
+                       f"from a cell of {acc} that was not loaded there, at {params_text(params)}", statement,
                        {"params": params, "cells": [{"tensor": tensor, "index": c}], "outer": o})
     for name, group in (("loaded into", loads), ("stored back from", stores)):
         is_store = group is stores
         moved = _union(model, [_oc_map(model, st, _t_index(st, tensor, is_store), n_outer, "OC")
                                for st in group]).range()
-        pt = _sample(used.subtract(moved))
+        pt = point_of(used.subtract(moved))
         if pt is not None:
             p, tup = coords(pt)
             params = param_values(model, p)
             o, c = tup[0][1][:n_outer], tup[0][1][n_outer:]
             return Finding("refuted", f"{tensor}[{', '.join(map(str, c))}] is accessed under the loop at "
-                           f"outer iteration {o} but never {name} {acc}, at {_params_text(params)}", statement,
+                           f"outer iteration {o} but never {name} {acc}, at {params_text(params)}", statement,
                            {"params": params, "cells": [{"tensor": tensor, "index": c}], "outer": o})
     rel = []
     for st in users:
@@ -113,11 +113,11 @@ def dataflow(model: KernelModel, users, loads, stores, witness: dict, n_outer: i
     for bad, what in ((r.apply_range(r.reverse()), "two cells of " + tensor + " share one cell of " + acc),
                       (r.reverse().apply_range(r), "one cell of " + tensor + " uses two cells of " + acc)):
         ident = bad.domain().identity()
-        pt = _sample(bad.subtract(ident))
+        pt = point_of(bad.subtract(ident))
         if pt is not None:
             p, tup = coords(pt)
             params = param_values(model, p)
-            return Finding("refuted", f"{what} at {_params_text(params)} ({tup[0][1]} and {tup[1][1]})",
+            return Finding("refuted", f"{what} at {params_text(params)} ({tup[0][1]} and {tup[1][1]})",
                            statement, {"params": params, "points": [tup[0][1], tup[1][1]]})
     return Finding("proved", f"every accessed cell of {tensor} is transferred, and {acc} maps onto it one to one",
                    statement)
@@ -176,7 +176,7 @@ def privatize_condition(model: KernelModel, users, stores, witness: dict, n_oute
         pairs = sbw.intersect_domain(stale).apply_range(w.reverse())
         return pairs.subtract(bef).subtract(bef.reverse())
 
-    pt = _sample(clash(stale_sure, wexact))
+    pt = point_of(clash(stale_sure, wexact))
     if pt is None:
         if not clash(stale_may, wmaps).is_empty():
             return Finding("unknown", "a guard that depends on data may let a thread store back an untouched "
@@ -186,7 +186,7 @@ def privatize_condition(model: KernelModel, users, stores, witness: dict, n_oute
     params, i1, i2 = _pair(model, pt)
     cell = i1["writes"]
     return Finding("refuted", f"the guard lets a thread store back an accumulator that never received the "
-                   f"update: at {_params_text(params)} {fmt(i1)} stores back an untouched copy of "
+                   f"update: at {params_text(params)} {fmt(i1)} stores back an untouched copy of "
                    f"{cell['tensor']}[{', '.join(map(str, cell['index']))}], which {fmt(i2)} updates, unordered "
                    f"with it (another thread)", statement,
                    {"params": params, "instances": [i1, i2], "cells": [cell],
@@ -232,7 +232,7 @@ def race(model: KernelModel, transfers, acc_users, tensor: str, acc: str) -> Fin
     involved = involved.union(accw.apply_range(acca.reverse())).union(acca.apply_range(accw.reverse()))
     unordered = involved.subtract(bef).subtract(bef.reverse()).subtract(dom.identity())
     sure, may = model.split_exact(unordered)
-    pt = _sample(sure)
+    pt = point_of(sure)
     if pt is None:
         if not may.is_empty():
             return Finding("unknown", "a transfer may conflict with another thread through a data-dependent "
@@ -248,6 +248,6 @@ def race(model: KernelModel, transfers, acc_users, tensor: str, acc: str) -> Fin
     if _thread(model, i1) != _thread(model, i2):  # local cells of different threads are distinct
         cells = [c for c in cells if model.program.tensor(c["tensor"]).memory != "local"]
     ctext = ", ".join(f"{c['tensor']}[{', '.join(map(str, c['index']))}]" for c in cells)
-    return Finding("refuted", f"race on {ctext} at {_params_text(params)}: {fmt(i1)} and {fmt(i2)} are unordered",
+    return Finding("refuted", f"race on {ctext} at {params_text(params)}: {fmt(i1)} and {fmt(i2)} are unordered",
                    statement, {"params": params, "instances": [i1, i2], "cells": cells,
                                "order": {"before": "n/a (new statement)", "after": "unordered"}})

@@ -22,7 +22,7 @@ from __future__ import annotations
 import islpy as isl
 
 from .describe import Finding, coords, fmt_instance, instance, param_values, shared_cells
-from .isltools import _params_text, _sample
+from .isltools import params_text, point_of
 from .model import KernelModel
 from .phases import AXES, Phases
 
@@ -33,10 +33,10 @@ UNI_STATEMENT = ("forall params, barriers, blocks and enclosing serial iteration
 
 
 def phases_of(model: KernelModel) -> Phases:
-    ph = getattr(model, "_phases", None)
+    ph = getattr(model, "phases_cache", None)
     if ph is None:
         ph = Phases(model)
-        model._phases = ph
+        model.phases_cache = ph
     return ph
 
 
@@ -55,7 +55,7 @@ def barrier_uniformity(model: KernelModel) -> Finding:
 
 
 def _hw(ph: Phases, st, vals) -> tuple:
-    top = ph._axes(st.top)
+    top = ph.axes(st.top)
     h = vals[st.depth:]
     block = {a: v for a, v in zip(AXES[:3], h[:3]) if a in top}
     thread = {a: v for a, v in zip(AXES[3:], h[3:]) if a in top}
@@ -77,7 +77,7 @@ def race(model: KernelModel, label="kernel", phases_exact: bool = True) -> Findi
     intra, cross = ph.races
     for rel, across in ((intra, False), (cross, True)):
         sure, may = ph.exact_pairs(rel)
-        pt = _sample(sure)
+        pt = point_of(sure)
         if pt is None:
             continue
         if not across and ph.unclear_sites():
@@ -121,7 +121,7 @@ def _refuted(model, ph: Phases, pt, across: bool, label) -> Finding:
         why = (f"run in different threads of one block in the same barrier phase {phase}"
                if ph.good_sites() else "run in different threads of one block with no barrier between them")
         cex["order"] = {"before": f"unordered (same barrier phase {phase})", "after": "unordered"}
-    return Finding("refuted", f"race on {ctext} at {_params_text(params)}: {fmt_instance(i1)} in "
+    return Finding("refuted", f"race on {ctext} at {params_text(params)}: {fmt_instance(i1)} in "
                    f"{_who(b1, t1)} and {fmt_instance(i2)} in {_who(b2, t2)} {why}", STATEMENT, cex)
 
 

@@ -32,7 +32,7 @@ from verified_sched.ir import BinOp, Call, Cast, Float, FloorDiv, Int, Load, Mod
 from .affine import NonAffine, aff, cond, is_data_cond
 from .describe import maps_of
 from .lazy import blend_of
-from .model import KernelModel, Stmt, _safe
+from .model import KernelModel, Stmt, safe_name
 from .valueflow import Unsupported, ValueFlow, read_tuple
 
 BUDGET = 4000  # nodes per kernel expansion
@@ -133,11 +133,11 @@ class Expander:
         m, f = self.m, self.f
         for op in sorted({k for st in m.stmts if (k := acc_key(st, m.pnames))}):
             sts = [st for st in m.stmts if acc_key(st, m.pnames) == op]
-            A = m._union(isl.UnionMap.from_domain(isl.UnionSet.from_set(m.effective_domains[st.name]))
+            A = m.union_map(isl.UnionMap.from_domain(isl.UnionSet.from_set(m.effective_domains[st.name]))
                          for st in sts).domain()
             W = m.writes.intersect_domain(A)
             same = W.apply_range(W.reverse())
-            pred = m._union(self._acc_source(st) for st in sts)
+            pred = m.union_map(self._acc_source(st) for st in sts)
             starts = A.subtract(pred.intersect_range(A).domain())
             order = f.order.intersect_domain(A).intersect_range(A)
             le = order.union(A.identity())
@@ -155,7 +155,7 @@ class Expander:
             mp = mp.set_tuple_name(isl.dim_type.in_, st.name)
             u = isl.UnionMap.from_map(mp)
             out = u if out is None else out.union(u)
-        return out if out is not None else self.m._union([])
+        return out if out is not None else self.m.union_map([])
 
     # ------------------------------------------------------------ values
 
@@ -288,7 +288,7 @@ class Expander:
         # only, exactly the complement of src's domain; subtracting that domain costs far more
         # when in-place kernels fragment it)
         rest = isl.UnionSet.from_set(ctx).intersect(self.f.no_source)
-        cells = identity(ctx).set_tuple_name(isl.dim_type.out, f"T_{_safe(tensor)}")
+        cells = identity(ctx).set_tuple_name(isl.dim_type.out, f"T_{safe_name(tensor)}")
         for s in _sets(rest):
             pieces.append((s, Leaf(tensor, cells.intersect_domain(s))))
         return pieces[0][1] if len(pieces) == 1 else Pw(pieces)

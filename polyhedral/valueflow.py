@@ -23,8 +23,8 @@ from functools import cached_property
 import islpy as isl
 
 from verified_sched import ir
-from .isltools import _box
-from .model import KernelModel, Stmt, _safe
+from .isltools import tensor_box
+from .model import KernelModel, Stmt, safe_name
 
 
 THREADS = ("thread.z", "thread.y", "thread.x")
@@ -39,7 +39,7 @@ def read_tuple(st: Stmt, k: int) -> str:
 
 
 def out_tuple(tensor: str) -> str:
-    return f"OUT_{_safe(tensor)}"
+    return f"OUT_{safe_name(tensor)}"
 
 
 class ValueFlow:
@@ -86,7 +86,7 @@ class ValueFlow:
 
     @cached_property
     def write_sched(self) -> isl.UnionMap:
-        return self.m._union(self.sched_map(st, st.name, 1).intersect_domain(self.m.domains[st.name])
+        return self.m.union_map(self.sched_map(st, st.name, 1).intersect_domain(self.m.domains[st.name])
                              for st in self.m.stmts)
 
     @cached_property
@@ -118,9 +118,9 @@ class ValueFlow:
             tensor = self.m.program.tensor(t)
             if tensor.memory not in ("global", "constant"):
                 continue
-            box = _box(self.m, t, True)
+            box = tensor_box(self.m, t, True)
             dims = [f"c{d}" for d in range(tensor.rank)]
-            cell = isl.Map(self.m.space(f"{out_tuple(t)}[{', '.join(dims)}] -> T_{_safe(t)}[{', '.join(dims)}]"))
+            cell = isl.Map(self.m.space(f"{out_tuple(t)}[{', '.join(dims)}] -> T_{safe_name(t)}[{', '.join(dims)}]"))
             cell = cell.intersect_range(box)
             sched = isl.Map(self.m.space(f"{out_tuple(t)}[{', '.join(dims)}] -> SCHED[{vec}]"))
             yield cell, sched
@@ -135,8 +135,8 @@ class ValueFlow:
             sinks.append(cell)
             scheds.append(sched)
         stores = self.m.writes
-        sched = self.write_sched.union(self.m._union(scheds))
-        info = isl.UnionAccessInfo.from_sink(self.m._union(sinks)).set_must_source(stores)
+        sched = self.write_sched.union(self.m.union_map(scheds))
+        info = isl.UnionAccessInfo.from_sink(self.m.union_map(sinks)).set_must_source(stores)
         flow = info.set_schedule_map(sched).compute_flow()
         return flow.get_must_dependence(), flow.get_must_no_source()
 
@@ -182,7 +182,7 @@ def dead_waw(model: KernelModel) -> isl.UnionMap:
     every read's last writer and every cell's final writer (the dependence obligation)."""
     flow = flow_or_none(model)
     if flow is None or any(lp.axis in ir.HW_AXES for st in model.stmts for lp in st.loops):
-        return model._union([])
+        return model.union_map([])
     plain = isl.UnionSet.empty(model.domain.get_space())
     for st in model.stmts:
         if st.acc_op is None and not any(not a.write and a.tensor == st.accesses[0].tensor for a in st.accesses):

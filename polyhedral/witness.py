@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import islpy as isl
 
-from .isltools import _sample
+from .isltools import point_of
 
 
 def sample_large(u, floors=(8, 4)):
@@ -20,7 +20,7 @@ def sample_large(u, floors=(8, 4)):
     for lo in floors if names else ():
         cond = " and ".join(f"{n} >= {lo}" for n in names)
         params = isl.Set(f"[{', '.join(names)}] -> {{ : {cond} }}", context=u.get_ctx())
-        pt = _sample(u.intersect_params(params))
+        pt = point_of(u.intersect_params(params))
         if pt is not None:
             return pt
-    return _sample(u)
+    return point_of(u)

@@ -29,7 +29,7 @@ kernel axpy {
 def cache(tmp_path, monkeypatch):
     root = tmp_path / "cache"
     monkeypatch.setenv("VSCHED_CACHE_DIR", str(root))
-    build._MEMO.clear()
+    build.MEMO.clear()
     return root
 
 
@@ -107,7 +107,7 @@ def test_truncated_library_is_rebuilt_and_kernel_still_correct(cache):
     data = path.read_bytes()
     os.unlink(path)  # a new inode: the loaded library stays mapped as it was
     path.write_bytes(data[:100])  # a torn file
-    build._MEMO.clear()
+    build.MEMO.clear()
     again = load_c(program)
     assert again.status == "compiled"
     x = np.arange(4, dtype=np.float32)

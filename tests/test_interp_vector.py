@@ -95,8 +95,8 @@ def test_matmul_runs_vectorized_and_bitwise_equal():
     arrays = random_inputs(program, ["matmul"], sizes, seed=3)
     (_, scalar), (_, vector) = both_ways(program, "matmul", sizes, arrays)
     assert bits(scalar["c"]) == bits(vector["c"]) and np.abs(scalar["c"]).sum() > 0
-    from verified_sched.interp import _Compiler
-    comp = _Compiler(program, sizes)
+    from verified_sched.interp import Compiler
+    comp = Compiler(program, sizes)
     comp.stmt(program.kernel("matmul").body[1], (False, False), False)
     assert comp.vectorized == 1  # the j loop (the innermost independent one)
 
@@ -200,8 +200,8 @@ kernel v {{ for i in 0 .. N {{ for j in 0 .. N : {draw(st.sampled_from(('serial'
        mode=st.sampled_from(["random", "small-int"]))
 def test_vector_path_agrees_bitwise_on_vectorizable_kernels(text, n, seed, mode):
     program = parse_text(text)
-    from verified_sched.interp import _Compiler
-    comp = _Compiler(program, {"N": n})
+    from verified_sched.interp import Compiler
+    comp = Compiler(program, {"N": n})
     comp.stmt(program.kernel("v").body[0], (False, False), False)
     assert comp.vectorized == 1, text  # not vacuous: the vector path runs
     sizes = {"N": n}

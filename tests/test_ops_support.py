@@ -9,9 +9,8 @@ import numpy as np
 from verified_sched import ir
 from verified_sched.dsl import parse_text
 from verified_sched.dsl.printer import print_kernel
-from verified_sched.ops import apply_op
+from verified_sched.ops import apply_schedule
 from verified_sched.sizes import eval_int
-from verified_sched.wellformed import check_kernel
 
 DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "f16": np.float16}
 
@@ -19,12 +18,8 @@ DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "f16": np.float
 def scheduled(text: str, upto: int | None = None):
     """(program before, program after, kernel name) of the first schedule in `text`."""
     program = parse_text(text)
-    sched = program.schedules[0]
-    after = program
-    for op in sched.ops[:upto]:
-        after = apply_op(after, sched.kernel, op)
-        check_kernel(after, after.kernel(sched.kernel))
-    return program, after, sched.kernel
+    kernel = program.schedules[0].kernel
+    return program, apply_schedule(program, kernel, upto), kernel
 
 
 def show(program, kernel: str) -> str:

@@ -19,7 +19,7 @@ from verified_sched.errors import ScheduleError
 from verified_sched.ops import apply_op
 from verified_sched.sizes import example_sizes
 from verified_sched.strategies import programs
-from verified_sched.verify import _idempotent
+from verified_sched.verify import idempotent
 
 
 def pinned(program, sizes):
@@ -39,7 +39,7 @@ def crosscheck_pair(before, after, kname, sizes, profile="default"):
     b, a = pinned(before, sizes), pinned(after, sizes)
     mb, ma = KernelModel(b, kname, tag="B"), KernelModel(a, kname, tag="A")
     n = compare(checks.in_bounds(ma).status, brute.in_bounds(ma, sizes), "in_bounds")
-    idem = _idempotent(ma)
+    idem = idempotent(ma)
     n += compare(checks.coverage(mb, ma, idem).status, brute.coverage(mb, ma, sizes, idem), "coverage")
     dep, red = checks.dependence(mb, ma, profile)
     kept, reversed_red = brute.dependence(mb, ma, sizes)

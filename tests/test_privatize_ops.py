@@ -15,13 +15,7 @@ from verified_sched.errors import ScheduleError
 from verified_sched.interp import run_kernel
 from verified_sched.ops import apply_op
 from verified_sched.verify import file_report_json, verify_program
-
-
-def scheduled(program, kernel):
-    p = program
-    for op in program.schedule_for(kernel).ops:
-        p = apply_op(p, kernel, op)
-    return p
+from support.scheduling import scheduled
 
 
 def report(program):

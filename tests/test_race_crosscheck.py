@@ -1,5 +1,5 @@
 """The barrier-phase race analysis (isl, sizes pinned) against brute-force GPU semantics
-(polyhedral/phases_brute.py) on random tiled kernels: barriers present or missing, inside or
+(tests/support/phases_brute.py) on random tiled kernels: barriers present or missing, inside or
 outside serial loops, under uniform conditions, loops bounded by block indices, shifted tile
 indices (so some pairs conflict and some do not)."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from polyhedral import race
 from polyhedral.model import KernelModel
-from polyhedral.phases_brute import simulate
+from support.phases_brute import simulate
 from verified_sched import ir
 from verified_sched.dsl import parse_text
 

@@ -14,7 +14,7 @@ from codegen.dtypes import storage_shape
 from codegen.emulate import RaceError, load_emulated
 from polyhedral import race
 from polyhedral.model import KernelModel
-from polyhedral.phases_brute import simulate
+from support.phases_brute import simulate
 from verified_sched.dsl import parse_text
 from verified_sched.errors import ScheduleError
 from verified_sched.ops import apply_op

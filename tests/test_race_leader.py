@@ -15,7 +15,7 @@ from codegen.emulate import RaceError, load_emulated
 from codegen.oracle import random_inputs
 from polyhedral import race
 from polyhedral.model import KernelModel
-from polyhedral.phases_brute import simulate
+from support.phases_brute import simulate
 from verified_sched.cli import main
 from verified_sched.dsl import parse_text
 from verified_sched.ops import apply_op

@@ -13,7 +13,7 @@ from codegen.dtypes import storage_shape
 from codegen.emulate import RaceError, load_emulated
 from polyhedral import race
 from polyhedral.model import KernelModel
-from polyhedral.phases_brute import simulate
+from support.phases_brute import simulate
 from verified_sched.dsl import parse_file, parse_text
 
 CASES = Path(__file__).resolve().parent / "cases"

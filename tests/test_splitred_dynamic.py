@@ -14,10 +14,9 @@ from codegen.emulate import load_emulated
 from verified_sched import ir
 from verified_sched.dsl import parse_text
 from verified_sched.errors import ScheduleError
-from verified_sched.ops import apply_op
+from verified_sched.ops import apply_op, apply_schedule
 from verified_sched.ops import split_reduction_checks as checks
 from verified_sched.verify import OpContext, file_report_json, verify_program
-from verified_sched.wellformed import check_kernel
 
 HEAD = ("params N, V, D where N >= 1, V >= 1, D >= 1\ntensor ids[N] i32\ntensor g[N, D] f32\n"
         "tensor emb[V, D] f32\n")
@@ -43,11 +42,7 @@ K = "embedding_backward"
 
 
 def scheduled(program, upto=None):
-    cur = program
-    for op in program.schedule_for(K).ops[:upto]:
-        cur = apply_op(cur, K, op)
-        check_kernel(cur, cur.kernel(K))
-    return cur
+    return apply_schedule(program, K, upto)
 
 
 def report(program, profile=None):

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from codegen.oracle import compare_kernels
 from verified_sched.dsl import parse_text
 from verified_sched.interp import run_kernel
-from verified_sched.ops import apply_op
 from verified_sched.verify import file_report_json, verify_program
+from support.scheduling import scheduled
 
 # name -> (params, tensors, loops, target index, term, reduction loop)
 TEMPLATES = {
@@ -38,13 +38,6 @@ def source(name: str, op: str, blocks: int, parallel: bool, profile: str) -> str
         sched += "\nretype rb as block.x"
     return (f"profile {profile}\nparams {params} where {cons}\n{tensors}\nkernel r {{\n{body}\n}}\n"
             f"schedule r {{\n{sched}\n}}\n")
-
-
-def scheduled(p):
-    cur = p
-    for op in p.schedule_for("r").ops:
-        cur = apply_op(cur, "r", op)
-    return cur
 
 
 @settings(max_examples=30)

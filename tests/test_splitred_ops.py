@@ -14,7 +14,7 @@ from verified_sched.dsl import parse_file, parse_text
 from verified_sched.errors import ScheduleError
 from verified_sched.ops import apply_op
 from verified_sched.verify import file_report_json, verify_program
-from verified_sched.wellformed import check_kernel
+from support.scheduling import scheduled
 
 HEAD = "params N, K where N >= 1, K >= 1\ntensor x[N, K] f32\ntensor y[K] f32\ntensor s[N] f32\n"
 
@@ -23,14 +23,6 @@ def rowsum(update: str = "s[i] += x[i, k]", sched: str = "split_reduction k of s
            init: str = "zero s", extra: str = "") -> str:
     return (HEAD + extra + f"kernel r {{\n  {init}\n  for i in 0 .. N {{\n    for k in 0 .. K {{\n"
             f"      {update}\n    }}\n  }}\n}}\nschedule r {{\n  {sched}\n}}\n")
-
-
-def scheduled(program, kernel="r", upto=None):
-    cur = program
-    for op in program.schedule_for(kernel).ops[:upto]:
-        cur = apply_op(cur, kernel, op)
-        check_kernel(cur, cur.kernel(kernel))
-    return cur
 
 
 def report(program, profile=None):

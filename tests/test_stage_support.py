@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.ops import apply_op
 from verified_sched.verify import verify_program
+from support.scheduling import scheduled  # noqa: F401 (re-exported: test_race_leader, test_stage_fuzz)
 
 CASES = Path(__file__).resolve().parent / "cases"
 
@@ -55,12 +55,6 @@ def rowsum(opts: str = ""):
 
 def cpu(stages: str = CPU_STAGES):
     return parse_text(CPU.replace("STAGES", stages))
-
-
-def scheduled(program, kernel: str):
-    for op in program.schedule_for(kernel).ops:
-        program = apply_op(program, kernel, op)
-    return program
 
 
 def stage_obligations(program):

@@ -14,7 +14,7 @@ from polyhedral.model import KernelModel
 from verified_sched.dsl import parse_text
 from verified_sched.errors import ScheduleError
 from verified_sched.interp_scalar import KernelError
-from verified_sched.ops import apply_op
+from verified_sched.ops import apply_op, apply_schedule
 from verified_sched.verify import verify_program
 from test_ops_support import run_interp
 
@@ -44,10 +44,7 @@ def obligations(text, kernel="k"):
 
 def scheduled(text, kernel="k"):
     program = parse_text(text)
-    after = program
-    for op in program.schedule_for(kernel).ops:
-        after = apply_op(after, kernel, op)
-    return program, after
+    return program, apply_schedule(program, kernel)
 
 
 def test_predicate_loads_lazy_read_is_not_out_of_bounds():

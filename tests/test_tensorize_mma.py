@@ -14,8 +14,7 @@ from codegen.emulate import load_emulated
 from codegen.oracle import compare_kernels
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.ops import apply_op
-from verified_sched.wellformed import check_kernel
+from support.scheduling import scheduled
 
 needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 
@@ -41,13 +40,6 @@ def matmul(ab="f16", c="f32", t=16, simd=32) -> str:
             "kernel matmul {\n  zero c\n  for i in 0 .. " f"{t} * TN {{\n    for j in 0 .. {t} * TM {{\n"
             f"      for k in 0 .. {t} * TK {{\n        c[i, j] += a[i, k] * b[k, j]\n      }}\n    }}\n  }}\n}}\n"
             + SCHEDULE.format(t=t, simd=simd))
-
-
-def scheduled(p, kernel="matmul"):
-    for op in p.schedule_for(kernel).ops:
-        p = apply_op(p, kernel, op)
-        check_kernel(p, p.kernel(kernel))
-    return p
 
 
 def cuda(text: str) -> str:

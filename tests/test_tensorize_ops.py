@@ -13,7 +13,7 @@ from verified_sched.errors import ScheduleError
 from verified_sched.ops import apply_op
 from verified_sched.ops import tensorize_checks
 from verified_sched.verify import OpContext, file_report_json, verify_program
-from verified_sched.wellformed import check_kernel
+from support.scheduling import scheduled
 
 
 def mm(update="c[i, j] += a[i, k] * b[k, j]", sched="tensorize i, j, k simd=8", a="a[N, K]", b="b[K, M]",
@@ -22,14 +22,6 @@ def mm(update="c[i, j] += a[i, k] * b[k, j]", sched="tensorize i, j, k simd=8", 
             f"kernel mm {{\n  zero c\n{outer}  for i in 0 .. {n} {{\n    for j in 0 .. {m} {{\n"
             f"      for k in 0 .. {kk} {{\n        {update}\n      }}\n    }}\n  }}\n{'}' if outer else ''}}}\n"
             f"schedule mm {{\n  {sched}\n}}\n")
-
-
-def scheduled(p, kernel="mm"):
-    cur = p
-    for op in p.schedule_for(kernel).ops:
-        cur = apply_op(cur, kernel, op)
-        check_kernel(cur, cur.kernel(kernel))
-    return cur
 
 
 def report(p):

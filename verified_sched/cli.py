@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import ir, memlimit
 from .budget import DEFAULT_TIMEOUT
+from .target_limits import SHARED_LIMIT
 from .errors import UsageError, VschedError
 
 TARGETS = ("c", "cuda", "emulate", "interp", "iree")
@@ -53,15 +54,13 @@ def _load(path: str) -> ir.Program:
 
 def _scheduled(program: ir.Program, kernel: str, upto=None) -> ir.Program:
     """The program after the first `upto` ops (all when None) of `kernel`'s schedule."""
-    from .ops import apply_op
+    from .ops import apply_schedule
 
     sched = program.schedule_for(kernel)
     ops = sched.ops if sched else ()
     if upto is not None and upto > len(ops):
         raise UsageError(f"kernel {kernel} has {len(ops)} schedule op(s); --after {upto} is too many")
-    for op in ops[:upto]:
-        program = apply_op(program, kernel, op)
-    return program
+    return apply_schedule(program, kernel, upto)
 
 
 def _after(program: ir.Program, upto, only=None) -> ir.Program:
@@ -176,18 +175,20 @@ def _runtime_errors() -> tuple:
 
 def _reassociates(program: ir.Program, profile: str, kernel=None, claim=None) -> bool:
     """Whether a schedule (or a claim) may change rounding: the verifier's reassociation
-    license, or the approximate profile. Unknown counts as yes, so a legal reassociation is not
+    license (for a schedule, only the obligations that can grant it: reassociation.py), or the
+    approximate profile. Unknown counts as yes, so a legal reassociation is not
     reported as a difference; bitwise equality is required only where the verifier says no
     reduction is reordered."""
     if profile == "approximate":
         return True
-    from .verify import verify_claim, verify_kernel
+    from .reassociation import schedule_reassociates
+    from .verify import verify_claim
 
     try:
         if claim is not None:  # an unproved claim may sum in another order: tolerance, not bits
             report = verify_claim(program, claim, profile, DEFAULT_TIMEOUT)
             return report.reassociates or report.verdict == "unknown"
-        return verify_kernel(program, kernel, profile, DEFAULT_TIMEOUT).reassociates
+        return schedule_reassociates(program, kernel, profile)  # not the whole verifier
     except VschedError:
         return True
 
@@ -344,8 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="S", help="seconds per kernel")
     p.add_argument("--max-memory", type=memlimit.byte_count, default=None, metavar="BYTES",
                    help="address-space cap, e.g. 4G (default: 75%% of RAM more than mapped now)")
-    p.add_argument("--shared-limit", type=_count, default=48 * 1024, metavar="BYTES",
-                   help="shared memory a block may use (hardware_limits; default 49152)")
+    p.add_argument("--shared-limit", type=_count, default=SHARED_LIMIT, metavar="BYTES",
+                   help=f"shared memory a block may use (hardware_limits; default {SHARED_LIMIT})")
     from .gate import runner as gate_runner, cache as gate_cache  # the CI gate (README "CI gate")
 
     gate_runner.add_arguments(p)

@@ -23,11 +23,8 @@ from smt.intexpr import NoTerm, cond, term
 from smt.solver import solver, model_dict
 from . import budget, ir
 
-THREAD_CAPS = {"thread.x": 1024, "thread.y": 1024, "thread.z": 64}
-GRID_CAPS = {"block.x": 2 ** 31 - 1, "block.y": 65535, "block.z": 65535}
-THREADS_PER_BLOCK = 1024
-SHARED_LIMIT = 48 * 1024
-ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i32": 4, "f64": 8}
+from .target_limits import ELEMENT_BYTES, GRID_CAPS, SHARED_LIMIT, THREAD_CAPS, THREADS_PER_BLOCK  # noqa: F401
+
 STATEMENT = ("forall params, launches and blocks: thread extents <= (1024, 1024, 64) with product <= 1024, "
              "grid extents <= (2^31-1, 65535, 65535), shared bytes * pipeline depth <= the limit")
 

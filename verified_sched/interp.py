@@ -35,6 +35,7 @@ import numpy as np
 from codegen.dtypes import NP_DTYPE, check_array, check_sizes, storage_shape
 from . import ir
 from .errors import InternalError, UsageError
+from .interp_phases import run_phases
 from .interp_scalar import (COMPUTE, NUMS, KernelError, Num, check_bounds, describe_instance, read_scalar,
                             to_storage)
 
@@ -65,7 +66,7 @@ def _has_barrier(stmt) -> bool:
     return False
 
 
-class _Compiler:
+class Compiler:
     """Turns IR into Python closures `f(env, st)` once per run (much faster than re-matching)."""
 
     def __init__(self, program: ir.Program, env: dict, vectorize: bool = True, advance=None):
@@ -360,7 +361,7 @@ class _Run:
 
     def __init__(self, program, kernel, env, arrays, seed, vectorize=True, advance=None):
         self.program, self.env, self.rng = program, env, random.Random(seed)
-        self.compiler = _Compiler(program, env, vectorize, advance)
+        self.compiler = Compiler(program, env, vectorize, advance)
         used = {n.tensor for n in ir.walk(kernel.body) if isinstance(n, (ir.Load, ir.Assign, ir.Zero))}
         self.globals, self.scratch_tensors = {}, []
         for t in program.tensors:
@@ -403,7 +404,7 @@ class _Run:
                 threads.append((tidx, st))
             where = ", ".join(f"{a}={i}" for a, i in zip(block_axes, bidx)) or "the only block"
             if barrier:
-                _phases([(tidx, fn(dict(self.env), st)) for tidx, st in threads], thread_axes, where, self.rng)
+                run_phases([(tidx, fn(dict(self.env), st)) for tidx, st in threads], thread_axes, where, self.rng)
             else:
                 self.rng.shuffle(threads)
                 for _, st in threads:
@@ -426,50 +427,6 @@ class _Run:
 def _drain(gen):
     for _ in gen:
         pass
-
-
-def _who(tids, axes) -> str:
-    """A readable set of thread indices: runs of one axis compressed (`thread.x 32-63`)."""
-    tids = sorted(tids)
-    if len(axes) == 1:
-        vals = [t[0] for t in tids]
-        runs, start, prev = [], vals[0], vals[0]
-        for v in vals[1:] + [None]:
-            if v is None or v != prev + 1:
-                runs.append(f"{start}" if start == prev else f"{start}-{prev}")
-                start = v
-            prev = v
-        return f"{axes[0]} {', '.join(runs)} ({len(tids)} thread{'s' * (len(tids) != 1)})"
-    names = [", ".join(f"{a}={i}" for a, i in zip(axes, t)) or "the only thread" for t in tids]
-    return "; ".join(names[:4]) + (f"; ... ({len(names)} threads)" if len(names) > 4 else "")
-
-
-def _phases(threads, axes, where, rng):
-    """Run the threads of one block phase by phase between barriers."""
-    live, phase = threads, 0
-    while live:
-        phase += 1
-        rng.shuffle(live)
-        waiting, finished = [], []
-        for tidx, g in live:
-            b = next(g, None)
-            (finished if b is None else waiting).append((tidx, g, b))
-        if not waiting:
-            return
-        first = waiting[0][2]
-        if finished:
-            raise KernelError(
-                f"barrier divergence in block {where}: the barrier of phase {phase} is reached by "
-                f"{_who([t for t, _, _ in waiting], axes)} but not by "
-                f"{_who([t for t, _, _ in finished], axes)}, which finished", first.loc)
-        other = [w for w in waiting if w[2] is not first]
-        if other:
-            at_first = [t for t, _, b in waiting if b is first]
-            raise KernelError(
-                f"barrier divergence in block {where}: in phase {phase} {_who(at_first, axes)} wait at "
-                f"the barrier at {first.loc or '?'} but {_who([t for t, _, _ in other], axes)} at "
-                f"the barrier at {other[0][2].loc or '?'}", first.loc)
-        live = [(t, g) for t, g, _ in waiting]
 
 
 def _poisoned(t: ir.Tensor, env: dict) -> np.ndarray:
@@ -507,7 +464,7 @@ def run_kernel(program: ir.Program, kernel_name: str, sizes: dict, arrays: dict,
 def _work(program, kernel, env) -> int:
     """Progress units of a run: each launch's outermost loop iterations (1 for other launches)."""
     total = 0
-    comp = _Compiler(program, env)
+    comp = Compiler(program, env)
     for stmt in kernel.body:
         n = 1
         if isinstance(stmt, ir.For) and not ir.is_hardware(stmt.axis):

@@ -536,3 +536,6 @@ def is_hardware(axis: str) -> bool:
 
 def is_parallel(axis: str) -> bool:
     return axis in PARALLEL_AXES
+
+
+child_fields = _child_fields  # the public name (polyhedral.coverage, polyhedral.lazy, ops.split_reduction_checks)

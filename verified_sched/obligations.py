@@ -42,6 +42,13 @@ class Obligation:
                 "counterexample": self.counterexample}
 
 
+def to_obligation(kind, op_index, op_text, f, seconds) -> Obligation:
+    """The Obligation of a decided check: `f` a `polyhedral.describe.Finding` (status,
+    message, statement, engine, counterexample, reassociates)."""
+    return Obligation(kind, op_index, op_text, f.statement, f.engine, f.status, seconds, f.message,
+                      f.counterexample, f.reassociates)
+
+
 def proved(kind, op_index, op, statement, engine="isl", message="", seconds=0.0) -> Obligation:
     return Obligation(kind, op_index, op, statement, engine, "proved", seconds, message)
 

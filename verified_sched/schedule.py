@@ -1,14 +1,19 @@
 """Schedule operation records: the parsed, argument-validated form of each schedule line.
 
 The records hold no behaviour; `verified_sched/ops/<op>.py` gives each its `apply` and its
-obligations. `text` renders the op back in DSL syntax (used by the printer and in reports).
+obligations, and `verified_sched/ops/registry.py` lists the ops. Each record declares its
+DSL syntax once (`SYNTAX`, verified_sched/op_syntax.py), from which the parser, the printer
+(`text()`, used by the printer and in reports) and the argument validation (`__post_init__`)
+are derived.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Optional
 
+from . import ir
 from .errors import Loc
+from .op_syntax import OPTIONS, Comma, Custom, Field, OpRecord, Option, Outputs, Syntax, Word, invalid
 
 TAILS = ("guard", "round_up", "shift_inward", "predicate", "predicate_loads", "predicate_stores",
          "shift_inward_and_blend", "round_up_and_blend")
@@ -20,8 +25,19 @@ def _loc():
     return field(default=None, compare=False, repr=False, kw_only=True)
 
 
+def _loop(name="loop"):
+    return Field(name, "name", "a loop name")
+
+
+def _tensor(name="tensor"):
+    return Field(name, "name", "a tensor name")
+
+
 @dataclass(frozen=True)
-class Split:
+class Split(OpRecord):
+    SYNTAX = Syntax("split", (_loop(), Word("by", "in split"), Field("factor", "int", "split factor"),
+                              Outputs(("outer", "inner"), "loop name", 2), OPTIONS),
+                    (Option("tail", TAILS), Option("partition", PARTITIONS)))
     loop: str
     factor: int
     outer: str
@@ -30,73 +46,97 @@ class Split:
     partition: str = "auto"
     loc: Optional[Loc] = _loc()
 
-    def text(self) -> str:
-        s = f"split {self.loop} by {self.factor} -> {self.outer}, {self.inner}"
-        if self.tail != "guard":
-            s += f" tail={self.tail}"
-        if self.partition != "auto":
-            s += f" partition={self.partition}"
-        return s
+    def check(self) -> None:
+        if self.outer == self.inner:
+            raise invalid(self, f"inner '{self.inner}': the two new loops need distinct names")
 
 
 @dataclass(frozen=True)
-class Interchange:
+class Interchange(OpRecord):
+    SYNTAX = Syntax("interchange", (_loop("a"), Comma("between the two loops of interchange"), _loop("b")))
     a: str
     b: str
     loc: Optional[Loc] = _loc()
 
-    def text(self) -> str:
-        return f"interchange {self.a}, {self.b}"
-
 
 @dataclass(frozen=True)
-class Retype:
+class Retype(OpRecord):
+    SYNTAX = Syntax("retype", (_loop(), Word("as", "in retype"), Field("axis", "axis", "an axis type")))
     loop: str
     axis: str
     loc: Optional[Loc] = _loc()
 
-    def text(self) -> str:
-        return f"retype {self.loop} as {self.axis}"
-
 
 @dataclass(frozen=True)
-class Unroll:
+class Unroll(OpRecord):
+    SYNTAX = Syntax("unroll", (_loop(), OPTIONS), (Option("materialize", "flag"),))
     loop: str
     materialize: bool = False
     loc: Optional[Loc] = _loc()
 
-    def text(self) -> str:
-        return f"unroll {self.loop}" + (" materialize" if self.materialize else "")
+
+def _partition_parse(ts, outputs) -> tuple:
+    if ts.at_word("auto"):
+        ts.next()
+        names = outputs(ts, "loop name")
+        if len(names) < 2:
+            raise ts.error("partition auto needs at least two segment names", ts.peek())
+        return None, names
+    ts.expect_word("at", "or 'auto' in partition")
+    points = [ts.expr()]
+    while ts.at_op(","):
+        ts.next()
+        points.append(ts.expr())
+    return tuple(points), outputs(ts, "loop name", len(points) + 1)
+
+
+def _partition_text(op) -> str:
+    from .dsl.printer import expr_text  # late import: printer imports this module
+
+    at = "auto" if op.breakpoints is None else "at " + ", ".join(expr_text(b) for b in op.breakpoints)
+    return f" {at} -> {', '.join(op.names)}"
+
+
+def _partition_draw(draw, params: tuple) -> tuple:
+    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
+
+    from .fuzz.names import aff_expr
+
+    if not params or draw(st.booleans()):
+        return None, tuple(f"p{n}" for n in range(draw(st.integers(2, 3))))
+    forms = st.builds(lambda p, c, k: aff_expr({p: c, 1: k}), st.sampled_from(params),
+                      st.integers(1, 3), st.integers(-2, 2))
+    points = tuple(draw(st.lists(forms, min_size=1, max_size=2)))
+    return points, tuple(f"p{n}" for n in range(len(points) + 1))
 
 
 @dataclass(frozen=True)
-class Partition:
+class Partition(OpRecord):
     """`breakpoints` is a tuple of ir expressions over params, or None for `auto`."""
 
+    SYNTAX = Syntax("partition", (_loop(), Custom(("breakpoints", "names"), _partition_parse, _partition_text,
+                                                    _partition_draw)))
     loop: str
     breakpoints: Optional[tuple]
     names: tuple
     loc: Optional[Loc] = _loc()
 
-    def text(self) -> str:
-        from .dsl.printer import expr_text  # late import: printer imports this module
-
-        at = "auto" if self.breakpoints is None else "at " + ", ".join(expr_text(b) for b in self.breakpoints)
-        return f"partition {self.loop} {at} -> {', '.join(self.names)}"
-
 
 @dataclass(frozen=True)
-class Pad:
+class Pad(OpRecord):
+    SYNTAX = Syntax("pad", (_loop(), Word("to", "in pad"), Field("to", "int", "pad multiple")))
     loop: str
     to: int
     loc: Optional[Loc] = _loc()
 
-    def text(self) -> str:
-        return f"pad {self.loop} to {self.to}"
-
 
 @dataclass(frozen=True)
-class Stage:
+class Stage(OpRecord):
+    SYNTAX = Syntax("stage", (_tensor("source"), Word("over", "in stage"), Field("over", "names", "a loop name"),
+                              Outputs(("tile",), "tile name", 1), OPTIONS),
+                    (Option("shared", "flag"), Option("cooperative", "posint"), Option("swizzle", SWIZZLES),
+                     Option("pad_stride", "posint"), Option("hoisted", "flag"), Option("pipeline", "posint"),
+                     Option("prec", ir.PRECISIONS)))
     source: str
     over: tuple
     tile: str
@@ -109,70 +149,52 @@ class Stage:
     prec: Optional[str] = None
     loc: Optional[Loc] = _loc()
 
-    def text(self) -> str:
-        s = f"stage {self.source} over {', '.join(self.over)} -> {self.tile}"
-        if self.shared:
-            s += " shared"
-        if self.cooperative is not None:
-            s += f" cooperative={self.cooperative}"
-        if self.swizzle is not None:
-            s += f" swizzle={self.swizzle}"
-        if self.pad_stride is not None:
-            s += f" pad_stride={self.pad_stride}"
-        if self.hoisted:
-            s += " hoisted"
-        if self.pipeline != 1:
-            s += f" pipeline={self.pipeline}"
-        if self.prec is not None:
-            s += f" prec={self.prec}"
-        return s
-
 
 @dataclass(frozen=True)
-class Privatize:
+class Privatize(OpRecord):
+    SYNTAX = Syntax("privatize", (_tensor(), Word("over", "in privatize"), _loop("over"),
+                                  Outputs(("acc",), "accumulator name", 1)))
     tensor: str
     over: str
     acc: str
     loc: Optional[Loc] = _loc()
 
-    def text(self) -> str:
-        return f"privatize {self.tensor} over {self.over} -> {self.acc}"
-
 
 @dataclass(frozen=True)
-class ExpandZero:
+class ExpandZero(OpRecord):
+    SYNTAX = Syntax("expand_zero", (_tensor(), Outputs(("names",), "loop name")))
     tensor: str
     names: tuple
     loc: Optional[Loc] = _loc()
 
-    def text(self) -> str:
-        return f"expand_zero {self.tensor} -> {', '.join(self.names)}"
+
+_THREE = "tensorize takes three loops: i, j, k"
 
 
 @dataclass(frozen=True)
-class Tensorize:
+class Tensorize(OpRecord):
+    SYNTAX = Syntax("tensorize", (_loop("i"), Comma(_THREE), _loop("j"), Comma(_THREE), _loop("k"), OPTIONS),
+                    (Option("simd", "posint", always=True),))
     i: str
     j: str
     k: str
     simd: int = 32
     loc: Optional[Loc] = _loc()
 
-    def text(self) -> str:
-        return f"tensorize {self.i}, {self.j}, {self.k} simd={self.simd}"
-
 
 @dataclass(frozen=True)
-class FuseEpilogue:
+class FuseEpilogue(OpRecord):
+    SYNTAX = Syntax("fuse_epilogue", (_tensor(), OPTIONS), (Option("shared", "flag"),))
     tensor: str
     shared: bool = False
     loc: Optional[Loc] = _loc()
 
-    def text(self) -> str:
-        return f"fuse_epilogue {self.tensor}" + (" shared" if self.shared else "")
-
 
 @dataclass(frozen=True)
-class SplitReduction:
+class SplitReduction(OpRecord):
+    SYNTAX = Syntax("split_reduction", (_loop(), Word("of", "in split_reduction"), _tensor(), OPTIONS,
+                                        Outputs(("outer", "inner", "partials"), "name", 3), OPTIONS),
+                    (Option("blocks", "posint"),))
     loop: str
     tensor: str
     blocks: int
@@ -181,33 +203,15 @@ class SplitReduction:
     partials: str
     loc: Optional[Loc] = _loc()
 
-    def text(self) -> str:
-        return (f"split_reduction {self.loop} of {self.tensor} blocks={self.blocks} -> "
-                f"{self.outer}, {self.inner}, {self.partials}")
-
 
 @dataclass(frozen=True)
-class Winograd:
+class Winograd(OpRecord):
+    SYNTAX = Syntax("winograd")
     loc: Optional[Loc] = _loc()
-
-    def text(self) -> str:
-        return "winograd"
-
-
-OP_TYPES = (Split, Interchange, Retype, Unroll, Partition, Pad, Stage, Privatize, ExpandZero,
-            Tensorize, FuseEpilogue, SplitReduction, Winograd)
-
-# The DSL keyword of each op.
-OP_NAMES = {
-    "split": Split, "interchange": Interchange, "retype": Retype, "unroll": Unroll,
-    "partition": Partition, "pad": Pad, "stage": Stage, "privatize": Privatize,
-    "expand_zero": ExpandZero, "tensorize": Tensorize, "fuse_epilogue": FuseEpilogue,
-    "split_reduction": SplitReduction, "winograd": Winograd,
-}
 
 
 def op_name(op) -> str:
-    for name, cls in OP_NAMES.items():
-        if isinstance(op, cls):
-            return name
-    raise TypeError(op)
+    """The DSL keyword of an op record."""
+    if not isinstance(op, OpRecord):
+        raise TypeError(op)
+    return type(op).SYNTAX.keyword

@@ -32,7 +32,7 @@ NotAffine = affine.NonAffine  # the expression or condition is outside what isl 
 # ---------------------------------------------------------------- linear forms
 
 
-def _lin(e, dyn=True):
+def linear_form(e, dyn=True):
     """(terms: dict atom -> coef, const) for an integer index expression, or None.
 
     With `dyn` a Load is an atom (a dynamic index); without it a Load makes `e` a scalar
@@ -43,7 +43,7 @@ def _lin(e, dyn=True):
         case Var():
             return {e: 1}, 0
         case BinOp(op=("+" | "-") as op, a=a, b=b):
-            la, lb = _lin(a, dyn), _lin(b, dyn)
+            la, lb = linear_form(a, dyn), linear_form(b, dyn)
             if la is None or lb is None:
                 return None
             s = 1 if op == "+" else -1
@@ -52,7 +52,7 @@ def _lin(e, dyn=True):
                 terms[k] = terms.get(k, 0) + s * c
             return {k: c for k, c in terms.items() if c != 0}, la[1] + s * lb[1]
         case BinOp(op="*", a=a, b=b):
-            la, lb = _lin(a, dyn), _lin(b, dyn)
+            la, lb = linear_form(a, dyn), linear_form(b, dyn)
             if la is None or lb is None:
                 return None
             if not la[0]:
@@ -60,9 +60,9 @@ def _lin(e, dyn=True):
             if not lb[0]:
                 k = lb[1]
                 return {t: c * k for t, c in la[0].items() if c * k != 0}, la[1] * k
-            return {BinOp("*", _render(*la), _render(*lb)): 1}, 0
+            return {BinOp("*", render_linear(*la), render_linear(*lb)): 1}, 0
         case FloorDiv(a=a, divisor=d):
-            la = _lin(a, dyn)
+            la = linear_form(a, dyn)
             if la is None:
                 return None
             terms, const = la
@@ -71,28 +71,28 @@ def _lin(e, dyn=True):
             if not rest:
                 return whole, const // d
             # floor((d*A + B + k)/d) = A + floor((B + k mod d)/d) + k div d
-            inner = FloorDiv(_render(rest, const % d), d)
+            inner = FloorDiv(render_linear(rest, const % d), d)
             out = dict(whole)
             out[inner] = out.get(inner, 0) + 1
             return out, const // d
         case Mod(a=a, divisor=d):
-            la = _lin(a, dyn)
+            la = linear_form(a, dyn)
             if la is None:
                 return None
             terms = {t: c % d for t, c in la[0].items() if c % d != 0}
             if not terms:
                 return {}, la[1] % d
-            return {Mod(_render(terms, la[1] % d), d): 1}, 0
+            return {Mod(render_linear(terms, la[1] % d), d): 1}, 0
         case Call(fn=("min" | "max") as fn, args=(a, b)):
-            la, lb = _lin(a, dyn), _lin(b, dyn)
+            la, lb = linear_form(a, dyn), linear_form(b, dyn)
             if la is None or lb is None:
                 return None
             if la[0] == lb[0]:
                 pick = min if fn == "min" else max
                 return la[0], pick(la[1], lb[1])
-            return {Call(fn, (_render(*la), _render(*lb))): 1}, 0
+            return {Call(fn, (render_linear(*la), render_linear(*lb))): 1}, 0
         case Call(fn="neg", args=(a,)):
-            la = _lin(a, dyn)
+            la = linear_form(a, dyn)
             if la is None:
                 return None
             return {t: -c for t, c in la[0].items()}, -la[1]
@@ -101,7 +101,7 @@ def _lin(e, dyn=True):
     return None
 
 
-def _render(terms: dict, const: int):
+def render_linear(terms: dict, const: int):
     pos = [(t, c) for t, c in terms.items() if c > 0]
     neg = [(t, c) for t, c in terms.items() if c < 0]
     out = None
@@ -124,16 +124,16 @@ def _render(terms: dict, const: int):
 
 
 def is_index_expr(e, dyn=True) -> bool:
-    return _lin(e, dyn) is not None
+    return linear_form(e, dyn) is not None
 
 
 def norm_index(e):
     """Canonical linear form of an integer index expression (the same object if unchanged or
     if `e` is not an index expression)."""
-    lin = _lin(e)
+    lin = linear_form(e)
     if lin is None:
         return e
-    out = _render(*lin)
+    out = render_linear(*lin)
     return e if out == e else out
 
 
@@ -267,7 +267,7 @@ def fold_index(e, ctx: Context | None):
     """Normalize an index expression and fold its min/max (and floor/mod atoms) that `ctx`
     decides."""
     e = norm_index(e)
-    if ctx is None or _lin(e) is None:
+    if ctx is None or linear_form(e) is None:
         return e
 
     def fn(n):
@@ -294,7 +294,7 @@ def _fold_cmp(c: Cmp, ctx):
     a, b = c.a, c.b
     if is_index_expr(a, False) and is_index_expr(b, False):
         a, b = fold_index(a, ctx), fold_index(b, ctx)
-        la, lb = _lin(a), _lin(b)
+        la, lb = linear_form(a), linear_form(b)
         if not la[0] and not lb[0]:
             x, y = la[1], lb[1]
             return BoolConst({"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y, "==": x == y,

@@ -23,7 +23,7 @@ from polyhedral.model import KernelModel
 from . import budget, gpu_limits, ir
 from .budget import DEFAULT_TIMEOUT
 from .errors import ScheduleError
-from .obligations import Obligation, verdict
+from .obligations import Obligation, to_obligation, verdict
 
 GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence")
 # isl's own budget per check (its operation counter): a runaway query becomes "unknown"
@@ -90,11 +90,6 @@ class OpContext:
         return to_obligation(kind, self.op_index, self.op.text(), finding, seconds)
 
 
-def to_obligation(kind, op_index, op_text, f: Finding, seconds) -> Obligation:
-    return Obligation(kind, op_index, op_text, f.statement, f.engine, f.status, seconds, f.message,
-                      f.counterexample, f.reassociates)
-
-
 guarded = budget.guarded  # re-exported: fn() inside one obligation's budget
 
 
@@ -110,7 +105,7 @@ def _run(kind, op_index, op_text, fn, deadline) -> list:
     return [to_obligation(k, op_index, op_text, f, dt / len(pairs)) for k, f in pairs]
 
 
-def _idempotent(model: KernelModel):
+def idempotent(model: KernelModel):
     return checks.idempotent_fn(model)
 
 
@@ -212,7 +207,7 @@ def op_obligations(ctx: OpContext) -> list:
     if "in_bounds" in generic:
         out += _run("in_bounds", idx, text, lambda: in_bounds(ma, "after", ctx.timeout), ctx.deadline)
     if "coverage" in generic:
-        out += _run("coverage", idx, text, lambda: checks.coverage(mb, ma, _idempotent(ma)), ctx.deadline)
+        out += _run("coverage", idx, text, lambda: checks.coverage(mb, ma, idempotent(ma)), ctx.deadline)
     if "dependence" in generic or "reassociation" in generic:
         def dep():
             d, r = checks.dependence(mb, ma, ctx.profile)

@@ -2,7 +2,9 @@
 
 Each op has fixed positional syntax followed by options: `key=value` or a
 bare flag. Unknown ops, unknown keywords, flags given a value, values of the wrong kind and
-non-positive factors are ParseErrors at their own position.
+non-positive factors are ParseErrors at their own position. The syntax of each op is
+declared once, on its record (`SYNTAX`, verified_sched/op_syntax.py); this module
+interprets it for every op of the registry (verified_sched/ops/registry.py).
 
 Names of loops and tensors in a schedule are NOT resolved here: earlier ops create loops and
 tensors (split -> io, ii; stage -> TILE; ...), so whether a name exists is a property of the
@@ -11,22 +13,12 @@ failure (a ScheduleError from its `apply`, with the op's loc), not a parse error
 """
 from __future__ import annotations
 
-from .. import ir
-from .. import schedule as S
-from ..errors import Loc, ParseError
-from .exprs import TokenStream
+import dataclasses
 
-# option kinds: "flag", "posint", or a tuple of allowed words
-_OPTIONS = {
-    "split": {"tail": S.TAILS, "partition": S.PARTITIONS},
-    "unroll": {"materialize": "flag"},
-    "stage": {"shared": "flag", "cooperative": "posint", "swizzle": S.SWIZZLES,
-              "pad_stride": "posint", "hoisted": "flag", "pipeline": "posint",
-              "prec": ir.PRECISIONS},
-    "tensorize": {"simd": "posint"},
-    "fuse_epilogue": {"shared": "flag"},
-    "split_reduction": {"blocks": "posint"},
-}
+from .. import ir
+from ..errors import ParseError
+from ..op_syntax import OPTIONS, Comma, Custom, Field, Outputs, Word, default
+from .exprs import TokenStream
 
 
 def parse_axis(ts: TokenStream) -> str:
@@ -46,9 +38,8 @@ def parse_axis(ts: TokenStream) -> str:
     return axis
 
 
-def _options(ts: TokenStream, op: str, seen: dict) -> dict:
+def options(ts: TokenStream, op: str, spec: dict, seen: dict) -> dict:
     """Parse `key=value` / flag options up to the end of the line or a `->`."""
-    spec = _OPTIONS.get(op, {})
     while ts.peek().kind == "id":
         key = ts.next()
         kind = spec.get(key.text)
@@ -76,7 +67,7 @@ def _options(ts: TokenStream, op: str, seen: dict) -> dict:
     return seen
 
 
-def _outputs(ts: TokenStream, what: str, count: int | None = None) -> tuple:
+def outputs(ts: TokenStream, what: str, count: int | None = None) -> tuple:
     arrow = ts.expect_op("->", f"before the {what}")
     toks = ts.names(f"a {what}")
     names = [t.text for t in toks]
@@ -88,112 +79,54 @@ def _outputs(ts: TokenStream, what: str, count: int | None = None) -> tuple:
     return tuple(names)
 
 
+def _registry() -> dict:
+    from ..ops.registry import OP_NAMES  # late import: the op modules import the DSL package
+
+    return OP_NAMES
+
+
 def parse_op(ts: TokenStream):
     """One schedule line (the cursor is on the op name); returns an op record."""
     head = ts.peek()
     if head.kind != "id":
         raise ts.error(f"expected a schedule operation, found {head.describe()}")
     op = head.text
-    if op not in S.OP_NAMES:
-        raise ts.error(f"unknown schedule operation '{op}' (known: {', '.join(S.OP_NAMES)})", head)
+    names = _registry()
+    if op not in names:
+        raise ts.error(f"unknown schedule operation '{op}' (known: {', '.join(names)})", head)
     ts.next()
-    loc = head.loc
+    cls = names[op]
+    syntax = cls.SYNTAX
+    kinds = syntax.option_kinds()
+    values: dict = {}
     opts: dict = {}
-    match op:
-        case "split":
-            loop = ts.name("a loop name").text
-            ts.expect_word("by", "in split")
-            factor, _ = ts.int_literal("split factor")
-            outer, inner = _outputs(ts, "loop name", 2)
-            _options(ts, op, opts)
-            rec = S.Split(loop, factor, outer, inner, opts.get("tail", "guard"),
-                          opts.get("partition", "auto"), loc=loc)
-        case "interchange":
-            a = ts.name("a loop name").text
-            ts.expect_op(",", "between the two loops of interchange")
-            rec = S.Interchange(a, ts.name("a loop name").text, loc=loc)
-        case "retype":
-            loop = ts.name("a loop name").text
-            ts.expect_word("as", "in retype")
-            rec = S.Retype(loop, parse_axis(ts), loc=loc)
-        case "unroll":
-            loop = ts.name("a loop name").text
-            _options(ts, op, opts)
-            rec = S.Unroll(loop, opts.get("materialize", False), loc=loc)
-        case "partition":
-            rec = _partition(ts, loc)
-        case "pad":
-            loop = ts.name("a loop name").text
-            ts.expect_word("to", "in pad")
-            to, _ = ts.int_literal("pad multiple")
-            rec = S.Pad(loop, to, loc=loc)
-        case "stage":
-            src = ts.name("a tensor name").text
-            ts.expect_word("over", "in stage")
-            over = tuple(t.text for t in ts.names("a loop name"))
-            (tile,) = _outputs(ts, "tile name", 1)
-            _options(ts, op, opts)
-            rec = S.Stage(src, over, tile, opts.get("shared", False), opts.get("cooperative"),
-                          opts.get("swizzle"), opts.get("pad_stride"), opts.get("hoisted", False),
-                          opts.get("pipeline", 1), opts.get("prec"), loc=loc)
-        case "privatize":
-            t = ts.name("a tensor name").text
-            ts.expect_word("over", "in privatize")
-            over = ts.name("a loop name").text
-            (acc,) = _outputs(ts, "accumulator name", 1)
-            rec = S.Privatize(t, over, acc, loc=loc)
-        case "expand_zero":
-            t = ts.name("a tensor name").text
-            rec = S.ExpandZero(t, _outputs(ts, "loop name"), loc=loc)
-        case "tensorize":
-            i, j, k = _three_loops(ts)
-            _options(ts, op, opts)
-            rec = S.Tensorize(i, j, k, opts.get("simd", 32), loc=loc)
-        case "fuse_epilogue":
-            t = ts.name("a tensor name").text
-            _options(ts, op, opts)
-            rec = S.FuseEpilogue(t, opts.get("shared", False), loc=loc)
-        case "split_reduction":
-            loop = ts.name("a loop name").text
-            ts.expect_word("of", "in split_reduction")
-            t = ts.name("a tensor name").text
-            _options(ts, op, opts)
-            outer, inner, partials = _outputs(ts, "name", 3)
-            _options(ts, op, opts)
-            if "blocks" not in opts:
-                raise ParseError("split_reduction needs blocks=B", loc)
-            rec = S.SplitReduction(loop, t, opts["blocks"], outer, inner, partials, loc=loc)
-        case "winograd":
-            rec = S.Winograd(loc=loc)
-        case _:  # pragma: no cover - OP_NAMES and this match are kept in step
-            raise ParseError(f"schedule operation '{op}' has no parser", loc)
+    for item in syntax.items:
+        match item:
+            case Field(name=name, kind="name", what=what):
+                values[name] = ts.name(what).text
+            case Field(name=name, kind="names", what=what):
+                values[name] = tuple(t.text for t in ts.names(what))
+            case Field(name=name, kind="int", what=what):
+                values[name], _ = ts.int_literal(what)
+            case Field(name=name, kind="axis"):
+                values[name] = parse_axis(ts)
+            case Word(text=text, context=context):
+                ts.expect_word(text, context)
+            case Comma(context=context):
+                ts.expect_op(",", context)
+            case Outputs(fields=fields, what=what, count=count):
+                got = outputs(ts, what, count)
+                values.update({fields[0]: got} if count is None else dict(zip(fields, got)))
+            case Custom(fields=fields, parse=parse):
+                values.update(zip(fields, parse(ts, outputs)))
+            case _ if item is OPTIONS:
+                options(ts, op, kinds, opts)
+    for o in syntax.options:
+        if o.name not in opts and default(cls, o.name) is dataclasses.MISSING:
+            raise ParseError(f"{op} needs {o.name}={o.name[0].upper()}", head.loc)
+    rec = cls(**values, **opts, loc=head.loc)
     tok = ts.peek()
     if tok.kind == "id":  # an op without options followed by a word
         raise ts.error(f"unknown keyword '{tok.text}' for {op} (allowed: none)")
     ts.end_line(f"the {op} operation")
     return rec
-
-
-def _three_loops(ts: TokenStream) -> tuple:
-    out = [ts.name("a loop name").text]
-    for _ in range(2):
-        ts.expect_op(",", "tensorize takes three loops: i, j, k")
-        out.append(ts.name("a loop name").text)
-    return tuple(out)
-
-
-def _partition(ts: TokenStream, loc: Loc) -> S.Partition:
-    loop = ts.name("a loop name").text
-    if ts.at_word("auto"):
-        ts.next()
-        names = _outputs(ts, "loop name")
-        if len(names) < 2:
-            raise ts.error("partition auto needs at least two segment names", ts.peek())
-        return S.Partition(loop, None, names, loc=loc)
-    ts.expect_word("at", "or 'auto' in partition")
-    points = [ts.expr()]
-    while ts.at_op(","):
-        ts.next()
-        points.append(ts.expr())
-    names = _outputs(ts, "loop name", len(points) + 1)
-    return S.Partition(loop, tuple(points), names, loc=loc)

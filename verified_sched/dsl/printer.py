@@ -8,7 +8,7 @@ as `-3`, which parses back as the literal; neg applied to a literal prints `-(3)
 from __future__ import annotations
 
 from .. import ir
-from ..schedule import OP_TYPES
+from ..op_syntax import OpRecord
 from .inputs import inputs_text
 
 _ADD, _MUL, _UNARY, _ATOM = 1, 2, 3, 4
@@ -223,7 +223,7 @@ def print_program(program: ir.Program) -> str:
 
 def node_text(node) -> str:
     """Any IR node or op record as DSL text (for messages)."""
-    if isinstance(node, OP_TYPES):
+    if isinstance(node, OpRecord):
         return node.text()
     if isinstance(node, (ir.Cmp, ir.And, ir.Or, ir.Not, ir.BoolConst)):
         return cond_text(node)

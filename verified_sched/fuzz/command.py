@@ -11,14 +11,13 @@ import sys
 from pathlib import Path
 
 from ..errors import UsageError
-from .. import schedule as S
 
 
 def add_subparser(sub) -> None:
     from .names import SHAPES
 
     p = sub.add_parser("fuzz", help="property-based fuzzing of rewrites (and of another backend)")
-    p.add_argument("--ops", metavar="split,stage,...", help=f"ops to draw (default all: {','.join(S.OP_NAMES)})")
+    p.add_argument("--ops", metavar="split,stage,...", help="ops to draw, comma-separated (default: every op of the DSL)")
     p.add_argument("--shapes", metavar="matmul,gpu,...", help=f"kernel families (default all: {','.join(SHAPES)})")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--budget", type=float, metavar="SECONDS", help="run for this long (default 60)")
@@ -70,7 +69,9 @@ def config_from_args(args):
         raise UsageError("--workers must be at least 1")
     if args.budget is not None and args.budget <= 0:
         raise UsageError("--budget must be positive")
-    cfg = Config(ops=_names(args.ops, tuple(S.OP_NAMES), "op(s)"), shapes=_names(args.shapes, SHAPES, "shape(s)"),
+    from ..ops.registry import OP_NAMES  # imports every op module: not at parser-building time
+
+    cfg = Config(ops=_names(args.ops, tuple(OP_NAMES), "op(s)"), shapes=_names(args.shapes, SHAPES, "shape(s)"),
                  size_range=_range(args.sizes), max_ops=max(1, args.max_ops), seed=args.seed, backend=args.backend,
                  timeout=args.timeout, shrink_seconds=args.shrink_seconds, batch=max(1, args.batch), cwd=os.getcwd())
     try:

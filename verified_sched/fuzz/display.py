@@ -8,7 +8,7 @@ import io
 from rich.console import Console
 from rich.table import Table
 
-from .. import schedule as S
+from ..ops.registry import OP_NAMES
 from .stats import OPTION_LABELS
 
 
@@ -24,7 +24,7 @@ def panel(camp) -> Table:
     t.add_row("examples", f"{s.examples} ({rate:.1f}/s, {camp.seconds:.0f} s)")
     t.add_row("verdicts", _verdicts(camp))
     t.add_row("findings", ", ".join(f"{f['kind']} {f['path']}" for f in camp.findings) or "none")
-    t.add_row("ops drawn", " ".join(f"{op}:{sum(s.per_op.get(op, {}).values())}" for op in S.OP_NAMES))
+    t.add_row("ops drawn", " ".join(f"{op}:{sum(s.per_op.get(op, {}).values())}" for op in OP_NAMES))
     return t
 
 
@@ -50,7 +50,7 @@ def final_table(camp) -> str:
     t = Table(title="per op (schedules containing it)")
     for col in ("op", "legal", "illegal", "unknown"):
         t.add_column(col, justify="left" if col == "op" else "right")
-    for op in S.OP_NAMES:
+    for op in OP_NAMES:
         c = s.per_op.get(op, {})
         t.add_row(op, *(str(c.get(v, 0)) for v in ("legal", "illegal", "unknown")))
     con.print(t)

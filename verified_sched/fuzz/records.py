@@ -1,15 +1,18 @@
 """Schedule op records drawn by name only: `schedules_for` (ops over a kernel's loops,
 preconditions not guaranteed), `op_records` (any syntactically valid record of every op kind,
-for parser round trips) and `sizes_for`. For schedules drawn to apply, see `fuzz.schedules`.
+for parser round trips, derived from each op's declared syntax) and `sizes_for`. For schedules drawn to apply, see `fuzz.schedules`.
 """
 from __future__ import annotations
+
+import dataclasses
 
 from hypothesis import strategies as st
 
 from .. import ir
 from .. import schedule as S
+from ..op_syntax import Custom, Field, Outputs, default
 from ..sizes import example_sizes
-from .names import PARAM_NAMES, aff_expr
+from .names import PARAM_NAMES
 
 
 def _loop_names(kernel: ir.Kernel) -> list:
@@ -55,48 +58,46 @@ _POS = st.integers(1, 64)
 
 @st.composite
 def op_records(draw, params: tuple = PARAM_NAMES):
-    """Any syntactically valid schedule op record (for parser/printer round trips)."""
-    kind = draw(st.sampled_from(tuple(S.OP_NAMES)))
-    i = draw
-    match kind:
-        case "split":
-            outer, inner = i(st.lists(_IDS, min_size=2, max_size=2, unique=True))
-            return S.Split(i(_IDS), i(_POS), outer, inner, i(st.sampled_from(S.TAILS)),
-                           i(st.sampled_from(S.PARTITIONS)))
-        case "interchange":
-            return S.Interchange(i(_IDS), i(_IDS))
-        case "retype":
-            return S.Retype(i(_IDS), i(st.sampled_from(ir.AXES)))
-        case "unroll":
-            return S.Unroll(i(_IDS), i(st.booleans()))
-        case "partition":
-            if not params or i(st.booleans()):
-                return S.Partition(i(_IDS), None, tuple(f"p{n}" for n in range(i(st.integers(2, 3)))))
-            forms = st.builds(lambda p, c, k: aff_expr({p: c, 1: k}), st.sampled_from(params),
-                              st.integers(1, 3), st.integers(-2, 2))
-            points = tuple(i(st.lists(forms, min_size=1, max_size=2)))
-            return S.Partition(i(_IDS), points, tuple(f"p{n}" for n in range(len(points) + 1)))
-        case "pad":
-            return S.Pad(i(_IDS), i(_POS))
-        case "stage":
-            opt = lambda s: i(st.none() | s)  # noqa: E731
-            return S.Stage(i(_IDS), tuple(i(st.lists(_IDS, min_size=1, max_size=3))), i(_IDS),
-                           i(st.booleans()), opt(_POS), opt(st.sampled_from(S.SWIZZLES)), opt(_POS),
-                           i(st.booleans()), i(st.integers(1, 3)), opt(st.sampled_from(ir.PRECISIONS)))
-        case "privatize":
-            return S.Privatize(i(_IDS), i(_IDS), i(_IDS))
-        case "expand_zero":
-            return S.ExpandZero(i(_IDS), tuple(f"z{n}" for n in range(i(st.integers(1, 3)))))
-        case "tensorize":
-            return S.Tensorize(i(_IDS), i(_IDS), i(_IDS), i(_POS))
-        case "fuse_epilogue":
-            return S.FuseEpilogue(i(_IDS), i(st.booleans()))
-        case "split_reduction":
-            return S.SplitReduction(i(_IDS), i(_IDS), i(_POS), "kb", "kk", "parts")
-        case "winograd":
-            return S.Winograd()
-        case _:
-            raise ValueError(f"op_records: no generator for schedule op {kind!r}")
+    """Any syntactically valid schedule op record (for parser/printer round trips), of any
+    registered op, drawn from its declared syntax (verified_sched/op_syntax.py)."""
+    from ..ops.registry import OP_NAMES
+
+    cls = OP_NAMES[draw(st.sampled_from(tuple(OP_NAMES)))]
+    return draw(record_of(cls, params))
+
+
+@st.composite
+def record_of(draw, cls, params: tuple = PARAM_NAMES):
+    """A syntactically valid record of op class `cls`: every field and option drawn by its
+    declared kind (names from a small pool, outputs distinct, positive integers, allowed words)."""
+    syn = cls.SYNTAX
+    values = {}
+    for item in syn.items:
+        match item:
+            case Field(name=name, kind="name"):
+                values[name] = draw(_IDS)
+            case Field(name=name, kind="names"):
+                values[name] = tuple(draw(st.lists(_IDS, min_size=1, max_size=3)))
+            case Field(name=name, kind="int"):
+                values[name] = draw(_POS)
+            case Field(name=name, kind="axis"):
+                values[name] = draw(st.sampled_from(ir.AXES))
+            case Outputs(fields=fields, count=None):
+                values[fields[0]] = tuple(draw(st.lists(_IDS, min_size=1, max_size=3, unique=True)))
+            case Outputs(fields=fields, count=n):
+                values.update(zip(fields, draw(st.lists(_IDS, min_size=n, max_size=n, unique=True))))
+            case Custom(fields=fields) as item:
+                values.update(zip(fields, item.draw(draw, params)))
+    for o in syn.options:
+        required = default(cls, o.name) is dataclasses.MISSING
+        if o.kind == "flag":
+            values[o.name] = draw(st.booleans())
+        elif o.kind == "posint":
+            values[o.name] = draw(_POS if required or default(cls, o.name) is not None else st.none() | _POS)
+        else:
+            words = st.sampled_from(o.kind)
+            values[o.name] = draw(words if default(cls, o.name) is not None else st.none() | words)
+    return cls(**values)
 
 
 def sizes_for(program: ir.Program, count: int = 4):

@@ -7,6 +7,7 @@ import hashlib
 import re
 from pathlib import Path
 
+from ..budget import DEFAULT_TIMEOUT
 from ..dsl.printer import print_program
 
 EXPECT = {"verifier": "illegal", "counterexample": None, "backend": "legal", "crash": None}
@@ -82,7 +83,7 @@ def read_sizes(text: str) -> list:
     return out
 
 
-def reproduce(path: str, backend=None, timeout: float = 10.0):
+def reproduce(path: str, backend=None, timeout: float = DEFAULT_TIMEOUT):
     """Re-check a reproducer (or any .vs file with one scheduled kernel): the Outcome."""
     from ..dsl import parse_file
     from ..errors import UsageError

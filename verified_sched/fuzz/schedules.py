@@ -12,8 +12,9 @@ from .. import ir
 from .. import schedule as S
 from ..errors import ScheduleError, VschedError
 from ..ops import apply_op
+from ..ops.registry import OP_NAMES, module_named
 
-OPS = tuple(S.OP_NAMES)  # every op of the DSL
+OPS = tuple(OP_NAMES)  # every op of the DSL (ops/registry.py)
 # structural ops apply to fewer kernels: drawn more often where they can apply
 WEIGHT = {"winograd": 6, "tensorize": 4, "stage": 3, "split_reduction": 2, "privatize": 2, "fuse_epilogue": 8}
 AXES = ("serial", "vectorized", "unrolled", "block.x", "block.y", "thread.x", "thread.y")
@@ -106,7 +107,10 @@ def possible(kind: str, cur: ir.Program, kname: str) -> bool:
             return len(loops) >= 6
         case "stage":
             return any(loops_ and ir.reads(s.value) for s, loops_ in statements(kernel))
-    return bool(loops)
+        case "split" | "retype" | "unroll" | "partition" | "pad":
+            return bool(loops)
+    hook = getattr(module_named(kind), "possible", None)  # an op that draws itself (ops/registry.py)
+    return bool(loops) if hook is None else hook(cur, kname)
 
 
 def _draw_op(draw, kind: str, cur: ir.Program, kname: str):
@@ -182,7 +186,10 @@ def _draw_op(draw, kind: str, cur: ir.Program, kname: str):
                                     _fresh(cur, kernel, v + "k"), _fresh(cur, kernel, t + "_part"))
         case "winograd":
             return S.Winograd()
-    raise ValueError(f"no generator for schedule op {kind!r}")
+    hook = getattr(module_named(kind), "draw_applicable", None)  # ops/registry.py
+    if hook is None:
+        raise ValueError(f"no generator for schedule op {kind!r}")
+    return hook(draw, cur, kname)
 
 
 def _draw_stage(draw, cur: ir.Program, kernel: ir.Kernel):
@@ -249,9 +256,9 @@ def applicable_schedule(draw, program: ir.Program, kname: str, ops: tuple = OPS,
     `ops` against the kernel as the previous ops left it and kept when it applies (redrawn up
     to `attempts` times otherwise). With probability `precondition_rate` an op that does not
     apply is kept as the last op, so precondition refutations are exercised too."""
-    unknown = [o for o in ops if o not in S.OP_NAMES]
+    unknown = [o for o in ops if o not in OP_NAMES]
     if unknown or not ops:
-        raise ValueError(f"unknown schedule op(s) {unknown} (known: {', '.join(S.OP_NAMES)})")
+        raise ValueError(f"unknown schedule op(s) {unknown} (known: {', '.join(OP_NAMES)})")
     cur, out = program, []
     want = draw(st.integers(min_ops, max_ops))
     rate = int(1 / precondition_rate) if precondition_rate > 0 else 0

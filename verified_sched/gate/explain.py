@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from .. import ir
+from ..budget import DEFAULT_TIMEOUT
 from ..errors import ParseError, UsageError
 
 
@@ -30,7 +31,7 @@ def add_subparser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--kernel", metavar="NAME", help="the kernel (needed when several have schedules)")
     p.add_argument("-o", "--output", metavar="OUT.html", help="write the page here (default: stdout)")
     p.add_argument("--profile", choices=ir.PROFILES, help="override the file's profile")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per kernel")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S", help="seconds per kernel")
     p.set_defaults(fn=run)
     return p
 

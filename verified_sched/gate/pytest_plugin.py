@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from ..budget import DEFAULT_TIMEOUT
+
 EXPECT = re.compile(r"#\s*expect:\s*(legal|illegal)\s*(\S*)")
 _ROOTS = pytest.StashKey[list]()
 _VERIFIED = pytest.StashKey[dict]()  # (path, options) -> FileResult, per session and process
@@ -36,7 +38,7 @@ def pytest_addoption(parser) -> None:
     group.addoption("--vsched-run", action="store_true",
                     help="also run the oracle (vsched run) at example sizes for legal items")
     group.addoption("--vsched-no-cache", action="store_true", help="do not use the proof cache")
-    group.addoption("--vsched-timeout", type=float, default=10.0, metavar="S",
+    group.addoption("--vsched-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
                     help="verification seconds per kernel and claim (default 10)")
 
 

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..budget import DEFAULT_TIMEOUT
 from ..gpu_limits import SHARED_LIMIT
 from .cache import ProofCache, proof_key
 from .formats import render, summary
@@ -141,7 +142,7 @@ def finish(result: FileResult, payload: dict, key, cache: ProofCache) -> FileRes
     return result
 
 
-def verify_files(paths, profile=None, timeout=10.0, shared_limit=SHARED_LIMIT, jobs=None, use_cache=True,
+def verify_files(paths, profile=None, timeout=DEFAULT_TIMEOUT, shared_limit=SHARED_LIMIT, jobs=None, use_cache=True,
                  on_result=None) -> list:
     """Verify files and directories; FileResults in input order. `on_result(result)` is
     called for each, in order, as soon as it and all before it are done."""

@@ -27,7 +27,7 @@ from .emit import emit_mlir
 FLAGS = ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
          "--iree-llvmcpu-target-cpu=generic", "--iree-input-demote-f64-to-f32=false")
 STATS = {"compiled": 0, "disk": 0, "memory": 0}
-_MEMO: dict = {}
+MEMO: dict = {}
 
 
 class IreeError(Exception):
@@ -90,14 +90,14 @@ class IreeModule:
         _, runtime = _iree()
         path = compile_vmfb(source)
         key = str(path)
-        if key in _MEMO:
+        if key in MEMO:
             STATS["memory"] += 1
-            self.ctx = _MEMO[key]
+            self.ctx = MEMO[key]
             return
         config = runtime.Config("local-sync")
         self.ctx = runtime.SystemContext(config=config)
         self.ctx.add_vm_module(runtime.VmModule.copy_buffer(self.ctx.instance, path.read_bytes()))
-        _MEMO[key] = self.ctx
+        MEMO[key] = self.ctx
 
     def function(self, name: str):
         return self.ctx.modules.module[name]

@@ -1,38 +1,19 @@
-"""Schedule ops: one module per op, each with a pure `apply(program, kernel_name, op)` and
-its op-specific `obligations(ctx)`. `apply_op` dispatches on the op record's type; every op's
-apply ends with the simplifier, so a returned kernel prints clean.
-
-Each op record type maps to a module of this package (or of `verified_sched.rewrites`); an
-op whose module is missing is a precondition failure naming the op.
+"""Schedule ops: one module per op (listed in ops/registry.py), each with its record, a pure
+`apply(program, kernel_name, op)` and its op-specific `obligations(ctx)`. `apply_op`
+dispatches on the op record's type; every op's apply ends with the simplifier, so a returned
+kernel prints clean. A record type with no registered module is an internal error.
 """
 from __future__ import annotations
-
-import importlib
 
 from .. import schedule as S
 from ..errors import ScheduleError
 
-_MODULES = {
-    S.Split: "split", S.Interchange: "interchange", S.Retype: "retype", S.Unroll: "unroll",
-    S.Partition: "partition", S.Pad: "pad", S.ExpandZero: "expand_zero",
-    S.Stage: "stage", S.Privatize: "privatize", S.Tensorize: "tensorize",
-    S.FuseEpilogue: "fuse_epilogue", S.SplitReduction: "split_reduction", S.Winograd: "winograd",
-}
-
 
 def op_module(op):
-    """The module implementing `op` (ScheduleError if that op is not available)."""
-    name = _MODULES.get(type(op))
-    if name is None:
-        raise ScheduleError(f"unknown schedule op {op!r}", getattr(op, "loc", None))
-    for package in (__name__, "verified_sched.rewrites"):
-        try:
-            return importlib.import_module(f"{package}.{name}")
-        except ModuleNotFoundError as e:
-            if e.name not in (f"{package}.{name}", package):
-                raise
-    raise ScheduleError(f"{S.op_name(op)}: this op is not implemented", getattr(op, "loc", None),
-                        op=op.text())
+    """The module implementing `op` (InternalError if no module is registered for it)."""
+    from .registry import module_for  # the registry imports every op module, which import this package
+
+    return module_for(op)
 
 
 def apply_op(program, kernel_name: str, op):
@@ -53,6 +34,16 @@ def apply_op(program, kernel_name: str, op):
             raise ScheduleError(f"{S.op_name(op)}: the result would not be well formed: {e.message}",
                                 getattr(op, "loc", None), op=op.text()) from None
     return after
+
+
+def apply_schedule(program, kernel_name: str, upto: int | None = None):
+    """The program after the first `upto` ops (all when None) of `kernel_name`'s schedule
+    (the program itself when it has none): the one way the CLI and the tests apply a schedule
+    (the verifier applies op by op, with an obligation context between)."""
+    sched = program.schedule_for(kernel_name)
+    for op in (sched.ops if sched else ())[:upto]:
+        program = apply_op(program, kernel_name, op)
+    return program
 
 
 def op_obligations(ctx) -> list:

@@ -18,6 +18,8 @@ from ..simplify import simplify_kernel
 from . import common
 from .common import error
 
+RECORD = ExpandZero  # the op record this module applies (ops/registry.py)
+
 
 def apply(program: ir.Program, kernel_name: str, op: ExpandZero) -> ir.Program:
     kernel = common.get_kernel(program, kernel_name, op)

@@ -49,6 +49,8 @@ from ..simplify import Context, norm_index, simplify_kernel
 from . import common
 from .common import error
 
+RECORD = FuseEpilogue  # the op record this module applies (ops/registry.py)
+
 
 def _writes(stmt, tensor: str) -> bool:
     return any(isinstance(n, (Assign, Zero)) and n.tensor == tensor for n in ir.walk(stmt))
@@ -266,21 +268,21 @@ def final_value(ctx):
     so this is exactly "the tail reads the final value of T". Decided by isl over the after
     model's writes and order; a sample point names the update the tail overtakes."""
     from polyhedral.describe import Finding, coords, instance, param_values
-    from polyhedral.isltools import _params_text, _sample
-    from ..verify import to_obligation
+    from polyhedral.isltools import params_text, point_of
+    from ..obligations import to_obligation
     op, model = ctx.op, ctx.model_after
     before_k = ctx.before.kernel(ctx.kernel)
     _, t = find_tail(ctx.before, before_k, op)
     _, s = tail_nest(ctx.before, before_k.body[t], op, strict=False)
     statement = f"forall params: every tail read of {op.tensor} runs after every write of that cell"
     tails = [st for st in model.stmts if st.sid == s.sid]
-    reads = model._union([model.access_map(st, a, storage_view=True) for st in tails for a in st.accesses
+    reads = model.union_map([model.access_map(st, a, storage_view=True) for st in tails for a in st.accesses
                           if a.tensor == op.tensor and not a.write])
-    writes = model._union([model.store_map(st) for st in model.stmts
+    writes = model.union_map([model.store_map(st) for st in model.stmts
                            if st.accesses[0].tensor == op.tensor and not st.accesses[0].noop])
     late = writes.apply_range(reads.reverse()).subtract(model.before)  # u -> x, u not before x
     sure, may = model.split_exact(late)
-    pt = _sample(sure)
+    pt = point_of(sure)
     if pt is None:
         f = (Finding("unknown", "a write of the cell may follow the tail through a data-dependent guard",
                      statement) if not may.is_empty() else
@@ -292,7 +294,7 @@ def final_value(ctx):
         iu = instance(model, tup[0][0], tup[0][1], params, "after")
         ix = instance(model, tup[1][0], tup[1][1], params, "after")
         from polyhedral.describe import fmt_instance
-        f = Finding("refuted", f"the fused tail reads {op.tensor} before its final value: at {_params_text(params)} "
+        f = Finding("refuted", f"the fused tail reads {op.tensor} before its final value: at {params_text(params)} "
                     f"{fmt_instance(ix)} does not run after {fmt_instance(iu)}", statement,
                     {"params": params, "instances": [iu, ix], "cells": [iu["writes"]],
                      "order": {"before": "the first runs before the second",

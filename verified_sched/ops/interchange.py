@@ -20,6 +20,8 @@ from ..simplify import simplify_kernel
 from . import common
 from .common import error
 
+RECORD = Interchange  # the op record this module applies (ops/registry.py)
+
 
 def _peel(outer: For, inner_name: str, op) -> tuple:
     """(guards between the loops, the inner loop) or a ScheduleError."""

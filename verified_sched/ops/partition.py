@@ -28,9 +28,11 @@ from __future__ import annotations
 from .. import ir
 from ..ir import And, BinOp, Call, Cmp, FloorDiv, For, If, Int, Not, Or, Var, Where
 from ..schedule import Partition
-from ..simplify import _lin, _render, fold_index, simplify_kernel
+from ..simplify import linear_form, render_linear, fold_index, simplify_kernel
 from . import common
 from .common import error
+
+RECORD = Partition  # the op record this module applies (ops/registry.py)
 
 
 def _cmps(c):
@@ -52,7 +54,7 @@ def _conditions(stmts):
 
 def _ge_forms(c: Cmp):
     """Linear forms g with `c` equivalent to (a conjunction of) g >= 0, flip-wise."""
-    la, lb = _lin(c.a, False), _lin(c.b, False)
+    la, lb = linear_form(c.a, False), linear_form(c.b, False)
     if la is None or lb is None:
         return []
 
@@ -95,9 +97,9 @@ def _flip_points(form, var: str, inner: dict) -> list:
         r = const + k
         if c > 0:  # var >= ceil(-r/c) = floor((-r + c - 1)/c)
             neg = {t: -v for t, v in outer.items()}
-            points.append(fold_index(FloorDiv(_render(neg, -r + c - 1), c), None))
+            points.append(fold_index(FloorDiv(render_linear(neg, -r + c - 1), c), None))
         else:  # var <= floor(r/-c)
-            points.append(fold_index(BinOp("+", FloorDiv(_render(outer, r), -c), Int(1)), None))
+            points.append(fold_index(BinOp("+", FloorDiv(render_linear(outer, r), -c), Int(1)), None))
     return points
 
 

@@ -47,9 +47,11 @@ from dataclasses import dataclass
 from .. import ir
 from ..ir import Assign, BinOp, For, If, Int, Load, TensorCore, Var, Zero
 from ..schedule import Privatize
-from ..simplify import _lin, _render, norm_index, simplify_stmts
+from ..simplify import linear_form, render_linear, norm_index, simplify_stmts
 from . import common
 from .common import error
+
+RECORD = Privatize  # the op record this module applies (ops/registry.py)
 
 GENERIC = ("in_bounds", "dependence", "reassociation", "independence")
 
@@ -135,7 +137,7 @@ def analyze(program: ir.Program, kernel: ir.Kernel, op: Privatize) -> Plan:
         raise error(op, f"the index [{_texts(index)}] of {op.tensor} is dynamic")
     tile_vars, tile_index, dims = [], [], []
     for e in index:
-        lin = _lin(e, dyn=False)
+        lin = linear_form(e, dyn=False)
         if lin is None:
             raise error(op, f"the index term {_text(e)} of {op.tensor} is not affine")
         terms, _ = lin
@@ -161,7 +163,7 @@ def analyze(program: ir.Program, kernel: ir.Kernel, op: Privatize) -> Plan:
             extent = BinOp("+", extent, BinOp("*", Int(c), BinOp("-", hi, Int(1))))
             if v.name not in tile_vars:
                 tile_vars.append(v.name)
-        tile_index.append(norm_index(_render(inner_terms, 0)))
+        tile_index.append(norm_index(render_linear(inner_terms, 0)))
         dims.append(norm_index(extent))
     keep = [d for d, e in enumerate(tile_index) if e != Int(0)]  # axes with inner terms
     if keep:
@@ -345,7 +347,7 @@ def _groups(ctx):
 
 
 def _finding(ctx, kind, fn):
-    from ..verify import to_obligation
+    from ..obligations import to_obligation
     f = fn()
     return to_obligation(kind, ctx.op_index, ctx.op.text(), f, 0.0)
 

@@ -13,16 +13,16 @@ from __future__ import annotations
 import dataclasses
 
 from .. import ir
-from ..ir import AXES, For
+from ..ir import For
 from ..schedule import Retype
 from ..simplify import simplify_kernel
 from . import common
 from .common import error
 
+RECORD = Retype  # the op record this module applies (ops/registry.py)
+
 
 def apply(program: ir.Program, kernel_name: str, op: Retype) -> ir.Program:
-    if op.axis not in AXES:
-        raise error(op, f"axis '{op.axis}': not one of {', '.join(AXES)}")
     kernel = common.get_kernel(program, kernel_name, op)
     site = common.find_loop(kernel, op.loop, op)
     loop = site.stmt

@@ -65,16 +65,7 @@ from ..simplify import simplify_kernel
 from . import common
 from .common import error
 
-
-def _validate(op: Split) -> None:
-    if not isinstance(op.factor, int) or isinstance(op.factor, bool) or op.factor <= 0:
-        raise error(op, f"factor {op.factor!r}: must be a positive integer")
-    if op.tail not in TAILS:
-        raise error(op, f"tail '{op.tail}': not one of {', '.join(TAILS)}")
-    if op.partition not in PARTITIONS:
-        raise error(op, f"partition '{op.partition}': not one of {', '.join(PARTITIONS)}")
-    if op.outer == op.inner:
-        raise error(op, f"inner '{op.inner}': the two new loops need distinct names")
+RECORD = Split  # the op record this module applies (ops/registry.py)
 
 
 def _zero_of(program, tensor: str):
@@ -186,7 +177,6 @@ def tail_names(op: Split) -> tuple:
 
 
 def apply(program: ir.Program, kernel_name: str, op: Split) -> ir.Program:
-    _validate(op)
     kernel = common.get_kernel(program, kernel_name, op)
     site = common.find_loop(kernel, op.loop, op)
     loop = site.stmt

@@ -57,6 +57,9 @@ from ..simplify import simplify_kernel
 from . import common
 from .common import error
 
+RECORD = SplitReduction  # the op record this module applies (ops/registry.py)
+OWN_REASSOCIATES = True  # its own `reassociation` obligation (verified_sched/reassociation.py)
+
 # the driver's generic obligations that still apply: the split is a loop split, the redirected
 # accumulation keeps its provenance; coverage would see the new partial cells and the combine
 # term (this op's `equivalence` replaces it) and reassociation is this op's own obligation
@@ -148,8 +151,6 @@ def recognize(program: ir.Program, kernel: ir.Kernel, op: SplitReduction) -> Fou
 
 
 def _validate(program, kernel, op: SplitReduction) -> None:
-    if not isinstance(op.blocks, int) or isinstance(op.blocks, bool) or op.blocks < 1:
-        raise error(op, f"blocks {op.blocks!r}: must be a positive integer")
     if op.blocks > MAX_BLOCKS:
         raise error(op, f"blocks {op.blocks}: at most {MAX_BLOCKS} (the combine step adds one term per "
                         "block, unrolled)")

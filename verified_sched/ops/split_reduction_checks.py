@@ -9,7 +9,7 @@ instance, and everything affine is decided by isl.
 from __future__ import annotations
 
 from polyhedral.describe import coords, instance, param_values
-from polyhedral.isltools import _params_text, _sample
+from polyhedral.isltools import params_text, point_of
 from polyhedral.model import Access
 from .. import ir
 from ..simplify import norm_index
@@ -30,7 +30,7 @@ def _parts(ctx):
 
 
 def _write(m, sts):
-    return m._union(m.access_map(st, st.accesses[0], storage_view=True) for st in sts)
+    return m.union_map(m.access_map(st, st.accesses[0], storage_view=True) for st in sts)
 
 
 def _dup(u):
@@ -39,7 +39,7 @@ def _dup(u):
 
 
 def _pair_cex(m, u, label):
-    pt = _sample(_dup(u))
+    pt = point_of(_dup(u))
     p, tup = coords(pt)
     params = param_values(m, p)
     insts = [instance(m, n, v, params, label) for n, v in tup]
@@ -66,7 +66,7 @@ def injective_partials(ctx):
             return common.obligation(
                 ctx, "injective_partials", statement, "refuted",
                 f"two iterations of the loops enclosing '{ctx.op.loop}' use the same {what} cell at "
-                f"{_params_text(params)}: {insts[0]['at']} and {insts[1]['at']} (a loop enclosing it "
+                f"{params_text(params)}: {insts[0]['at']} and {insts[1]['at']} (a loop enclosing it "
                 f"does not pin a component of {ctx.op.tensor}'s index)",
                 {"params": params, "instances": insts})
     return common.obligation(ctx, "injective_partials", statement, "proved",
@@ -83,7 +83,7 @@ def _wrong_initial(ctx, f, ma, I_):
         got = st.node.value
         if _same_value(got, want):
             continue
-        pt = _sample(_write(ma, [st]).domain())
+        pt = point_of(_write(ma, [st]).domain())
         params = param_values(ma, coords(pt)[0]) if pt is not None else {}
         from ..dsl.printer import expr_text
         return (f"a partial cell of {ctx.op.partials} starts at {expr_text(got)}, not at "
@@ -131,15 +131,15 @@ def equivalence(ctx):
         return common.obligation(ctx, "equivalence", statement, status, msg, cex)
     if not (S and A and I_ and C):
         return ob("unknown", "a statement of the two passes is missing from the kernel model")
-    pa, pb = ma._union(ma.prov_map(st) for st in A), mb._union(mb.prov_map(st) for st in S)
+    pa, pb = ma.union_map(ma.prov_map(st) for st in A), mb.union_map(mb.prov_map(st) for st in S)
     if not pa.is_injective():
         params, insts = _pair_cex(ma, pa, "after")
-        return ob("refuted", f"two partial-sum instances stand for one original term at {_params_text(params)}",
+        return ob("refuted", f"two partial-sum instances stand for one original term at {params_text(params)}",
                   {"params": params, "instances": insts})
     if not pa.range().is_equal(pb.range()):
         return ob("refuted", "the partial sums do not add exactly the original terms")
     wa, wi, wc = _write(ma, A), _write(ma, I_), _write(ma, C)
-    rc = ma._union(ma.access_map(st, a, storage_view=True) for st in C for a in st.accesses
+    rc = ma.union_map(ma.access_map(st, a, storage_view=True) for st in C for a in st.accesses
                    if not a.write and a.tensor == ctx.op.partials)
     leaves = [r.index for r in ir.reads(C[0].node.value) if r.tensor == ctx.op.partials]
     if len(set(leaves)) != ctx.op.blocks or len(leaves) != ctx.op.blocks:
@@ -162,8 +162,8 @@ def equivalence(ctx):
         return ob("unknown", "the redirected term is not structurally the original term")
     to_b = pa.apply_range(pb.reverse())
     for x, y in zip(lb, la):
-        rb = mb._union(mb.access_map(st, Access(x.tensor, x.index, False), True) for st in S)
-        ra = ma._union(ma.access_map(st, Access(y.tensor, y.index, False), True) for st in A)
+        rb = mb.union_map(mb.access_map(st, Access(x.tensor, x.index, False), True) for st in S)
+        ra = ma.union_map(ma.access_map(st, Access(y.tensor, y.index, False), True) for st in A)
         if not to_b.apply_range(rb).is_equal(ra):
             return ob("refuted", f"a term reads {y.tensor} at a different cell than its original")
     return ob("proved", "every original term lands in exactly one partial cell, which the combine folds "
@@ -178,9 +178,9 @@ def reassociation(ctx):
     f, mb, ma, S, A, I_, C = _parts(ctx)
     if f.dynamic:
         return _dyn_reassociation(ctx, f, mb, ma, S, A)
-    tb = mb._union(mb.access_map(st, st.accesses[0], storage_view=True) for st in S)
+    tb = mb.union_map(mb.access_map(st, st.accesses[0], storage_view=True) for st in S)
     dup = _dup(tb)
-    pt = _sample(dup)
+    pt = point_of(dup)
     if pt is None:
         return common.obligation(ctx, "reassociation", statement, "proved", "no cell receives two terms")
     if f.acc_op in ("max", "min"):
@@ -196,7 +196,7 @@ def reassociation(ctx):
         return common.obligation(
             ctx, "reassociation", statement, "refuted",
             f"the two-pass {f.acc_op} reduction regroups the terms of {ctx.op.tensor} (partials per block, "
-            f"then a tree): at {_params_text(params)} the terms of {insts[0]['at']} and {insts[1]['at']} "
+            f"then a tree): at {params_text(params)} the terms of {insts[0]['at']} and {insts[1]['at']} "
             "are added in a different grouping; the reproducible profile refuses it",
             {"params": params, "instances": insts})
     ob = common.obligation(ctx, "reassociation", statement, "proved",
@@ -224,7 +224,7 @@ def _block_pairs(m, sts, var: str):
             ks = [lp.var for lp in s.loops].index(var)
             kt = [lp.var for lp in t.loops].index(var)
             maps.append(isl.Map(m.space(f"{m.tup(s, 'a')} -> {m.tup(t, 'b')} : a{ks} != b{kt}")))
-    return m._union(maps)
+    return m.union_map(maps)
 
 
 def _dyn_injective(ctx, f, mb, ma, S, A, C):
@@ -243,15 +243,15 @@ def _dyn_injective(ctx, f, mb, ma, S, A, C):
     w = _write(ma, A)
     clash = w.apply_range(w.reverse()).intersect(_block_pairs(ma, A, ctx.op.outer))
     if not clash.is_empty():
-        p, tup = coords(_sample(clash))
+        p, tup = coords(point_of(clash))
         params = param_values(ma, p)
         insts = [instance(ma, n, v, params, "after") for n, v in tup]
-        return ob("refuted", f"two blocks may write the same cell of {ctx.op.partials} at {_params_text(params)}: "
+        return ob("refuted", f"two blocks may write the same cell of {ctx.op.partials} at {params_text(params)}: "
                              f"{_who(insts[0])} and {_who(insts[1])}", {"params": params, "instances": insts})
     wc = _write(ma, C)
     if not wc.is_injective():
         params, insts = _pair_cex(ma, wc, "after")
-        return ob("refuted", f"the combine writes one cell of {ctx.op.tensor} twice at {_params_text(params)}",
+        return ob("refuted", f"the combine writes one cell of {ctx.op.tensor} twice at {params_text(params)}",
                   {"params": params, "instances": insts})
     return ob("proved", f"block {ctx.op.outer} owns the slice {ctx.op.partials}[{ctx.op.outer}, ...] whatever the "
                         "data-dependent row; the combine writes each cell once")
@@ -268,7 +268,7 @@ def _skel(e, names: dict, leaves: list):
     if not isinstance(e, (ir.Float, ir.Cmp, ir.And, ir.Or, ir.Not, ir.BoolConst)) and is_affine(e, names):
         leaves.append(e)
         return ("leaf",)
-    kids = tuple((k, _skel(v, names, leaves)) for k, v in ir._child_fields(e))
+    kids = tuple((k, _skel(v, names, leaves)) for k, v in ir.child_fields(e))
     scalars = tuple((k, getattr(e, k)) for k in ("op", "fn", "prec", "value", "divisor", "tensor")
                     if hasattr(e, k) and not isinstance(getattr(e, k), (ir.Node, tuple)))
     return (type(e).__name__, scalars, kids)
@@ -291,7 +291,7 @@ def _same_through_prov(mb, ma, sb, sa, view_b, view_a):
     import islpy as isl
     if not sa or not sb:
         return "unknown", f"statement {(sa or sb)[0].sid} exists on one side only"
-    pa, pb = ma._union(ma.prov_map(st) for st in sa), mb._union(mb.prov_map(st) for st in sb)
+    pa, pb = ma.union_map(ma.prov_map(st) for st in sa), mb.union_map(mb.prov_map(st) for st in sb)
     if not pa.is_injective():
         return "refuted", "two instances stand for one original instance (a term would be added twice)"
     if not pa.range().is_equal(pb.range()):
@@ -313,14 +313,14 @@ def _same_through_prov(mb, ma, sb, sa, view_b, view_a):
                 continue
             lma = isl.UnionMap.from_map(_leaves_map(ma, a, la)).intersect_domain(via.domain())
             lmb = via.apply_range(isl.UnionMap.from_map(_leaves_map(mb, b, lb)))
-            pt = _sample(lma.subtract(lmb).union(lmb.subtract(lma)).domain())
+            pt = point_of(lma.subtract(lmb).union(lmb.subtract(lma)).domain())
             if pt is not None:
                 p, tup = coords(pt)
                 params = param_values(ma, p)
                 inst = instance(ma, tup[0][0], tup[0][1], params, "after")
                 return ("refuted", f"{_who(inst)} reads or writes other cells than its original instance "
                                    f"({', '.join(f'{k}={v}' for k, v in inst['original'].items())}) at "
-                                   f"{_params_text(params)}", {"params": params, "instances": [inst]})
+                                   f"{params_text(params)}", {"params": params, "instances": [inst]})
     return None
 
 
@@ -340,7 +340,7 @@ def _dyn_equivalence(ctx, f, mb, ma, S, A, C):
     (instance, R(instance)) terms the original adds to it (values of the cells read are the
     same by the `dependence` obligation; rows within storage by `in_bounds`)."""
     import islpy as isl
-    from polyhedral.isltools import _box
+    from polyhedral.isltools import tensor_box
     statement = ("forall params, with the row an uninterpreted function of the instance: the two passes "
                  "add to every target cell exactly the original terms, each once")
     ob = _dyn_ob(ctx, "equivalence", statement)
@@ -377,7 +377,7 @@ def _dyn_equivalence(ctx, f, mb, ma, S, A, C):
     if bad is not None:
         return ob(*bad)
     # (2) the zeroing covers every partial cell
-    if not _write(ma, [z]).range().is_equal(isl.UnionSet.from_set(_box(ma, op.partials, True))):
+    if not _write(ma, [z]).range().is_equal(isl.UnionSet.from_set(tensor_box(ma, op.partials, True))):
         return ob("refuted", f"`zero {op.partials}` does not cover every cell of {op.partials}")
     # (3) the combine: every storage cell of T once, each block's slice once
     cidx = c.node.index
@@ -391,7 +391,7 @@ def _dyn_equivalence(ctx, f, mb, ma, S, A, C):
     if c.node.tensor != op.tensor or c.node.value != want or c.guards:
         return ob("unknown", f"the combine is not {op.tensor}[c] + tree({op.partials}[0, c], ...) over every cell")
     wc = _write(ma, [c])
-    if not wc.is_injective() or not wc.range().is_equal(isl.UnionSet.from_set(_box(ma, op.tensor, True))):
+    if not wc.is_injective() or not wc.range().is_equal(isl.UnionSet.from_set(tensor_box(ma, op.tensor, True))):
         return ob("refuted", f"the combine does not fold every cell of {op.tensor} exactly once")
     return ob("proved", f"every original term, with its data-dependent row, lands once in {op.partials}[its block, "
                         f"its original cell]; {op.partials} is zeroed first and the combine folds all "
@@ -450,7 +450,7 @@ def _dyn_reassociation(ctx, f, mb, ma, S, A):
     ob = _dyn_ob(ctx, "reassociation", statement)
     tb = _write(mb, S)  # the data-dependent row is any row: pairs that MAY meet
     dup = _dup(tb)
-    pt = _sample(dup)
+    pt = point_of(dup)
     if pt is None:
         return ob("proved", "no two terms can meet on a cell")
     p, tup = coords(pt)
@@ -476,7 +476,7 @@ def _dyn_reassociation(ctx, f, mb, ma, S, A):
         cell = [0 if d in rows else ev(e, env) for d, e in enumerate(S[0].node.index)]
         inst["writes"]["index"] = cell  # with the chosen rows
     where = " and ".join(f"{x['tensor']}[{', '.join(map(str, x['index']))}] = 0" for x in data)
-    return ob("refuted", f"the two-pass + reduction regroups the terms of {ctx.op.tensor}: at {_params_text(params)}, "
+    return ob("refuted", f"the two-pass + reduction regroups the terms of {ctx.op.tensor}: at {params_text(params)}, "
                          f"with {where}, {_who(insts[0])} and {_who(insts[1])} both add to "
                          f"{ctx.op.tensor}[{', '.join(map(str, cell))}] and are summed in a different grouping "
                          "(per-block partials, then a tree); the reproducible profile refuses it",

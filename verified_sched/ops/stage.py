@@ -41,10 +41,13 @@ import dataclasses
 from .. import ir
 from ..ir import (And, Assign, Barrier, BinOp, Cast, Cmp, Float, FloorDiv, For, If, Int, Load, Mod,
                   Tensor, Var)
+from ..target_limits import THREADS_PER_BLOCK
 from ..schedule import Stage
-from ..simplify import _lin, _render, norm_index, simplify_kernel
+from ..simplify import linear_form, render_linear, norm_index, simplify_kernel
 from . import common
 from .common import error
+
+RECORD = Stage  # the op record this module applies (ops/registry.py)
 
 GENERIC = ("in_bounds", "independence")
 # a stage only redirects reads to a copy: every value is computed exactly as before
@@ -64,8 +67,8 @@ def is_load_stmt(s) -> bool:
         isinstance(n, Barrier) for n in ir.walk(s))
 
 
-def _const(e):
-    lin = _lin(e, dyn=False)
+def const_value(e):
+    lin = linear_form(e, dyn=False)
     return lin[1] if lin is not None and not lin[0] else None
 
 
@@ -97,15 +100,11 @@ def _validate(program, kernel, op: Stage):
         raise error(op, f"pipeline={op.pipeline}: only depth 1 or 2 is supported")
     if op.pipeline == 2 and op.cooperative is None:
         raise error(op, "pipeline=2: needs cooperative=W")
-    if op.cooperative is not None and (not isinstance(op.cooperative, int) or op.cooperative < 1):
-        raise error(op, f"cooperative={op.cooperative}: must be a positive integer")
-    if op.cooperative is not None and op.cooperative > 1024:
-        raise error(op, f"cooperative={op.cooperative}: more than 1024 lanes")
+    if op.cooperative is not None and op.cooperative > THREADS_PER_BLOCK:
+        raise error(op, f"cooperative={op.cooperative}: more than {THREADS_PER_BLOCK} lanes")
     if (op.cooperative is not None or op.swizzle is not None) and not op.shared:
         which = "cooperative" if op.cooperative is not None else "swizzle"
         raise error(op, f"{which}: needs shared")
-    if op.swizzle is not None and op.swizzle not in ("elem", "b128"):
-        raise error(op, f"swizzle={op.swizzle}: not one of elem, b128")
     if op.pad_stride is not None and (not isinstance(op.pad_stride, int) or op.pad_stride <= 1):
         raise error(op, f"pad_stride={op.pad_stride}: must be an integer > 1")
     if op.hoisted:
@@ -143,14 +142,14 @@ def _plan(program, op, sites) -> Plan:
         raise error(op, f"source '{op.source}': read with more than one index vector inside the tile loops")
     loops = {s.stmt.var: s.stmt for s in sites}
     for v, lp in loops.items():
-        lo, hi = _const(lp.lo), _const(lp.hi)
+        lo, hi = const_value(lp.lo), const_value(lp.hi)
         if lo is None or hi is None:
             raise error(op, f"over '{v}': the tile loop needs constant bounds")
         if hi <= lo:
             raise error(op, f"over '{v}': empty tile loop")
     terms, outer, dims = [], [], []
     for d, e in enumerate(index):
-        lin = _lin(e, dyn=False)
+        lin = linear_form(e, dyn=False)
         if lin is None or any(not isinstance(t, Var) and ir.free_vars(t) & set(loops) for t in lin[0]):
             raise error(op, f"source '{op.source}': index {d} is not affine in the tile loops")
         if any(isinstance(n, Load) for n in ir.walk(e)):
@@ -160,8 +159,8 @@ def _plan(program, op, sites) -> Plan:
             raise error(op, f"source '{op.source}': index {d} has a non-positive tile-loop coefficient")
         rest = {t: c for t, c in lin[0].items() if not (isinstance(t, Var) and t.name in loops)}
         terms.append(tt)
-        outer.append(_render(rest, lin[1]))
-        dims.append(1 + sum(c * (_const(loops[v].hi) - _const(loops[v].lo) - 1) for v, c in tt.items()))
+        outer.append(render_linear(rest, lin[1]))
+        dims.append(1 + sum(c * (const_value(loops[v].hi) - const_value(loops[v].lo) - 1) for v, c in tt.items()))
     return Plan(index, tuple(terms), tuple(outer), tuple(dims), loops)
 
 
@@ -178,7 +177,7 @@ def _anchor(op, sites, plan):
     return anchor, chain
 
 
-def _zero(prec):
+def zero_value(prec):
     return Int(0) if prec == "i32" else Float(0.0)
 
 
@@ -234,7 +233,7 @@ def reswizzle(program, kernel_name, op):
     says, simplified like apply does: the swizzled kernel built from the plain one."""
     t = program.tensor(op.tile)
     lead = 1 if op.pipeline == 2 else 0
-    dims = [_const(d) for d in t.dims[lead:]]
+    dims = [const_value(d) for d in t.dims[lead:]]
     minor = dims[-1] + t.pad[-1]
 
     def fix(index):
@@ -255,7 +254,7 @@ def tile_index(op, plan, env, prec, minor_storage, buffer=None):
     """The tile cell for loop values `env` (var -> Expr): swizzled, buffer-prefixed."""
     idx = []
     for tt in plan.tile_terms:
-        idx.append(_sum(BinOp("*", Int(c), BinOp("-", env[v], Int(_const(plan.loops[v].lo))))
+        idx.append(_sum(BinOp("*", Int(c), BinOp("-", env[v], Int(const_value(plan.loops[v].lo))))
                         for v, c in sorted(tt.items())))
     if op.swizzle is not None:
         idx = swizzle_index(op, idx, plan.dims, prec, minor_storage)
@@ -265,7 +264,7 @@ def tile_index(op, plan, env, prec, minor_storage, buffer=None):
     return tuple(idx)
 
 
-def _redirect(stmts, op, plan, new_index):
+def redirect_reads(stmts, op, plan, new_index):
     """Every read of the source inside `stmts` becomes a read of the tile."""
     def fn(n):
         if isinstance(n, Load) and n.tensor == op.source:
@@ -274,7 +273,7 @@ def _redirect(stmts, op, plan, new_index):
     return tuple(ir.rewrite(s, fn) for s in stmts)
 
 
-def _fresh(names: set, base: str) -> str:
+def fresh_name(names: set, base: str) -> str:
     n, k = base, 0
     while n in names:
         k += 1
@@ -294,7 +293,7 @@ def _copy_leaf(op, plan, src, prec, env, tidx):
         g = And(Cmp(">=", e, Int(0)), Cmp("<", e, dim))
         guard = g if guard is None else And(guard, g)
     copy = Assign(op.tile, tidx, value, sid=load_sid(op.tile))
-    fill = Assign(op.tile, tidx, _zero(prec), sid=load_sid(op.tile) + "_fill")
+    fill = Assign(op.tile, tidx, zero_value(prec), sid=load_sid(op.tile) + "_fill")
     return If(guard, (copy,), (fill,))
 
 
@@ -303,13 +302,13 @@ def _nest(op, plan, src, prec, fresh, names, minor_storage, buffer):
     env = {v: Var(v) for v in plan.loops}
     env.update({v: Var(f) for v, (f, _) in fresh.items()})
     order = [v for v in plan.loops if v in fresh]
-    lane = _fresh(names, f"{op.tile}_lane") if op.cooperative is not None else None
+    lane = fresh_name(names, f"{op.tile}_lane") if op.cooperative is not None else None
     lane_guard = None
     inner_sub = None
     if lane is not None and order:
         v = order[-1]
         lp = plan.loops[v]
-        lo, ext, w = _const(lp.lo), _const(lp.hi) - _const(lp.lo), op.cooperative
+        lo, ext, w = const_value(lp.lo), const_value(lp.hi) - const_value(lp.lo), op.cooperative
         if ext <= w:
             env[v] = norm_index(BinOp("+", Int(lo), Var(lane)))
             order = order[:-1]
@@ -378,7 +377,7 @@ def apply(program: ir.Program, kernel_name: str, op: Stage) -> ir.Program:
     top_stmt = kernel.body[sites[0].path[0][1]]
     _check_loops(op, plan, enclosing, top_stmt)
     names = common.used_names(program, kernel)
-    fresh = {v: (_fresh(names, f"{v}_{op.tile}"), None) for v in plan.loops
+    fresh = {v: (fresh_name(names, f"{v}_{op.tile}"), None) for v in plan.loops
              if v not in {lp.var for lp in enclosing}}
     rank = len(plan.dims)
     if (op.swizzle is not None or op.pad_stride is not None) and rank < 2:
@@ -391,7 +390,7 @@ def apply(program: ir.Program, kernel_name: str, op: Stage) -> ir.Program:
         from .stage_hoisted import apply_hoisted
         return apply_hoisted(program, kernel, op, plan, sites, src, prec)
     if op.pipeline == 2:
-        if anchor is None or anchor.axis != "serial" or _const(anchor.lo) != 0:
+        if anchor is None or anchor.axis != "serial" or const_value(anchor.lo) != 0:
             raise error(op, "pipeline=2: needs a serial anchor loop starting at 0")
         site = common.find_loop(kernel, anchor.var, op)
         ctx = common.context_at(program, site)
@@ -401,7 +400,7 @@ def apply(program: ir.Program, kernel_name: str, op: Stage) -> ir.Program:
     tidx = tile_index(op, plan, {v: Var(v) for v in plan.loops}, prec, minor_storage, buffer)
     inner = sites[-1]
     kernel = common.replace_at(kernel, inner.path, dataclasses.replace(
-        inner.stmt, body=_redirect(inner.stmt.body, op, plan, tidx)))
+        inner.stmt, body=redirect_reads(inner.stmt.body, op, plan, tidx)))
     nest = _nest(op, plan, src, prec, fresh, names, minor_storage, buffer)
     rep = None
     if op.shared:

@@ -4,10 +4,10 @@ from __future__ import annotations
 import dataclasses
 
 from ..ir import And, Assign, BinOp, Cast, Cmp, FloorDiv, For, If, Int, Load, Tensor, Var
-from ..simplify import _lin, _render, norm_index, simplify_kernel
+from ..simplify import linear_form, render_linear, norm_index, simplify_kernel
 from . import common
 from .common import error
-from .stage import _const, _fresh, _redirect, _zero, load_sid, tile_index
+from .stage import const_value, fresh_name, redirect_reads, zero_value, load_sid, tile_index
 
 
 def apply_hoisted(program, kernel, op, plan, sites, src, prec):
@@ -17,17 +17,17 @@ def apply_hoisted(program, kernel, op, plan, sites, src, prec):
     outer_idx, dims, pack_env = [], [], []
     for d, (tt, outer) in enumerate(zip(plan.tile_terms, plan.outer)):
         t = plan.dims[d]
-        base = norm_index(BinOp("+", outer, Int(sum(c * _const(plan.loops[v].lo) for v, c in tt.items()))))
-        lin = _lin(base, dyn=False)
+        base = norm_index(BinOp("+", outer, Int(sum(c * const_value(plan.loops[v].lo) for v, c in tt.items()))))
+        lin = linear_form(base, dyn=False)
         if lin is None or lin[1] % t or any(c % t for c in lin[0].values()):
             raise error(op, f"hoisted: the outer part of index {d} is not a multiple of the tile dim {t}")
-        outer_idx.append(_render({k: c // t for k, c in lin[0].items()}, lin[1] // t))
+        outer_idx.append(render_linear({k: c // t for k, c in lin[0].items()}, lin[1] // t))
         dims.append(norm_index(FloorDiv(BinOp("+", src.dims[d], Int(t - 1)), t)))
-        pack_env.append((_fresh(names, f"{op.tile}_o{d}"), _fresh(names, f"{op.tile}_t{d}")))
+        pack_env.append((fresh_name(names, f"{op.tile}_o{d}"), fresh_name(names, f"{op.tile}_t{d}")))
     tidx = tile_index(op, plan, {v: Var(v) for v in plan.loops}, prec, plan.dims[-1])
     inner = sites[-1]
     kernel = common.replace_at(kernel, inner.path, dataclasses.replace(
-        inner.stmt, body=_redirect(inner.stmt.body, op, plan, tuple(outer_idx) + tidx)))
+        inner.stmt, body=redirect_reads(inner.stmt.body, op, plan, tuple(outer_idx) + tidx)))
     sidx = tuple(norm_index(BinOp("+", BinOp("*", Int(plan.dims[d]), Var(o)), Var(t)))
                  for d, (o, t) in enumerate(pack_env))
     cell = tuple(Var(o) for o, _ in pack_env) + tuple(Var(t) for _, t in pack_env)
@@ -39,7 +39,7 @@ def apply_hoisted(program, kernel, op, plan, sites, src, prec):
         g = Cmp("<", e, dim)
         guard = g if guard is None else And(guard, g)
     body = (If(guard, (Assign(op.tile, cell, value, sid=load_sid(op.tile)),),
-               (Assign(op.tile, cell, _zero(prec), sid=load_sid(op.tile) + "_fill"),)),)
+               (Assign(op.tile, cell, zero_value(prec), sid=load_sid(op.tile) + "_fill"),)),)
     for d in range(len(pack_env) - 1, -1, -1):
         body = (For(pack_env[d][1], Int(0), Int(plan.dims[d]), "serial", body),)
     for d in range(len(pack_env) - 1, -1, -1):

@@ -35,6 +35,9 @@ from ..simplify import fold_index, norm_index, simplify_kernel
 from . import common
 from .common import error
 
+RECORD = Tensorize  # the op record this module applies (ops/registry.py)
+OWN_REASSOCIATES = True  # its own `profile` obligation flags WMMA (verified_sched/reassociation.py)
+
 THREADS = ("thread.x", "thread.y", "thread.z")
 
 
@@ -120,8 +123,6 @@ def tile(program, nest: For, names: tuple, op) -> Tile:
 
 
 def apply(program: ir.Program, kernel_name: str, op: Tensorize) -> ir.Program:
-    if not isinstance(op.simd, int) or isinstance(op.simd, bool) or op.simd < 1:
-        raise error(op, f"simd {op.simd!r}: must be a positive integer")
     kernel = common.get_kernel(program, kernel_name, op)
     for n in (op.j, op.k):
         common.find_loop(kernel, n, op)
@@ -153,7 +154,7 @@ def find_block(kernel: ir.Kernel, i: str):
     return None
 
 
-def _wrap(site, inner: tuple, lane: str) -> tuple:
+def wrap_lanes(site, inner: tuple, lane: str) -> tuple:
     body = inner
     if site.guards:
         cond = site.guards[0]
@@ -166,7 +167,7 @@ def _wrap(site, inner: tuple, lane: str) -> tuple:
     return body
 
 
-def _intrinsic(t: Tile, shape: tuple, used: set) -> tuple:
+def intrinsic_of(t: Tile, shape: tuple, used: set) -> tuple:
     """The contraction the tensor-core block performs, from its shape and the tile bases."""
     m, n, k = (Var(_fresh(used, f"tc_{c}")) for c in "mnk")
 

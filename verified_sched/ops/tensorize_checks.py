@@ -7,12 +7,12 @@ import islpy as isl
 
 from polyhedral import contraction
 from polyhedral.describe import Finding, coords, instance, param_values
-from polyhedral.isltools import _params_text, _sample
+from polyhedral.isltools import params_text, point_of
 from polyhedral.model import KernelModel
 from .. import ir
 from ..errors import ScheduleError
 from . import common
-from .tensorize import _intrinsic, _wrap, find_block, tile
+from .tensorize import intrinsic_of, wrap_lanes, find_block, tile
 
 
 def _block(ctx):
@@ -35,9 +35,9 @@ def equivalence(ctx):
     tc = site.stmt
     t = tile(ctx.after, tc.fallback[0], (ctx.op.i, ctx.op.j, ctx.op.k), ctx.op)
     used = common.used_names(ctx.after, kernel)
-    spec = _intrinsic(t, tc.shape, used)
-    fb = _wrap(site, tc.fallback, tc.lane)
-    it = _wrap(site, spec, tc.lane)
+    spec = intrinsic_of(t, tc.shape, used)
+    fb = wrap_lanes(site, tc.fallback, tc.lane)
+    it = wrap_lanes(site, spec, tc.lane)
     prog = dataclasses.replace(
         ctx.after, tensors=tuple(dataclasses.replace(x, memory="global") for x in ctx.after.tensors),
         kernels=(ir.Kernel("tc_fallback", fb), ir.Kernel("tc_intrinsic", it)), schedules=(), claims=())
@@ -67,13 +67,13 @@ def race(ctx):
             maps.append(isl.Map(m.space(f"{m.tup(s, 'a')} -> {m.tup(t, 'b')} : a{ls} != b{lt}")))
     if not maps:
         return ctx.obligation("race", Finding("proved", "the block holds no statement", statement))
-    pairs = m.conflicts.intersect(m._union(maps))
-    pt = _sample(pairs)
+    pairs = m.conflicts.intersect(m.union_map(maps))
+    pt = point_of(pairs)
     if pt is None:
         return ctx.obligation("race", Finding("proved", "only lane 0 runs the fallback: no two lanes conflict",
                                               statement))
     p, tup = coords(pt)
     params = param_values(m, p)
     insts = [instance(m, n, v, params, "after") for n, v in tup]
-    return ctx.obligation("race", Finding("refuted", f"two lanes conflict at {_params_text(params)}", statement,
+    return ctx.obligation("race", Finding("refuted", f"two lanes conflict at {params_text(params)}", statement,
                                           {"params": params, "instances": insts}))

@@ -20,6 +20,8 @@ from ..simplify import fold_index, simplify_kernel
 from . import common
 from .common import error
 
+RECORD = Unroll  # the op record this module applies (ops/registry.py)
+
 MAX_COPIES = 4096
 
 

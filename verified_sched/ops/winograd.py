@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from .. import budget, ir
 from ..obligations import Obligation
-from ..rewrites.winograd import apply_winograd
-from ..rewrites.winograd_exact import declared_ranges
-from ..rewrites.winograd_proofs import winograd_results
 from ..schedule import Winograd
+
+RECORD = Winograd  # the op record this module applies (ops/registry.py)
 
 GENERIC = ()  # this op's own obligations replace the generic provenance-based ones
 REPLACES_GENERIC = True
@@ -28,6 +27,7 @@ REPLACES_GENERIC = True
 
 def apply(program: ir.Program, kernel_name: str, op: Winograd) -> ir.Program:
     """The program with every eligible nest of the kernel rewritten (identity if none)."""
+    from ..rewrites.winograd import apply_winograd  # here: the rewrite and its z3 proofs load on use
     from .common import get_kernel
 
     get_kernel(program, kernel_name, op)
@@ -36,6 +36,9 @@ def apply(program: ir.Program, kernel_name: str, op: Winograd) -> ir.Program:
 
 def obligations(ctx) -> list:
     """The Winograd obligations of ctx's (before, after) pair, as Obligation records."""
+    from ..rewrites.winograd_exact import declared_ranges
+    from ..rewrites.winograd_proofs import winograd_results
+
     timeout = ctx.timeout  # z3 queries are also capped by the deadline (verified_sched.budget)
     ranges = declared_ranges(ctx.before)
     text = ctx.op.text()

@@ -327,7 +327,7 @@ def exactness_obligation(before, after, kernel: str, m, ranges: list, timeout: f
     value is derived from the nests (interval and grid analysis, counts from the reduction
     loops' extents); refuted means some bound exceeds 2^24 units of its grid (the bounds are
     attained by sign-aligned inputs at the range ends)."""
-    from .winograd_proofs import Result
+    from .winograd_result import Result
 
     try:
         reqs, extents = analyse(before, after, kernel, m, ranges)

@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from verified_sched import ir
-from .evaluate import ev, evc
+from polyhedral.evaluate import ev, evc
 
 AXES = ir.HW_AXES
 

@@ -1,0 +1,64 @@
+"""reverse i
+
+Run a loop's iterations in the opposite order: `for i in lo .. hi { B }` becomes
+`for i in lo .. hi { B' }` where B' is B with i := lo + hi - 1 - i substituted (indices,
+values, guards and the provenance of every statement), so the first iteration now does what
+the last one did. The loop keeps its name, bounds and axis type. Statement ids are unchanged.
+
+Legal exactly when no dependence is carried by the loop: that is the driver's generic
+`dependence` obligation (every pair of dependent instances keeps its order), with the
+`reassociation` obligation for a reduction carried by the loop (reordering a sum is legal
+under the default profile and reported as a reassociation, illegal under `reproducible`).
+A refutation names the two instances whose order the reversal swaps; `vsched run` replays it.
+This op has no obligations of its own.
+
+The whole op is this module: its record and syntax, `apply`, `obligations`, and the fuzzer's
+`draw_applicable` (docs/architecture.md, "Adding an op").
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Optional
+
+from .. import ir
+from ..errors import Loc
+from ..op_syntax import Field, OpRecord, Syntax
+from ..simplify import simplify_kernel
+from . import common
+
+
+@dataclass(frozen=True)
+class Reverse(OpRecord):
+    SYNTAX = Syntax("reverse", (Field("loop", "name", "a loop name"),))
+    loop: str
+    loc: Optional[Loc] = dataclasses.field(default=None, compare=False, repr=False, kw_only=True)
+
+
+RECORD = Reverse  # the op record this module applies (ops/registry.py)
+
+
+def apply(program: ir.Program, kernel_name: str, op: Reverse) -> ir.Program:
+    kernel = common.get_kernel(program, kernel_name, op)
+    site = common.find_loop(kernel, op.loop, op)
+    loop = site.stmt
+    # lo + hi - 1 - i: an affine expression over the loop's own iterator and the bounds' names
+    mirror = ir.BinOp("-", ir.BinOp("-", ir.BinOp("+", loop.lo, loop.hi), ir.Int(1)), ir.Var(loop.var))
+    new = dataclasses.replace(loop, body=common.subst(loop.body, {loop.var: mirror}))
+    kernel2 = common.replace_at(kernel, site.path, (new,))
+    return program.with_kernel(simplify_kernel(program, kernel2))
+
+
+def obligations(ctx) -> list:
+    """None of its own: the generic dependence (and reassociation) obligation decides it."""
+    return []
+
+
+def draw_applicable(draw, program: ir.Program, kernel_name: str):
+    """For the fuzzer (verified_sched/fuzz/schedules.py): `reverse` of one of the kernel's
+    uniquely named loops, or None when it has none."""
+    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
+
+    fors = [n.var for n in ir.walk(program.kernel(kernel_name).body) if isinstance(n, ir.For)]
+    loops = [v for v in fors if fors.count(v) == 1]
+    return Reverse(draw(st.sampled_from(loops))) if loops else None

@@ -1,0 +1,63 @@
+"""Whether a kernel's schedule reassociates a reduction, without running the whole verifier.
+
+`vsched run` compares a scheduled kernel bitwise unless the schedule may change rounding
+(then within the precision's tolerance). That flag is the `reassociates` of the kernel's
+verify report; this module computes the same flag from the only obligations that can set it:
+the `reassociation` half of the generic dependence check of each op, and the own
+obligations of the ops that declare `OWN_REASSOCIATES = True` (tensorize: WMMA;
+split_reduction: the two-pass regrouping). No in_bounds, coverage, race or hardware check,
+no confirming or refuting runs (which compile C). An op whose precondition fails stops the
+walk, as it stops verification.
+"""
+from __future__ import annotations
+
+import time
+
+from . import budget, ir
+from .budget import DEFAULT_TIMEOUT
+from .errors import ScheduleError
+
+
+def schedule_reassociates(program: ir.Program, kernel_name: str, profile: str,
+                          timeout: float = DEFAULT_TIMEOUT) -> bool:
+    """The `reassociates` flag `verify_kernel` would report for the kernel's schedule."""
+    sched = program.schedule_for(kernel_name)
+    if sched is None:
+        return False
+    with budget.program(len(program.params)):
+        return _walk(program, kernel_name, sched.ops, profile, timeout)
+
+
+def _walk(program, kernel_name, ops, profile, timeout) -> bool:
+    from polyhedral import checks
+
+    from .ops import apply_op, op_module
+    from .ops.common import pin_provenance
+    from .verify import GENERIC, OpContext
+
+    deadline = time.perf_counter() + timeout
+    current = program
+    for k, op in enumerate(ops, start=1):
+        current = pin_provenance(current, kernel_name)
+        try:
+            after, reason = budget.guarded(lambda: apply_op(current, kernel_name, op), deadline)
+        except ScheduleError:
+            return False
+        if reason is not None:
+            return False
+        ctx = OpContext(current, after, kernel_name, op, k, profile, timeout, deadline)
+        module = op_module(op)
+        if getattr(module, "OWN_REASSOCIATES", False):
+            try:
+                own, reason = budget.guarded(lambda: module.obligations(ctx), deadline)
+            except ScheduleError:
+                own, reason = [], None
+            if reason is None and any(o.reassociates for o in own):
+                return True
+        if "reassociation" in getattr(module, "GENERIC", GENERIC):
+            found, reason = budget.guarded(lambda: checks.dependence(ctx.model_before, ctx.model_after, profile),
+                                           deadline)
+            if reason is None and found[1].reassociates:
+                return True
+        current = after
+    return False
