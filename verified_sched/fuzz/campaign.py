@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hseed, settings
 from hypothesis.errors import Flaky
 
+from .. import apply_memo
 from .check import Outcome, check_example
 from .stats import Stats
 from .strategies import OPS, SHAPES, fuzz_examples
@@ -131,7 +132,8 @@ def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResu
     if saved is not None:
         engine.MAX_SHRINKING_SECONDS = cfg.shrink_seconds
     try:
-        test()
+        with apply_memo.active():  # the draw, verify and the checks apply the same ops
+            test()
     except FindingRaised as e:
         kind = next(k for k, cls in RAISE.items() if isinstance(e, cls))
         ex, outcome = state["last"][kind]  # the last failing call is hypothesis's final replay
