@@ -238,12 +238,11 @@ class Phases:
 
     @cached_property
     def same_block_other_thread(self) -> isl.UnionMap:
-        return self._pairs(lambda s, t: join_and([f"x{k} = y{k}" for k in range(3)] +
-                                                 [" or ".join(f"x{k} != y{k}" for k in range(3, 6))]))
+        return self._pairs(_SAME_BLOCK_OTHER_THREAD)
 
     @cached_property
     def other_block(self) -> isl.UnionMap:
-        return self._pairs(lambda s, t: " or ".join(f"x{k} != y{k}" for k in range(3)))
+        return self._pairs(_OTHER_BLOCK)
 
     def good_sites(self) -> list:
         return [s for s in self.sites if s.status == "proved"]
@@ -251,15 +250,44 @@ class Phases:
     def unclear_sites(self) -> list:
         return [s for s in self.sites if s.status == "unknown"]
 
+    def _restrict(self, rel: isl.UnionMap, cons_fn) -> isl.UnionMap:
+        """`rel` (pairs of extended instances, each within its statement's xdomain, like
+        xconflicts) intersected with `_pairs(cons_fn)`: the same set, built only for the
+        statement pairs `rel` relates instead of for every pair of statements."""
+        m = self.model
+        by_name = {self.xname(st): st for st in m.stmts}
+        maps, shapes = [], {}  # (in dims, out dims) -> the constraint map, tuples renamed below
+        pieces = []
+        rel.foreach_map(pieces.append)
+        for piece in pieces:
+            s = by_name.get(piece.get_tuple_name(isl.dim_type.in_))
+            t = by_name.get(piece.get_tuple_name(isl.dim_type.out))
+            if s is None or t is None:  # not an extended statement instance: the general way
+                return rel.intersect(self._pairs(cons_fn))
+            if s.top != t.top:
+                continue
+            c = cons_fn(s, t)
+            if c is None:
+                continue
+            shape = (len(s.dims("a")), len(t.dims("b")), c)
+            if shape not in shapes:
+                a = [f"a{d}" for d in range(shape[0])] + [f"x{k}" for k in range(6)]
+                b = [f"b{d}" for d in range(shape[1])] + [f"y{k}" for k in range(6)]
+                shapes[shape] = isl.Map(m.space(f"S[{', '.join(a)}] -> T[{', '.join(b)}] : {c}"))
+            cm = shapes[shape].set_tuple_name(isl.dim_type.in_, self.xname(s)).set_tuple_name(
+                isl.dim_type.out, self.xname(t))
+            maps.append(piece.intersect(cm))
+        return m._union(maps) if maps else rel.subtract(rel)
+
     @cached_property
     def races(self) -> tuple:
         """(intra-block racing pairs, cross-block racing pairs), extended instances."""
         conf = self.xconflicts
-        intra = conf.intersect(self.same_block_other_thread)
+        intra = self._restrict(conf, _SAME_BLOCK_OTHER_THREAD)
         if self.good_sites() and not intra.is_empty():
             sep = self.separated(self.good_sites())
             intra = intra.subtract(sep).subtract(sep.reverse())
-        cross = conf.intersect(self.other_block)
+        cross = self._restrict(conf, _OTHER_BLOCK)
         return intra, cross
 
     def exact_pairs(self, rel: isl.UnionMap):
@@ -303,6 +331,14 @@ class Phases:
             dom.foreach_point(pts.append)
             n += len(pts)
         return n
+
+
+def _SAME_BLOCK_OTHER_THREAD(s, t) -> str:
+    return join_and([f"x{k} = y{k}" for k in range(3)] + [" or ".join(f"x{k} != y{k}" for k in range(3, 6))])
+
+
+def _OTHER_BLOCK(s, t) -> str:
+    return " or ".join(f"x{k} != y{k}" for k in range(3))
 
 
 def _kv(d: dict) -> str:
