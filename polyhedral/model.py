@@ -473,8 +473,23 @@ class KernelModel:
 
     @cached_property
     def dependences(self) -> isl.UnionMap:
-        """All ordered conflicting pairs (RAW, WAR, WAW), reduction pairs included."""
-        return self.conflicts.intersect(self.before)
+        """All ordered conflicting pairs (RAW, WAR, WAW), reduction pairs included:
+        conflicts intersected with `before`, built only for the statement pairs that conflict
+        (the same set; `before` over every pair of statements costs far more)."""
+        if "before" in self.__dict__:
+            return self.conflicts.intersect(self.before)
+        by_name = {st.name: st for st in self.stmts}
+        pieces, maps = [], []
+        self.conflicts.foreach_map(pieces.append)
+        for piece in pieces:
+            s = by_name.get(piece.get_tuple_name(isl.dim_type.in_))
+            t = by_name.get(piece.get_tuple_name(isl.dim_type.out))
+            if s is None or t is None:  # not a statement instance pair: the general way
+                return self.conflicts.intersect(self.before)
+            c = self.before_pair(s, t)
+            if c is not None:  # (conflicts lie within the statements' domains already)
+                maps.append(piece.intersect(isl.Map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))))
+        return self._union(maps) if maps else self.conflicts.subtract(self.conflicts)
 
     def is_exact(self, st: Stmt) -> bool:
         """Whether the model of `st` is exact: no data-dependent guard or loop bound, no

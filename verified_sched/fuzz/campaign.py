@@ -90,7 +90,7 @@ def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResu
     """Run up to `examples` (default cfg.batch) examples with seed (cfg.seed, index)."""
     from .reproducer import finding_record
 
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     backend = load_backend(cfg.backend, cfg.cwd)
     stats = Stats()
     state = {"shrinking": False, "deadline": 0.0, "failing": {}, "last": {}}
@@ -146,6 +146,7 @@ def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResu
         if saved is not None:
             engine.MAX_SHRINKING_SECONDS = saved
     stats.times["draw"] += max(0.0, time.perf_counter() - t0 - stats.times.get("total", 0.0)) if not findings else 0.0
+    stats.times["cpu"] += time.process_time() - cpu0  # this worker's CPU time (the others' load aside)
     return BatchResult(stats, findings, time.perf_counter() - t0)
 
 
