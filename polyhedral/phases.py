@@ -238,11 +238,11 @@ class Phases:
 
     @cached_property
     def same_block_other_thread(self) -> isl.UnionMap:
-        return self._pairs(_SAME_BLOCK_OTHER_THREAD)
+        return self._pairs(same_block_other_thread_cond)
 
     @cached_property
     def other_block(self) -> isl.UnionMap:
-        return self._pairs(_OTHER_BLOCK)
+        return self._pairs(other_block_cond)
 
     def good_sites(self) -> list:
         return [s for s in self.sites if s.status == "proved"]
@@ -250,7 +250,7 @@ class Phases:
     def unclear_sites(self) -> list:
         return [s for s in self.sites if s.status == "unknown"]
 
-    def _restrict(self, rel: isl.UnionMap, cons_fn) -> isl.UnionMap:
+    def restrict_pairs(self, rel: isl.UnionMap, cons_fn) -> isl.UnionMap:
         """`rel` (pairs of extended instances, each within its statement's xdomain, like
         xconflicts) intersected with `_pairs(cons_fn)`: the same set, built only for the
         statement pairs `rel` relates instead of for every pair of statements."""
@@ -283,11 +283,11 @@ class Phases:
     def races(self) -> tuple:
         """(intra-block racing pairs, cross-block racing pairs), extended instances."""
         conf = self.xconflicts
-        intra = self._restrict(conf, _SAME_BLOCK_OTHER_THREAD)
+        intra = self.restrict_pairs(conf, same_block_other_thread_cond)
         if self.good_sites() and not intra.is_empty():
             sep = self.separated(self.good_sites())
             intra = intra.subtract(sep).subtract(sep.reverse())
-        cross = self._restrict(conf, _OTHER_BLOCK)
+        cross = self.restrict_pairs(conf, other_block_cond)
         return intra, cross
 
     def exact_pairs(self, rel: isl.UnionMap):
@@ -333,11 +333,11 @@ class Phases:
         return n
 
 
-def _SAME_BLOCK_OTHER_THREAD(s, t) -> str:
+def same_block_other_thread_cond(s, t) -> str:
     return join_and([f"x{k} = y{k}" for k in range(3)] + [" or ".join(f"x{k} != y{k}" for k in range(3, 6))])
 
 
-def _OTHER_BLOCK(s, t) -> str:
+def other_block_cond(s, t) -> str:
     return " or ".join(f"x{k} != y{k}" for k in range(3))
 
 

@@ -142,3 +142,65 @@ def test_many_scopes_start_one_thread():
         with budget.scope(time.perf_counter() + 30):
             pass
     assert threading.active_count() <= before + 1
+
+
+GPU_OPS = ("split", "interchange", "retype", "unroll", "partition", "stage", "privatize", "split_reduction")
+
+
+def _models(program, kernel):
+    """The kernel model of every prefix of the schedule."""
+    from polyhedral.model import KernelModel
+
+    cur, out = program, [KernelModel(program, kernel, tag="K")]
+    for op in _ops(program, kernel):
+        try:
+            cur = apply_op(cur, kernel, op)
+        except Exception:  # noqa: BLE001 - a precondition failure ends the prefixes
+            break
+        out.append(KernelModel(cur, kernel, tag="A"))
+    return out
+
+
+@seed(7)
+@settings(max_examples=15, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+@given(fuzz_examples(ops=GPU_OPS, shapes=("gpu", "matmul", "reduction", "tiled", "random"), max_ops=3))
+def test_restricted_pair_relations_equal_the_full_ones(ex):
+    """dependences (conflicts within program order) and the race relations (conflicts within
+    same block / other thread, other block) built per conflicting statement pair are the sets
+    the intersections with the relations over every statement pair give."""
+    from polyhedral.phases import Phases, other_block_cond, same_block_other_thread_cond
+
+    for m in _models(ex.program, ex.kernel):
+        assert m.dependences.is_equal(m.conflicts.intersect(m.before))
+        if not any(lp.axis in ir.HW_AXES for st in m.stmts for lp in st.loops):
+            continue
+        ph = Phases(m)
+        if ph.unsupported:
+            continue
+        conf = ph.xconflicts
+        assert ph.restrict_pairs(conf, same_block_other_thread_cond).is_equal(
+            conf.intersect(ph.same_block_other_thread))
+        assert ph.restrict_pairs(conf, other_block_cond).is_equal(conf.intersect(ph.other_block))
+
+
+def test_restricted_pair_relations_on_the_gpu_corpus(cases_dir):
+    from polyhedral.phases import Phases, other_block_cond, same_block_other_thread_cond
+
+    checked = 0
+    for path in sorted(cases_dir.glob("*.vs")):
+        program = parse_file(str(path))
+        for k in program.kernels:
+            for m in _models(program, k.name):
+                assert m.dependences.is_equal(m.conflicts.intersect(m.before)), path.name
+                if not any(lp.axis in ir.HW_AXES for st in m.stmts for lp in st.loops):
+                    continue
+                ph = Phases(m)
+                if ph.unsupported:
+                    continue
+                conf = ph.xconflicts
+                assert ph.restrict_pairs(conf, same_block_other_thread_cond).is_equal(
+                    conf.intersect(ph.same_block_other_thread)), path.name
+                assert ph.restrict_pairs(conf, other_block_cond).is_equal(
+                    conf.intersect(ph.other_block)), path.name
+                checked += 1
+    assert checked >= 10
