@@ -204,3 +204,14 @@ def test_restricted_pair_relations_on_the_gpu_corpus(cases_dir):
                     conf.intersect(ph.other_block)), path.name
                 checked += 1
     assert checked >= 10
+
+
+def test_watchdog_thread_exits_when_idle():
+    """No obligation running: no extra thread soon after (the gate forks its workers only from
+    a process without threads)."""
+    with budget.scope(time.perf_counter() + 30):
+        assert any(t.name == "vsched-budget-watchdog" for t in threading.enumerate())
+    deadline = time.perf_counter() + budget_watchdog.IDLE + 5
+    while any(t.name == "vsched-budget-watchdog" for t in threading.enumerate()) and time.perf_counter() < deadline:
+        time.sleep(0.05)
+    assert not any(t.name == "vsched-budget-watchdog" for t in threading.enumerate())

@@ -15,7 +15,8 @@ import os
 import threading
 import time
 
-IDLE = 2.0  # seconds without a registered deadline before the thread exits
+IDLE = 0.25  # seconds without a registered deadline before the thread exits (short: a
+# process that forks workers after verifying, like the gate, finds no extra thread soon after)
 
 
 class _Watch:
