@@ -30,6 +30,7 @@ from verified_sched import ir
 from verified_sched.ir import Assign, Float, For, If, Int, Load, TensorCore, Var, Zero
 from .affine import (NonAffine, TRUE, aff, approx_cond, cond, conjuncts, is_data_cond, join_and,
                      negate)
+from . import pairs
 from .lazy import blend_of, reads_in_context, where_path
 
 HW_AXES = ir.HW_AXES
@@ -478,18 +479,11 @@ class KernelModel:
         (the same set; `before` over every pair of statements costs far more)."""
         if "before" in self.__dict__:
             return self.conflicts.intersect(self.before)
-        by_name = {st.name: st for st in self.stmts}
-        pieces, maps = [], []
-        self.conflicts.foreach_map(pieces.append)
-        for piece in pieces:
-            s = by_name.get(piece.get_tuple_name(isl.dim_type.in_))
-            t = by_name.get(piece.get_tuple_name(isl.dim_type.out))
-            if s is None or t is None:  # not a statement instance pair: the general way
-                return self.conflicts.intersect(self.before)
+        def constraint(s, t):  # (conflicts lie within the statements' domains already)
             c = self.before_pair(s, t)
-            if c is not None:  # (conflicts lie within the statements' domains already)
-                maps.append(piece.intersect(isl.Map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))))
-        return self._union(maps) if maps else self.conflicts.subtract(self.conflicts)
+            return None if c is None else isl.Map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))
+        out = pairs.restrict(self.conflicts, {st.name: st for st in self.stmts}, constraint, self._union)
+        return self.conflicts.intersect(self.before) if out is None else out
 
     def is_exact(self, st: Stmt) -> bool:
         """Whether the model of `st` is exact: no data-dependent guard or loop bound, no

@@ -38,6 +38,7 @@ import islpy as isl
 
 from verified_sched import ir
 from verified_sched.ir import For
+from . import pairs
 from .affine import NonAffine, aff, join_and
 from .describe import coords, param_values
 from .model import KernelModel, Stmt, _safe, lex_before
@@ -253,31 +254,25 @@ class Phases:
     def restrict_pairs(self, rel: isl.UnionMap, cons_fn) -> isl.UnionMap:
         """`rel` (pairs of extended instances, each within its statement's xdomain, like
         xconflicts) intersected with `_pairs(cons_fn)`: the same set, built only for the
-        statement pairs `rel` relates instead of for every pair of statements."""
+        statement pairs `rel` relates (polyhedral/pairs.py). The constraint text does not
+        depend on the statements, so one map per shape is parsed and its tuples renamed."""
         m = self.model
-        by_name = {self.xname(st): st for st in m.stmts}
-        maps, shapes = [], {}  # (in dims, out dims) -> the constraint map, tuples renamed below
-        pieces = []
-        rel.foreach_map(pieces.append)
-        for piece in pieces:
-            s = by_name.get(piece.get_tuple_name(isl.dim_type.in_))
-            t = by_name.get(piece.get_tuple_name(isl.dim_type.out))
-            if s is None or t is None:  # not an extended statement instance: the general way
-                return rel.intersect(self._pairs(cons_fn))
-            if s.top != t.top:
-                continue
-            c = cons_fn(s, t)
+        shapes = {}  # (in dims, out dims, text) -> the constraint map
+
+        def constraint(s, t):
+            c = cons_fn(s, t) if s.top == t.top else None
             if c is None:
-                continue
-            shape = (len(s.dims("a")), len(t.dims("b")), c)
+                return None
+            shape = (s.depth, t.depth, c)
             if shape not in shapes:
-                a = [f"a{d}" for d in range(shape[0])] + [f"x{k}" for k in range(6)]
-                b = [f"b{d}" for d in range(shape[1])] + [f"y{k}" for k in range(6)]
+                a = [f"a{d}" for d in range(s.depth)] + [f"x{k}" for k in range(6)]
+                b = [f"b{d}" for d in range(t.depth)] + [f"y{k}" for k in range(6)]
                 shapes[shape] = isl.Map(m.space(f"S[{', '.join(a)}] -> T[{', '.join(b)}] : {c}"))
-            cm = shapes[shape].set_tuple_name(isl.dim_type.in_, self.xname(s)).set_tuple_name(
+            return shapes[shape].set_tuple_name(isl.dim_type.in_, self.xname(s)).set_tuple_name(
                 isl.dim_type.out, self.xname(t))
-            maps.append(piece.intersect(cm))
-        return m._union(maps) if maps else rel.subtract(rel)
+
+        out = pairs.restrict(rel, {self.xname(st): st for st in m.stmts}, constraint, m._union)
+        return rel.intersect(self._pairs(cons_fn)) if out is None else out
 
     @cached_property
     def races(self) -> tuple:
