@@ -1,12 +1,20 @@
-"""Fuzzing throughput: examples/s per core (draw + verify + compile + run) with the compile
-cache warm, where the time goes, and 1 vs 2 workers, side by side in one table.
+"""Fuzzing throughput: examples/s per core (draw + verify + compile + run + replay) with the
+compile cache warm, where the time goes, and 1 vs 2 workers, side by side in one table.
 
-    python benchmarks/fuzz_throughput.py [--examples 40] [--seed 0]
+    python benchmarks/fuzz_throughput.py [--examples 40] [--seed 0] [--batch N]
 
 Two op mixes: every op (the default campaign) and loop ops only (split, interchange, retype,
-unroll, partition, pad). The same seeds run twice per configuration: the first pass warms the compile cache (and is
-not reported), the second is measured. Findings do not stop the measurement (they are
-counted); the shrink budget is kept small so a finding does not dominate the timing.
+unroll, partition, pad). The same seeds run twice per configuration: the first pass warms the
+compile cache (and is not reported), the second is measured. Both worker counts use the same
+batch size, so they draw the same examples (batch k has seed (seed, k) whichever worker runs
+it). Findings do not stop the measurement (they are counted); the shrink budget is kept small
+so a finding does not dominate the timing.
+
+Columns: `ex/s` examples per wall-clock second; `ex/s/core` that divided by the workers;
+`ex/cpu-s` examples per CPU second of the workers (what the rate per core would be on cores
+nobody else uses: other processes on a shared machine slow the wall-clock figures, not this
+one); then the share of the examples' wall time per phase. The load average is printed before
+and after: the wall-clock figures are only comparable at similar load.
 """
 from __future__ import annotations
 
@@ -24,10 +32,11 @@ from verified_sched.fuzz.driver import Campaign  # noqa: E402
 
 LOOP_OPS = ("split", "interchange", "retype", "unroll", "partition", "pad")
 MIXES = {"all ops": Config().ops, "loop ops": LOOP_OPS}
+PHASES = ("draw", "verify", "compile", "run")
 
 
-def measure(examples: int, workers: int, seed: int, out: Path, ops: tuple) -> Campaign:
-    cfg = Config(ops=ops, seed=seed, shrink_seconds=2.0, batch=max(5, examples // (2 * workers)))
+def measure(examples: int, workers: int, seed: int, out: Path, ops: tuple, batch: int) -> Campaign:
+    cfg = Config(ops=ops, seed=seed, shrink_seconds=2.0, batch=batch)
     Campaign(cfg, out, examples, None, workers).run()  # warm the compile cache
     return Campaign(cfg, out, examples, None, workers).run()
 
@@ -36,15 +45,18 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--examples", type=int, default=40)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--batch", type=int, default=0, help="examples per batch (default: examples / 4, at least 5)")
     args = ap.parse_args()
+    batch = args.batch or max(5, args.examples // 4)
     os.environ.setdefault("VSCHED_CACHE_DIR", tempfile.mkdtemp(prefix="vsched-fuzz-bench-"))
+    load_before = os.getloadavg()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for mix, ops in MIXES.items():
             for workers in (1, 2):
-                camp = measure(args.examples, workers, args.seed, Path(tmp), ops)
+                camp = measure(args.examples, workers, args.seed, Path(tmp), ops, batch)
                 rows.append((mix, workers, camp))
-    print(f"{'ops':>9} {'workers':>7} {'examples':>8} {'seconds':>8} {'ex/s':>6} {'ex/s/core':>9} "
+    print(f"{'ops':>9} {'workers':>7} {'examples':>8} {'seconds':>8} {'ex/s':>6} {'ex/s/core':>9} {'ex/cpu-s':>8} "
           f"{'draw':>6} {'verify':>7} {'compile':>8} {'run':>6} {'findings':>8}")
     base = {}
     for mix, workers, camp in rows:
@@ -52,16 +64,19 @@ def main() -> int:
         rate = s.examples / camp.seconds
         base.setdefault(mix, rate)
         t = s.times
-        busy = sum(t.get(k, 0.0) for k in ("draw", "verify", "compile", "run")) or 1.0
-        share = {k: 100 * t.get(k, 0.0) / busy for k in ("draw", "verify", "compile", "run")}
+        busy = sum(t.get(k, 0.0) for k in PHASES) or 1.0
+        share = {k: 100 * t.get(k, 0.0) / busy for k in PHASES}
+        cpu = s.examples / t["cpu"] if t.get("cpu") else float("nan")
         print(f"{mix:>9} {workers:>7} {s.examples:>8} {camp.seconds:>8.1f} {rate:>6.2f} {rate / workers:>9.2f} "
-              f"{share['draw']:>5.0f}% {share['verify']:>6.0f}% {share['compile']:>7.0f}% {share['run']:>5.0f}% "
-              f"{len(camp.findings):>8}")
+              f"{cpu:>8.2f} {share['draw']:>5.0f}% {share['verify']:>6.0f}% {share['compile']:>7.0f}% "
+              f"{share['run']:>5.0f}% {len(camp.findings):>8}")
     for mix, workers, camp in rows:
         if workers == 2:
             print(f"scaling 1 -> 2 workers ({mix}): {camp.stats.examples / camp.seconds / base[mix]:.2f}x")
-    print(f"cores available: {len(os.sched_getaffinity(0))}; load average: {os.getloadavg()[0]:.1f} "
-          "(other processes share these cores: figures are per wall-clock second)")
+    load_after = os.getloadavg()
+    print(f"cores available: {len(os.sched_getaffinity(0))}; load average (1 min): {load_before[0]:.1f} before, "
+          f"{load_after[0]:.1f} after (other processes share these cores: ex/s figures are per wall-clock "
+          "second, ex/cpu-s per CPU second of the workers)")
     return 0
 
 

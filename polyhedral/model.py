@@ -30,6 +30,7 @@ from verified_sched import ir
 from verified_sched.ir import Assign, Float, For, If, Int, Load, TensorCore, Var, Zero
 from .affine import (NonAffine, TRUE, aff, approx_cond, cond, conjuncts, is_data_cond, join_and,
                      negate)
+from . import pairs
 from .lazy import blend_of, reads_in_context, where_path
 
 HW_AXES = ir.HW_AXES
@@ -473,8 +474,16 @@ class KernelModel:
 
     @cached_property
     def dependences(self) -> isl.UnionMap:
-        """All ordered conflicting pairs (RAW, WAR, WAW), reduction pairs included."""
-        return self.conflicts.intersect(self.before)
+        """All ordered conflicting pairs (RAW, WAR, WAW), reduction pairs included:
+        conflicts intersected with `before`, built only for the statement pairs that conflict
+        (the same set; `before` over every pair of statements costs far more)."""
+        if "before" in self.__dict__:
+            return self.conflicts.intersect(self.before)
+        def constraint(s, t):  # (conflicts lie within the statements' domains already)
+            c = self.before_pair(s, t)
+            return None if c is None else isl.Map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))
+        out = pairs.restrict(self.conflicts, {st.name: st for st in self.stmts}, constraint, self._union)
+        return self.conflicts.intersect(self.before) if out is None else out
 
     def is_exact(self, st: Stmt) -> bool:
         """Whether the model of `st` is exact: no data-dependent guard or loop bound, no

@@ -38,6 +38,7 @@ import islpy as isl
 
 from verified_sched import ir
 from verified_sched.ir import For
+from . import pairs
 from .affine import NonAffine, aff, join_and
 from .describe import coords, param_values
 from .model import KernelModel, Stmt, safe_name, lex_before
@@ -238,12 +239,11 @@ class Phases:
 
     @cached_property
     def same_block_other_thread(self) -> isl.UnionMap:
-        return self._pairs(lambda s, t: join_and([f"x{k} = y{k}" for k in range(3)] +
-                                                 [" or ".join(f"x{k} != y{k}" for k in range(3, 6))]))
+        return self._pairs(same_block_other_thread_cond)
 
     @cached_property
     def other_block(self) -> isl.UnionMap:
-        return self._pairs(lambda s, t: " or ".join(f"x{k} != y{k}" for k in range(3)))
+        return self._pairs(other_block_cond)
 
     def good_sites(self) -> list:
         return [s for s in self.sites if s.status == "proved"]
@@ -251,15 +251,38 @@ class Phases:
     def unclear_sites(self) -> list:
         return [s for s in self.sites if s.status == "unknown"]
 
+    def restrict_pairs(self, rel: isl.UnionMap, cons_fn) -> isl.UnionMap:
+        """`rel` (pairs of extended instances, each within its statement's xdomain, like
+        xconflicts) intersected with `_pairs(cons_fn)`: the same set, built only for the
+        statement pairs `rel` relates (polyhedral/pairs.py). The constraint text does not
+        depend on the statements, so one map per shape is parsed and its tuples renamed."""
+        m = self.model
+        shapes = {}  # (in dims, out dims, text) -> the constraint map
+
+        def constraint(s, t):
+            c = cons_fn(s, t) if s.top == t.top else None
+            if c is None:
+                return None
+            shape = (s.depth, t.depth, c)
+            if shape not in shapes:
+                a = [f"a{d}" for d in range(s.depth)] + [f"x{k}" for k in range(6)]
+                b = [f"b{d}" for d in range(t.depth)] + [f"y{k}" for k in range(6)]
+                shapes[shape] = isl.Map(m.space(f"S[{', '.join(a)}] -> T[{', '.join(b)}] : {c}"))
+            return shapes[shape].set_tuple_name(isl.dim_type.in_, self.xname(s)).set_tuple_name(
+                isl.dim_type.out, self.xname(t))
+
+        out = pairs.restrict(rel, {self.xname(st): st for st in m.stmts}, constraint, m._union)
+        return rel.intersect(self._pairs(cons_fn)) if out is None else out
+
     @cached_property
     def races(self) -> tuple:
         """(intra-block racing pairs, cross-block racing pairs), extended instances."""
         conf = self.xconflicts
-        intra = conf.intersect(self.same_block_other_thread)
+        intra = self.restrict_pairs(conf, same_block_other_thread_cond)
         if self.good_sites() and not intra.is_empty():
             sep = self.separated(self.good_sites())
             intra = intra.subtract(sep).subtract(sep.reverse())
-        cross = conf.intersect(self.other_block)
+        cross = self.restrict_pairs(conf, other_block_cond)
         return intra, cross
 
     def exact_pairs(self, rel: isl.UnionMap):
@@ -303,6 +326,14 @@ class Phases:
             dom.foreach_point(pts.append)
             n += len(pts)
         return n
+
+
+def same_block_other_thread_cond(s, t) -> str:
+    return join_and([f"x{k} = y{k}" for k in range(3)] + [" or ".join(f"x{k} != y{k}" for k in range(3, 6))])
+
+
+def other_block_cond(s, t) -> str:
+    return " or ".join(f"x{k} != y{k}" for k in range(3))
 
 
 def _kv(d: dict) -> str:

@@ -21,6 +21,8 @@ import math
 import threading
 import time
 
+from . import budget_watchdog
+
 DEFAULT_TIMEOUT = 10.0  # seconds per kernel and per claim (`vsched verify --timeout`)
 ISL_MAX_OPERATIONS = 5_000_000  # isl operations per obligation
 MIN_Z3_MS = 1  # z3 treats 0 as "no timeout": never pass it
@@ -114,21 +116,18 @@ def scope(deadline: float, max_operations: int | None = None):
                 ctx.abort()
 
     left = mine - now()
-    timer = None
+    token = None
     if left <= 0:
         abort()
     elif math.isfinite(left):
-        timer = threading.Timer(left, abort)
-        timer.daemon = True
-        try:
-            timer.start()
-        except RuntimeError:  # no thread to spare (e.g. under a tight memory cap): the
-            timer = None      # operation budget and the checks between obligations remain
+        # one long-lived watchdog thread for every scope (budget_watchdog.py): starting a
+        # timer thread per obligation cost milliseconds each
+        token = budget_watchdog.add(mine, abort)
     try:
         yield
     finally:
-        if timer is not None:
-            timer.cancel()
+        if token is not None:
+            budget_watchdog.cancel(token)
         with lock:
             _state.update(previous)
         ctx.resume()

@@ -429,11 +429,18 @@ class Program(Node):
 # ---------------------------------------------------------------- generic traversal
 
 
+_FIELD_NAMES: dict = {}  # node class -> its field names but `loc` (dataclasses.fields is slow)
+
+
+def _field_names(cls) -> tuple:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.name != "loc")
+    return names
+
+
 def _child_fields(node: Node):
-    for f in dataclasses.fields(node):
-        if f.name == "loc":
-            continue
-        yield f.name, getattr(node, f.name)
+    return [(name, getattr(node, name)) for name in _field_names(type(node))]
 
 
 def _map_value(value, fn):
@@ -464,16 +471,24 @@ def rewrite(node: Node, fn: Callable[[Node], Optional[Node]]) -> Node:
 
 def walk(node) -> Iterator[Node]:
     """Pre-order iteration over `node` and every node below it (tuples are descended)."""
-    if isinstance(node, tuple):
-        for v in node:
-            yield from walk(v)
-        return
-    if not isinstance(node, Node):
-        return
-    yield node
-    for _, value in _child_fields(node):
-        if isinstance(value, (Node, tuple)):
-            yield from walk(value)
+    # iterative (a stack of pending values, last pushed first): the same order as recursion
+    stack = [node]
+    pop, push, names = stack.pop, stack.append, _FIELD_NAMES
+    while stack:
+        value = pop()
+        if isinstance(value, tuple):
+            for v in reversed(value):
+                if isinstance(v, (Node, tuple)):
+                    push(v)
+            continue
+        if not isinstance(value, Node):
+            continue
+        yield value
+        fields = names.get(type(value)) or _field_names(type(value))
+        for name in reversed(fields):
+            v = getattr(value, name)
+            if isinstance(v, (Node, tuple)):
+                push(v)
 
 
 def substitute(node: Node, mapping: dict) -> Node:

@@ -224,7 +224,10 @@ def op_obligations(ctx: OpContext) -> list:
 
 def verify_kernel(program: ir.Program, kernel_name: str, profile: str, timeout: float, filename="",
                   shared_limit: int = gpu_limits.SHARED_LIMIT) -> KernelReport:
-    with budget.program(len(program.params)):  # isl's budget shrinks for very many params
+    from . import apply_memo
+
+    # isl's budget shrinks for very many params; the schedule's prefixes are applied once
+    with budget.program(len(program.params)), apply_memo.active():
         return _verify_kernel(program, kernel_name, profile, timeout, filename, shared_limit)
 
 

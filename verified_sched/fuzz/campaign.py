@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hseed, settings
 from hypothesis.errors import Flaky
 
+from .. import apply_memo
 from .check import Outcome, check_example
 from .stats import Stats
 from .strategies import OPS, SHAPES, fuzz_examples
@@ -89,7 +90,7 @@ def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResu
     """Run up to `examples` (default cfg.batch) examples with seed (cfg.seed, index)."""
     from .reproducer import finding_record
 
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     backend = load_backend(cfg.backend, cfg.cwd)
     stats = Stats()
     state = {"shrinking": False, "deadline": 0.0, "failing": {}, "last": {}}
@@ -131,7 +132,8 @@ def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResu
     if saved is not None:
         engine.MAX_SHRINKING_SECONDS = cfg.shrink_seconds
     try:
-        test()
+        with apply_memo.active():  # the draw, verify and the checks apply the same ops
+            test()
     except FindingRaised as e:
         kind = next(k for k, cls in RAISE.items() if isinstance(e, cls))
         ex, outcome = state["last"][kind]  # the last failing call is hypothesis's final replay
@@ -144,6 +146,7 @@ def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResu
         if saved is not None:
             engine.MAX_SHRINKING_SECONDS = saved
     stats.times["draw"] += max(0.0, time.perf_counter() - t0 - stats.times.get("total", 0.0)) if not findings else 0.0
+    stats.times["cpu"] += time.process_time() - cpu0  # this worker's CPU time (the others' load aside)
     return BatchResult(stats, findings, time.perf_counter() - t0)
 
 

@@ -25,7 +25,7 @@ class Stats:
     replays: Counter = field(default_factory=Counter)  # "kind: replayed|skipped|failed"
     sizes: Counter = field(default_factory=Counter)  # "N=3" -> count
     schedule_lengths: Counter = field(default_factory=Counter)
-    times: Counter = field(default_factory=Counter)  # draw / verify / compile / run / total seconds
+    times: Counter = field(default_factory=Counter)  # draw / verify / compile / run / total / cpu seconds
     vacuous: int = 0
     backend_runs: int = 0
     backend_declined: int = 0

@@ -20,13 +20,19 @@ def apply_op(program, kernel_name: str, op):
     """The program after applying `op` to kernel `kernel_name` (pure; ScheduleError when the
     op's preconditions fail). A result that is not well formed (e.g. a loop holding a barrier
     retyped to vectorized) is the op's precondition failure too, never a malformed kernel."""
-    from ..errors import ParseError
-    from ..wellformed import check_kernel
-
+    from .. import apply_memo
     from .common import pin_provenance
 
     program = pin_provenance(program, kernel_name)
-    after = op_module(op).apply(program, kernel_name, op)
+    apply = op_module(op).apply
+    return apply_memo.cached(program, kernel_name, op, apply, lambda: _apply(program, kernel_name, op, apply))
+
+
+def _apply(program, kernel_name: str, op, apply):
+    from ..errors import ParseError
+    from ..wellformed import check_kernel
+
+    after = apply(program, kernel_name, op)
     if after is not program:
         try:
             check_kernel(after, after.kernel(kernel_name))
