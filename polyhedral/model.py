@@ -482,7 +482,7 @@ class KernelModel:
         def constraint(s, t):  # (conflicts lie within the statements' domains already)
             c = self.before_pair(s, t)
             return None if c is None else isl.Map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))
-        out = pairs.restrict(self.conflicts, {st.name: st for st in self.stmts}, constraint, self._union)
+        out = pairs.restrict(self.conflicts, {st.name: st for st in self.stmts}, constraint, self.union_map)
         return self.conflicts.intersect(self.before) if out is None else out
 
     def is_exact(self, st: Stmt) -> bool:

@@ -271,7 +271,7 @@ class Phases:
             return shapes[shape].set_tuple_name(isl.dim_type.in_, self.xname(s)).set_tuple_name(
                 isl.dim_type.out, self.xname(t))
 
-        out = pairs.restrict(rel, {self.xname(st): st for st in m.stmts}, constraint, m._union)
+        out = pairs.restrict(rel, {self.xname(st): st for st in m.stmts}, constraint, m.union_map)
         return rel.intersect(self._pairs(cons_fn)) if out is None else out
 
     @cached_property
