@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from ..gpu_limits import SHARED_LIMIT
+from . import timings
 from .cache import ProofCache, proof_key
 from .formats import render, summary
 from .parallel import default_workers, verify_many
@@ -161,9 +162,11 @@ def verify_files(paths, profile=None, timeout=10.0, shared_limit=SHARED_LIMIT, j
 
     flush()
     work = [(prepared[n][0].path, prepared[n][0].text) for n in pending]
+    workers = jobs or default_workers()
+    costs = timings.estimates([text for _, text in work]) if workers > 1 and len(work) > 1 else None
     try:
-        for i, payload in verify_many(work, profile, timeout, shared_limit, jobs or default_workers(),
-                                      started=spinner.start):
+        for i, payload in verify_many(work, profile, timeout, shared_limit, workers, started=spinner.start,
+                                      costs=costs):
             result, key = prepared[pending[i]]
             finish(result, payload, key, cache)
             spinner.step()
@@ -172,6 +175,7 @@ def verify_files(paths, profile=None, timeout=10.0, shared_limit=SHARED_LIMIT, j
     finally:
         spinner.hide()
     flush()
+    timings.record([(r.text, r.seconds) for r, _ in prepared if r.verified and not r.cached])
     return [r for r, _ in prepared]
 
 
