@@ -27,7 +27,7 @@ LIMIT = 20000  # entries kept (about 1 MB)
 
 
 def timing_dir() -> Path:
-    return cache_root() / "timings"
+    return cache_root() / "timings"  # also listed by `vsched cache info|clear` (cache.py)
 
 
 def _store() -> Path:
