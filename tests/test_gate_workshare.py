@@ -129,6 +129,8 @@ def test_timings_keep_the_newest_entries(cache_root, monkeypatch):
 
 def test_verify_records_durations_even_without_the_cache(cache_root, cases_dir, capsys):
     files = [cases_dir / "matmul_tiled.vs", cases_dir / "stencil_interchange_illegal.vs"]
+    assert main(["verify", "--no-cache", str(files[0])]) == 0
+    assert not cache_root.exists()  # one file: nothing to order, nothing recorded
     assert main(["verify", "--no-cache", "-j", "1", *map(str, files)]) == 1
     capsys.readouterr()
     known = json.loads((cache_root / "timings" / "durations.json").read_text())
@@ -188,3 +190,27 @@ def test_verify_imports_no_kernel_runner_it_does_not_use(cases_dir, repo_root):
             "print(rc, sorted(m for m in sys.modules if m.startswith(('verified_sched.mlir.', 'codegen.emulate'))))")
     out = subprocess.run([sys.executable, "-c", code], cwd=repo_root, capture_output=True, text=True, check=True)
     assert out.stdout.split("\n")[-2] == "0 ['verified_sched.mlir.cli']"
+
+
+def test_stopping_early_ends_the_children():
+    import multiprocessing
+
+    def fn(i):
+        time.sleep(0.05)
+        return i
+
+    gen = workshare.run_forked(list(range(50)), fn, 2, True, _died)
+    next(gen)
+    gen.close()  # the consumer stopped (an interrupt, say): no child is left behind
+    assert multiprocessing.active_children() == []
+
+
+def test_a_lost_job_is_reported_not_dropped(monkeypatch):
+    """A worker that dies between taking a job and saying so loses it: reported, never skipped."""
+    jobs = [("a.vs", "x"), ("b.vs", "y"), ("c.vs", "z")]
+    monkeypatch.setattr(parallel, "_forked", lambda *a: iter([(2, {"status": "legal"}), (0, {"status": "legal"})]))
+    monkeypatch.setattr(parallel, "start_method", lambda: "fork")
+    got = list(parallel.verify_many(jobs, None, 10.0, 48 * 1024, 2))
+    assert [i for i, _ in got] == [0, 1, 2]
+    assert got[1][1]["status"] == "internal" and "b.vs: internal error: a verification worker died" in got[1][1]["error"]
+    assert got[0][1] == got[2][1] == {"status": "legal"}

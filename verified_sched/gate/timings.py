@@ -9,8 +9,9 @@ different.
 
 Layout: `<cache root>/timings/durations.json` (the proof cache's root, gate/cache.py), a JSON
 object {sha256 of the file's text (first 24 hex digits): seconds}, at most `LIMIT` entries
-(the newest kept), written to a private temporary file and moved into place. Best effort: a
-damaged file reads as empty, a folder that cannot be written stores nothing.
+(the newest kept), recorded by runs that verify more than one file, written to a private
+temporary file and moved into place. Best effort: a damaged file reads as empty, a folder
+that cannot be written stores nothing, and of two runs writing at once the last one wins.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from .cache import cache_root, ensure_private_dir
 
-LIMIT = 20000  # entries kept (about 1 MB)
+LIMIT = 5000  # entries kept (about 200 kB)
 
 
 def timing_dir() -> Path:
