@@ -55,16 +55,23 @@ def _tokens(fd: int):
 
 
 def _child(fd: int, chunks: list, fn, me: int, pipes: list) -> None:
-    for n, (reader, writer) in enumerate(pipes):
-        reader.close()
-        if n != me:
-            writer.close()
-    out = pipes[me][1]
-    for token in _tokens(fd):
-        out.send(("take", token))
-        for i in chunks[token]:
-            out.send(("done", i, fn(i)))
-    out.close()
+    """A child's whole life: it ends with os._exit, flushing no stream it inherited (whose
+    buffer may hold the parent's output, or whose lock another parent thread may have held)."""
+    code = 1
+    try:
+        for n, (reader, writer) in enumerate(pipes):
+            reader.close()
+            if n != me:
+                writer.close()
+        out = pipes[me][1]
+        for token in _tokens(fd):
+            out.send(("take", token))
+            for i in chunks[token]:
+                out.send(("done", i, fn(i)))
+        out.close()
+        code = 0
+    finally:
+        os._exit(code)
 
 
 def run_forked(order: list, fn, children: int, participate: bool, died, forked=None):
