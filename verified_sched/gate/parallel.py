@@ -3,11 +3,13 @@
 `verify_many(jobs, ...)` yields (index, payload) for each (path, text) job in input order,
 as soon as that job and every job before it are done; the payload is
 `results.verify_source`'s dict. With one worker (or one job) everything runs in this process.
-Otherwise a process pool runs the jobs, the largest first (a crude cost estimate, so the long
-proofs do not end up last on one worker). The pool forks this process when it has a single
-thread (cheap: the workers inherit the imported solvers), else it uses a fork server (forking
-a threaded process, such as a pytest-xdist worker, can deadlock). A worker that dies reports
-its remaining files as internal errors; the other files are unaffected.
+Otherwise the costliest jobs start first (`costs`: the recorded durations of gate/timings.py,
+else the texts' lengths), so no long proof is left to start last. When this process has a
+single thread, it forks N - 1 children and verifies too, each process taking the next job
+when it is free (gate/workshare.py; the children inherit the imported solvers). Else it
+submits the jobs to a pool of N workers of a fork server (forking a threaded process, such
+as a pytest-xdist worker, can deadlock). A worker that dies costs only the job it was in,
+reported as an internal error; the other jobs are unaffected.
 """
 from __future__ import annotations
 
