@@ -57,26 +57,33 @@ def test_parallel_reports_equal_the_serial_ones(tree, capsys):
     assert serial.count("RAW dependence") == 1
 
 
-def test_parallel_pool_is_used_and_keeps_input_order(tree, monkeypatch):
-    """-j 2 runs a process pool (the largest file first) and still yields in input order, with
+def test_parallel_workers_are_used_and_keep_input_order(tree, monkeypatch):
+    """-j 2 forks one child that shares the jobs with this process (the costliest first; in a
+    process with threads, a fork server's pool instead) and still yields in input order, with
     the payloads the in-process path gives."""
-    pools = []
-    real_pool = parallel.ProcessPoolExecutor
+    from verified_sched.gate import workshare
 
-    def recording_pool(*a, **kw):
-        pools.append(kw["max_workers"])
-        return real_pool(*a, **kw)
+    calls = []
+    real = workshare.run_forked
 
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", recording_pool)
+    def recording(order, fn, children, participate, *a, **kw):
+        calls.append((list(order), children, participate))
+        return real(order, fn, children, participate, *a, **kw)
+
+    monkeypatch.setattr(workshare, "run_forked", recording)
     jobs = [(str(p), p.read_text()) for p in sorted(tree.rglob("*.vs"))]
-    two = list(parallel.verify_many(jobs, None, 10.0, 48 * 1024, 2))
-    assert pools == [2]
+    forks = parallel.start_method() == "fork"  # not under pytest-xdist, whose workers have threads
+    two = list(parallel.verify_many(jobs, None, 10.0, 48 * 1024, 2, costs=[1.0, 3.0, 2.0]))
+    assert calls == ([([1, 2, 0], 1, True)] if forks else [])
     one = list(parallel.verify_many(jobs, None, 10.0, 48 * 1024, 1))
-    assert pools == [2]  # no pool for one worker
+    assert len(calls) == forks  # no child for one worker
     assert [i for i, _ in two] == [i for i, _ in one] == [0, 1, 2]
     assert [p["status"] for _, p in two] == [p["status"] for _, p in one] == ["illegal", "legal", "legal"]
-    strip = lambda ps: [[[{**o, "seconds": 0} for o in r["obligations"]] for r in p["reports"]] for _, p in ps]  # noqa: E731
-    assert strip(two) == strip(one)
+    assert strip_seconds(two) == strip_seconds(one)
+
+
+def strip_seconds(payloads):
+    return [[[{**o, "seconds": 0} for o in r["obligations"]] for r in p["reports"]] for _, p in payloads]
 
 
 def test_default_jobs_is_the_core_count():

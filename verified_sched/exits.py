@@ -55,13 +55,9 @@ def internal(e: BaseException, debug: bool) -> int:
 def run_guarded(fn, args, debug: bool = False, runtime_errors=tuple) -> int:
     """`fn(args)`'s exit code; exceptions become exit codes as described in the module doc.
     `runtime_errors()`: the VschedError subclasses that are findings about a running kernel
-    (exit 1), called inside the guard."""
-    from .errors import InternalError, VschedError
-
+    (exit 1), called only when an exception escapes."""
     debug = debug_enabled(debug)
-    runtime: tuple = ()
     try:
-        runtime = runtime_errors()
         return fn(args)
     except BrokenPipeError:  # `vsched ... | head`: stop quietly
         try:
@@ -72,20 +68,33 @@ def run_guarded(fn, args, debug: bool = False, runtime_errors=tuple) -> int:
     except KeyboardInterrupt:
         _stderr("vsched: interrupted")
         return 130
-    except runtime as e:
+    except Exception as e:  # noqa: BLE001 - sorted below; never a traceback
+        return _exit_code(e, debug, runtime_errors)
+
+
+def _exit_code(e: Exception, debug: bool, runtime_errors) -> int:
+    """The exit code (and the message) of an exception that escaped a command.
+    `runtime_errors()` is called only here, so a command that raises none of them never
+    imports their modules (`vsched verify` starts faster without the kernel runners)."""
+    from .errors import InternalError, VschedError
+
+    try:
+        runtime = runtime_errors()
+    except Exception:  # noqa: BLE001 - a module that cannot be imported raised nothing here
+        runtime = ()
+    if isinstance(e, runtime):
         if debug:
             traceback.print_exception(e, file=sys.stderr)
         _stderr(error_message(e))
         return FINDING
-    except InternalError as e:
+    if isinstance(e, InternalError):
         return internal(e, debug)
-    except (VschedError, RecursionError, MemoryError, OSError) as e:  # the input's fault: exit 2
+    if isinstance(e, (VschedError, RecursionError, MemoryError, OSError)):  # the input's fault: exit 2
         if debug:
             traceback.print_exception(e, file=sys.stderr)
         _stderr(_input_error_text(e))
         return USAGE
-    except Exception as e:  # noqa: BLE001 - the last line of defence: never a traceback
-        return internal(e, debug)
+    return internal(e, debug)  # the last line of defence: never a traceback
 
 
 def _input_error_text(e: BaseException) -> str:

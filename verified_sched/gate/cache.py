@@ -171,7 +171,9 @@ def folder_stats(folder: Path, entry_suffix: str) -> tuple:
 
 
 def _caches() -> list:
-    return [("compile", compile_dir(), ".so"), ("proof", proof_dir(), ".json")]
+    # timings/: the durations that order `verify -j N`'s files (gate/timings.py)
+    return [("compile", compile_dir(), ".so"), ("proof", proof_dir(), ".json"),
+            ("timing", cache_root() / "timings", ".json")]
 
 
 def cmd_cache(args) -> int:

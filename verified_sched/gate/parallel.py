@@ -3,11 +3,13 @@
 `verify_many(jobs, ...)` yields (index, payload) for each (path, text) job in input order,
 as soon as that job and every job before it are done; the payload is
 `results.verify_source`'s dict. With one worker (or one job) everything runs in this process.
-Otherwise a process pool runs the jobs, the largest first (a crude cost estimate, so the long
-proofs do not end up last on one worker). The pool forks this process when it has a single
-thread (cheap: the workers inherit the imported solvers), else it uses a fork server (forking
-a threaded process, such as a pytest-xdist worker, can deadlock). A worker that dies reports
-its remaining files as internal errors; the other files are unaffected.
+Otherwise the costliest jobs start first (`costs`: the recorded durations of gate/timings.py,
+else the texts' lengths), so no long proof is left to start last. When this process has a
+single thread, it forks N - 1 children and verifies too, each process taking the next job
+when it is free (gate/workshare.py; the children inherit the imported solvers). Else it
+submits the jobs to a pool of N workers of a fork server (forking a threaded process, such
+as a pytest-xdist worker, can deadlock). A worker that dies costs only the job it was in,
+reported as an internal error; the other jobs are unaffected.
 """
 from __future__ import annotations
 
@@ -61,9 +63,16 @@ def _context():
     return ctx
 
 
-def verify_many(jobs, profile, timeout: float, shared_limit: int, workers: int, started=None):
+def _died(path: str, why: str) -> dict:
+    return {"status": "internal", "error_loc": None,
+            "error": f"{path}: internal error: a verification worker died ({why})"}
+
+
+def verify_many(jobs, profile, timeout: float, shared_limit: int, workers: int, started=None, costs=None,
+                participate: bool = True):
     """Yield (index, payload) per (path, text) job, in input order. `started()` is called once
-    the workers run (a progress display may start its thread then, after the fork)."""
+    the workers run (a progress display may start its thread then, after the fork). `costs`:
+    estimated seconds per job (default: its length); the costliest start first."""
     if workers <= 1 or len(jobs) <= 1:
         if started:
             started()
@@ -74,18 +83,46 @@ def verify_many(jobs, profile, timeout: float, shared_limit: int, workers: int, 
 
     for name in preload_modules():  # imported before the fork, so no worker imports them again
         importlib.import_module(name)
-    order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][1]))
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=_context()) as pool:
+    costs = costs or [len(text) for _, text in jobs]
+    order = sorted(range(len(jobs)), key=lambda i: -costs[i])
+    workers = min(workers, len(jobs))
+    if start_method() == "fork":
+        done = _forked(jobs, order, profile, timeout, shared_limit, workers, started, participate)
+    else:
+        done = _pooled(jobs, order, profile, timeout, shared_limit, workers, started)
+    ready, nxt = {}, 0
+    for i, payload in done:
+        ready[i] = payload
+        while nxt in ready:
+            yield nxt, ready.pop(nxt)
+            nxt += 1
+    for i in range(nxt, len(jobs)):  # lost with a worker that died before it said what it took
+        yield i, ready.pop(i, None) or _died(jobs[i][0], "its job was lost")
+
+
+def _forked(jobs, order, profile, timeout, shared_limit, workers, started, participate):
+    """Forked children (and this process, when it participates) take the jobs in order."""
+    from .workshare import run_forked
+
+    def one(i):
+        return results.verify_source(jobs[i][0], jobs[i][1], profile, timeout, shared_limit)
+
+    children = workers - 1 if participate else workers
+    yield from run_forked(order, one, children, participate, lambda i, why: _died(jobs[i][0], why), started)
+
+
+def _pooled(jobs, order, profile, timeout, shared_limit, workers, started):
+    """A process pool of a fork server (this process has threads: forking it is unsafe)."""
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
         futures = {}
         for i in order:
             path, text = jobs[i]
             futures[i] = pool.submit(results.verify_source, path, text, profile, timeout, shared_limit)
         if started:
             started()
-        for i in range(len(jobs)):
+        for i in order:
             try:
                 payload = futures[i].result()
             except BrokenProcessPool as e:
-                payload = {"status": "internal", "error_loc": None,
-                           "error": f"{jobs[i][0]}: internal error: a verification worker died ({e})"}
+                payload = _died(jobs[i][0], str(e))
             yield i, payload

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..budget import DEFAULT_TIMEOUT
 from ..gpu_limits import SHARED_LIMIT
+from . import timings
 from .cache import ProofCache, proof_key
 from .formats import render, summary
 from .parallel import default_workers, verify_many
@@ -162,9 +163,11 @@ def verify_files(paths, profile=None, timeout=DEFAULT_TIMEOUT, shared_limit=SHAR
 
     flush()
     work = [(prepared[n][0].path, prepared[n][0].text) for n in pending]
+    workers = jobs or default_workers()
+    costs = timings.estimates([text for _, text in work]) if workers > 1 and len(work) > 1 else None
     try:
-        for i, payload in verify_many(work, profile, timeout, shared_limit, jobs or default_workers(),
-                                      started=spinner.start):
+        for i, payload in verify_many(work, profile, timeout, shared_limit, workers, started=spinner.start,
+                                      costs=costs):
             result, key = prepared[pending[i]]
             finish(result, payload, key, cache)
             spinner.step()
@@ -173,6 +176,9 @@ def verify_files(paths, profile=None, timeout=DEFAULT_TIMEOUT, shared_limit=SHAR
     finally:
         spinner.hide()
     flush()
+    timed = [(r.text, r.seconds) for r, _ in prepared if r.verified and not r.cached]
+    if len(timed) > 1:  # a run of one file has nothing to order (the pytest plugin's, say)
+        timings.record(timed)
     return [r for r, _ in prepared]
 
 
