@@ -143,6 +143,20 @@ class Compare:
     # ------------------------------------------------------------ reductions
 
     def reduction(self, x: Red, y: Red, dom: isl.Set):
+        if dom.is_empty():
+            return
+        for r, first in ((x, True), (y, False)):
+            # a chain continuing the value of an earlier chain of the same operator on the cell
+            # (copied out to a private accumulator and back, say) is one reduction: merge them
+            init = _strip(r.init)
+            if isinstance(init, Pw) and any(_continues(r, e) for _, e in init.pieces):
+                for d, e in init.pieces:
+                    part = Red(r.op, r.prec, e, r.terms)
+                    self.reduction(part, y, dom.intersect(d)) if first else self.reduction(x, part, dom.intersect(d))
+                return
+            if _continues(r, init):
+                merged = Red(r.op, r.prec, init.init, list(init.terms) + list(r.terms))
+                return self.reduction(merged, y, dom) if first else self.reduction(x, merged, dom)
         ops = {x.op, y.op}
         if x.prec != y.prec:
             self.structure(dom, f"an {x.prec} reduction in {self.names[0]}, an {y.prec} one in {self.names[1]}")
@@ -283,6 +297,12 @@ def _shape_text(shape) -> str:
                 return f"({_shape_text(args[0])} {name} {_shape_text(args[1])})"
             return f"{name}({', '.join(_shape_text(a) for a in args if a != 'amb')})"
     return str(shape)
+
+
+def _continues(red: Red, init) -> bool:
+    """`init` (the value before red's chain) is itself a chain of red's operator."""
+    init = _strip(init)
+    return isinstance(init, Red) and init.op == red.op and init.prec == red.prec
 
 
 def _strip(n):
