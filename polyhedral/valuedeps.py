@@ -144,15 +144,18 @@ def value_violations(before: KernelModel, after: KernelModel, bef: isl.UnionMap,
     if any(not after.is_exact(st) for st in after.stmts):
         raise Unsupported("the kernel after the op has data-dependent guards, bounds or indices")
     c = _Constraints(before, equal)
-    pb, inv = before.prov, after.prov.reverse()
+    pb, pa = before.prov, after.prov
+    inv = pa.reverse()
     ident_o = pb.range().identity()
     red = reversed_reductions
 
-    def pairs(u: isl.UnionMap) -> isl.UnionMap:
+    def to_after(u: isl.UnionMap) -> isl.UnionMap:
+        """Pairs of before instances as pairs of after instances (every copy of each),
+        dropping pairs of one original instance (copies store equal values)."""
         o = u.apply_domain(pb).apply_range(pb).subtract(ident_o)
-        return o.apply_domain(inv).apply_range(inv).subtract(bef).subtract(red)
+        return o.apply_domain(inv).apply_range(inv)
 
-    def triples(u: isl.UnionMap) -> isl.UnionMap:
+    def broken(u: isl.UnionMap) -> isl.UnionMap:
         """[x -> w'] -> w (after instances) where w' runs neither before w nor after x."""
         o = u.apply_domain(pb.product(pb)).apply_range(pb)
         o = o.curry().subtract_range(ident_o.wrap()).uncurry().subtract_domain(ident_o.wrap())
@@ -160,8 +163,23 @@ def value_violations(before: KernelModel, after: KernelModel, bef: isl.UnionMap,
         a = a.curry().subtract_range(bef.wrap()).subtract_range(red.wrap()).uncurry()
         return a.subtract_domain(bef.wrap()).subtract_domain(red.wrap())
 
-    over = triples(c.over)
-    clob = triples(c.clob)
-    return Violations(flow=pairs(c.flow), overwrite=over.curry().range().unwrap(),
-                      clobber=clob.domain().unwrap().union(pairs(c.entry)), final=pairs(c.final),
-                      readers=over.curry())
+    # reads: some copy of the last writer must run before the read with no other store between
+    # (copies of one instance store equal values: any of them will do)
+    flows = to_after(c.flow)  # w -> x, every copy of the last writer
+    cand = flows.intersect(bef).union(flows.intersect(red)).reverse()  # x -> a copy before it
+    over, clob = broken(c.over), broken(c.clob)
+    dirty = over.union(clob).curry().range_factor_range()  # x -> a copy with a store between
+    need = flows.reverse().apply_range(pa)  # x -> the original last writer
+    bad = need.subtract(cand.subtract(dirty).apply_range(pa))
+    no_cand = bad.subtract(cand.apply_range(pa)).apply_range(inv)  # x -> copies, none before x
+    bad_cand = bad.apply_range(inv).intersect(cand).wrap()  # [x -> copy]: a store between
+    over_v = over.curry().range_reverse().uncurry().intersect_domain(bad_cand).curry().range_reverse().uncurry()
+    clob_v = clob.curry().range_reverse().uncurry().intersect_domain(bad_cand).curry().range_reverse().uncurry()
+    # final values: some copy of the cell's final writer must run after every other store
+    finals = to_after(c.final)  # w' -> a copy of the final writer
+    late = finals.subtract(bef).subtract(red)  # w' not before that copy
+    copies = finals.range()
+    lost = copies.apply(pa).subtract(copies.subtract(late.range()).apply(pa))  # no clean copy
+    return Violations(flow=flows.intersect(no_cand.reverse()), overwrite=over_v.curry().range().unwrap(),
+                      clobber=clob_v.domain().unwrap().union(to_after(c.entry).subtract(bef).subtract(red)),
+                      final=late.intersect_range(lost.apply(inv)), readers=over_v.curry())
