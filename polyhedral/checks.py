@@ -64,7 +64,10 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
     """Formal statement: for every dependence (b1, b2) of `before` (conflicting, b1 runs
     before b2) and after instances a1, a2 with P_a(a1) = P_b(b1), P_a(a2) = P_b(b2):
     a1 runs before a2 in `after`. Reduction pairs (two instances of one accumulation on its
-    cell) may be reversed: that is `reassociation`. Returns (dependence, reassociation)."""
+    cell) may be reversed: that is `reassociation`. When some pair changes order, the
+    obligation is decided on values instead (valuedeps.py: every read and observable cell
+    keeps its last writer), unless the value flow is not modelled. Returns (dependence,
+    reassociation)."""
     st_dep = ("forall params, dependences (b1 -> b2) of before: the after instances of b1 run "
               "before the after instances of b2")
     st_red = ("reduction pairs (two instances of one accumulation on the same cell) reversed by "
@@ -135,6 +138,8 @@ def _value_finding(before, after, bef, v, sure, statement) -> Finding:
     """The dependence finding when the memory order changes (`sure`) and the value-based
     violations `v` are known: refuted at a pair that changes a value, else proved."""
     from .valuedeps import KINDS
+    statement = ("forall params: every read whose value reaches an observable cell, and every observable "
+                 "cell, has (a copy of) its last writer of before the op as its last writer after it")
     for kind in KINDS:
         pt = _sample(v.of(kind))
         if pt is None:

@@ -20,13 +20,16 @@ means definitely before):
 - final values: every other write of an observable cell (a non-padding cell of a global
   tensor) runs before the cell's final writer.
 
-Two stores of equal values (idempotent duplicates, copies of one original instance) never
-interfere; a pair of accumulations of one reduction that the op reverses is a
-reassociation (decided by the `reassociation` obligation), not a violation. Every relation
-is over original instances (provenance), so each copy of a recomputed or copied instance
-must satisfy the conditions. Kernels outside what the flow analysis models (data-dependent
-control, code in a block loop outside every thread loop) raise `Unsupported`: the caller
-keeps the memory-based verdict.
+Every relation is over original instances (provenance). Copies of one original instance
+(shift_inward's recomputed lanes, round_up's duplicates) store equal values when their own
+reads are right, which the conditions check for every copy; so a read needs only some copy
+of its last writer before it with no other store between, and an observable cell some copy
+of its final writer after every other store. Two stores of equal values (an idempotent
+statement's duplicates) never interfere; a pair of accumulations of one reduction that the
+op reverses is a reassociation (decided by the `reassociation` obligation), not a
+violation. Kernels outside what the flow analysis models (data-dependent control, code in a
+block loop outside every thread loop) raise `Unsupported`: the caller keeps the
+memory-based verdict.
 """
 from __future__ import annotations
 
