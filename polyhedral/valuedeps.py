@@ -108,6 +108,7 @@ class _Constraints:
             triples = triples.union(t.subtract_domain(dead).subtract_range(equal.wrap()))
             entry = others.subtract_domain(seen).apply_domain(ren).subtract_domain(dead)
             self.entry = self.entry.union(entry.subtract(ident))
+        self.partial_before, self.partial_after = self._partial_sums(m, dead)
         triples = triples.uncurry().subtract_domain(ident.wrap())  # [x -> w'] -> w, w' is not x
         # which side of the live range (w, x) each other store w' is on, in the serial order
         self.over = triples.curry().intersect_range(f.order.wrap()).uncurry()
@@ -117,6 +118,25 @@ class _Constraints:
             src = f.source.intersect_domain(sink.domain())  # OUT -> w_f
             others = sink.apply_range(stores_of).subtract(src)  # OUT -> w'
             self.final = self.final.union(others.reverse().apply_range(src).subtract(equal))
+
+
+    def _partial_sums(self, m: KernelModel, dead: isl.UnionSet):
+        """A read that is not part of a reduction but sees its partial sum must see the same
+        terms: every accumulation of that chain (the accumulations whose value reaches the
+        read's last writer, transitively through their accumulator reads) runs before it, and
+        every later one of the chain after it. (a -> x) and (x -> a) pairs; the reversals
+        inside a chain stay a reassociation."""
+        red = m.reductions
+        acc = m.acc_writes.domain()
+        links = self.flow.intersect(red).reverse()  # a2 -> a1: a2 accumulates onto a1's value
+        if links.is_empty():
+            empty = isl.UnionMap.empty(m.domain.get_space())
+            return empty, empty
+        preds, _exact = links.transitive_closure()  # inexact: more pairs, only stricter
+        seen = self.flow.intersect_domain(acc).subtract(red).subtract_range(dead)  # w -> x, x outside the chain
+        before = seen.union(preds.reverse().apply_range(seen))  # a -> x
+        after = seen.reverse().apply_range(preds.reverse())  # x -> a
+        return before, after
 
 
 def _mattering(m: KernelModel, f: ValueFlow) -> isl.UnionSet:
@@ -163,8 +183,13 @@ def value_violations(before: KernelModel, after: KernelModel, bef: isl.UnionMap,
         o = u.apply_domain(pb.product(pb)).apply_range(pb)
         o = o.curry().subtract_range(ident_o.wrap()).uncurry().subtract_domain(ident_o.wrap())
         a = o.apply_domain(inv.product(inv)).apply_range(inv)
-        a = a.curry().subtract_range(bef.wrap()).subtract_range(red.wrap()).uncurry()
-        return a.subtract_domain(bef.wrap()).subtract_domain(red.wrap())
+        a = a.curry().subtract_range(bef.wrap()).uncurry().subtract_domain(bef.wrap())
+        # a reassociation, not a violation: w' and w accumulate into one reduction and the op
+        # reverses them while w' still runs before the read x (or x accumulates too); or x and
+        # w' accumulate into one reduction and w' now runs first (x sees a partial sum)
+        reassoc = a.curry().intersect_range(red.wrap()).uncurry()
+        reassoc = reassoc.intersect_domain(bef.union(red).reverse().wrap())
+        return a.subtract(reassoc).subtract_domain(red.wrap())
 
     # reads: some copy of the last writer must run before the read with no other store between
     # (copies of one instance store equal values: any of them will do)
@@ -183,6 +208,10 @@ def value_violations(before: KernelModel, after: KernelModel, bef: isl.UnionMap,
     late = finals.subtract(bef).subtract(red)  # w' not before that copy
     copies = finals.range()
     lost = copies.apply(pa).subtract(copies.subtract(late.range()).apply(pa))  # no clean copy
-    return Violations(flow=flows.intersect(no_cand.reverse()), overwrite=over_v.curry().range().unwrap(),
-                      clobber=clob_v.domain().unwrap().union(to_after(c.entry).subtract(bef).subtract(red)),
-                      final=late.intersect_range(lost.apply(inv)), readers=over_v.curry())
+    # partial sums seen outside their reduction: the same terms before the read
+    part_b = to_after(c.partial_before).subtract(bef)
+    part_a = to_after(c.partial_after).subtract(bef)
+    return Violations(flow=flows.intersect(no_cand.reverse()).union(part_b),
+                      overwrite=over_v.curry().range().unwrap(),
+                      clobber=clob_v.domain().unwrap().union(to_after(c.entry).subtract(bef).subtract(red)).union(
+                          part_a), final=late.intersect_range(lost.apply(inv)), readers=over_v.curry())

@@ -237,3 +237,31 @@ def test_shift_inward_recomputed_read_source_is_any_copy():
     assert not [o for o in rep.obligations if o.kind == "dependence" and o.status == "refuted"]
     refuted = [o for o in rep.obligations if o.status == "refuted"]
     assert refuted and {o.kind for o in refuted} == {"in_bounds"}
+
+
+PARTIAL_SUM_SEEN = """params N, M where N >= 1, M >= 1
+tensor x[N, M] f32
+tensor a[N + M + 2] f32
+tensor b[N + M + 2] f32
+kernel k {
+  for i in 0 .. N {
+    for j in 0 .. M {
+      a[i + j] = 2.0 * x[i, j] + a[i + j]
+      b[i] = 2.0 * x[i, j] + a[j]
+    }
+  }
+}
+schedule k {
+  interchange i, j
+}
+"""
+
+
+def test_partial_sum_read_outside_the_reduction_reordered_is_refuted_and_replays(tmp_path):
+    """Found by the explore profile of test_value_dependences_fuzz: the interchange reorders
+    the accumulations into a[c] (a reassociation) but S1 reads a[j] mid-way, so it sees other
+    terms; it was proved when reversed accumulations were exempt whoever read them."""
+    rep = report(PARTIAL_SUM_SEEN)
+    d = dep(rep)
+    assert rep.verdict == "illegal" and d.status == "refuted", d.message
+    assert replays(PARTIAL_SUM_SEEN, d.counterexample["params"], tmp_path)
