@@ -7,6 +7,8 @@ nearby ones) show a difference.
 """
 from __future__ import annotations
 
+import os
+
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
@@ -54,7 +56,11 @@ def kernels(draw):
 SIZES = ({"N": 1, "M": 2}, {"N": 2, "M": 2}, {"N": 3, "M": 2}, {"N": 3, "M": 4})
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+# the explore profile (tests/conftest.py) runs ten times as many examples
+EXAMPLES = 400 if os.environ.get("VSCHED_HYPOTHESIS_PROFILE") == "explore" else 40
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(text=kernels())
 def test_value_based_dependence_verdicts_agree_with_runs(text):
     program = parse_text(text)
