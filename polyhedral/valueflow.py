@@ -22,7 +22,6 @@ from functools import cached_property
 
 import islpy as isl
 
-from verified_sched import ir
 from .isltools import tensor_box
 from .model import KernelModel, Stmt, safe_name
 
@@ -125,6 +124,17 @@ class ValueFlow:
             sched = isl.Map(self.m.space(f"{out_tuple(t)}[{', '.join(dims)}] -> SCHED[{vec}]"))
             yield cell, sched
 
+    def observable_cells(self):
+        """(tensor, OUT_<T>[c] -> T[c]) over the non-padding cells of every global tensor the
+        kernel writes: what a run compares at the end."""
+        for t in sorted({a.tensor for st in self.m.stmts for a in st.accesses if a.write}):
+            tensor = self.m.program.tensor(t)
+            if tensor.memory not in ("global", "constant"):
+                continue
+            dims = ", ".join(f"c{d}" for d in range(tensor.rank))
+            cell = isl.Map(self.m.space(f"{out_tuple(t)}[{dims}] -> T_{safe_name(t)}[{dims}]"))
+            yield t, cell.intersect_range(tensor_box(self.m, t, False))
+
     @cached_property
     def _flow(self):
         sinks, scheds = [], []
@@ -165,30 +175,3 @@ class ValueFlow:
         """Store instances nobody sees: overwritten before any read and before the end."""
         stores = self.m.writes.domain()
         return stores.subtract(self.live_writes)
-
-
-def flow_or_none(model: KernelModel):
-    try:
-        return ValueFlow(model)
-    except Unsupported:
-        return None
-
-
-def dead_waw(model: KernelModel) -> isl.UnionMap:
-    """Pairs of plain stores to one cell that nobody observes in either order: both values are
-    overwritten before any read and before the end (so reversing them changes nothing), and
-    neither instance reads what the other writes. Empty when the flow is not modelled (GPU
-    kernels with barriers, data-dependent control). Keeping every other dependence keeps
-    every read's last writer and every cell's final writer (the dependence obligation)."""
-    flow = flow_or_none(model)
-    if flow is None or any(lp.axis in ir.HW_AXES for st in model.stmts for lp in st.loops):
-        return model.union_map([])
-    plain = isl.UnionSet.empty(model.domain.get_space())
-    for st in model.stmts:
-        if st.acc_op is None and not any(not a.write and a.tensor == st.accesses[0].tensor for a in st.accesses):
-            plain = plain.add_set(model.domains[st.name])
-    dead = flow.dead_writes.intersect(plain)
-    w = model.writes.intersect_domain(dead)
-    pairs = w.apply_range(w.reverse())
-    rw = model.writes.apply_range(model.reads.reverse())
-    return pairs.subtract(rw).subtract(rw.reverse())

@@ -219,10 +219,11 @@ def confirm_refutations(program: ir.Program, kernel: str, obligations: list, pro
     """A `dependence` or `coverage` refutation of an op of a kernel whose loops are all serial
     before and after the op (one order of execution, the one the backends run) is kept only when running the kernel before and after the op shows
     a difference: at the counterexample's sizes, else at the file's example sizes (the
-    counterexample then names them). When every run agrees (a memory-only dependence on a
-    scratch accumulator every iteration reloads), the obligation is `unknown`: never refuted
-    without a run that shows it, never proved by one. Runs that fail (out of storage, sizes
-    too costly) leave the refutation as it is."""
+    counterexample then names them). When every run agrees, or the run at the refutation's
+    own sizes agrees and no other shows a difference (a changed value that the inputs make
+    numerically equal), the obligation is `unknown`: never refuted without a run that shows
+    it, never proved by one. Runs that fail (out of storage, sizes too costly) with no
+    conclusive run at the refutation's own sizes leave the refutation as it is."""
     ks = sorted({o.op_index for o in obligations if o.status == "refuted" and o.engine != "run"
                  and o.kind in CONFIRMED_KINDS and o.op_index > 0})
     if not ks:
@@ -245,11 +246,31 @@ def confirm_refutations(program: ir.Program, kernel: str, obligations: list, pro
                 continue
             sizes_list = _sizes_to_try(program, o, examples)
             verdicts = [_compare(progs[k - 1], progs[k], kernel, s, rtol=rtol) for s in sizes_list]
-            if any(d is None for d, _, _ in verdicts) or any(d for d, _, _ in verdicts):
+            own = (o.counterexample or {}).get("params")
+            at_own = [d for (d, _, _), s in zip(verdicts, sizes_list) if s == own]
+            if any(at_own):
                 continue
+            shown_at = [(s, text, cell) for (d, text, cell), s in zip(verdicts, sizes_list) if d]
+            if shown_at:  # the refutation's own sizes run equal: name sizes that replay it
+                out[n] = _shown_elsewhere(o, *shown_at[0])
+                continue
+            if any(d is None for d, _, _ in verdicts) and at_own != [False]:
+                continue  # no conclusive run at the refutation's own sizes: it stays
             shown = "; ".join(",".join(f"{a}={b}" for a, b in s.items()) for s in sizes_list)
             out[n] = dataclasses.replace(
                 o, status="unknown", counterexample=None,
                 message=f"{o.message}; but the kernel runs equal before and after the op at {shown}: "
                         f"not refuted without a run that shows it")
     return out
+
+
+def _shown_elsewhere(o, sizes: dict, text: str, cell):
+    """The refutation with the sizes of a run that shows it as its counterexample (its own
+    instances belong to other sizes, where the kernel runs equal, so they are dropped)."""
+    cex = {"params": dict(sizes), "seed": 0}
+    if cell is not None:
+        cex["cells"] = [cell]
+    first = text.splitlines()[0] if text else ""
+    return dataclasses.replace(o, counterexample=cex,
+                               message=f"{o.message}; the kernel runs equal at those sizes, but a run at "
+                                       f"other sizes shows the op changes the result: {first}")

@@ -338,6 +338,8 @@ def _cex_text(o: Obligation) -> list:
             lines.append(f"{who}instance: {inst}")
     if order:
         lines.append(f"order before the op: {order['before']}; after the op: {order['after']}")
+    if c.get("observed_by"):
+        lines.append(f"read that sees the other store: {fmt_instance(c['observed_by'])}")
     for cell in c.get("cells") or []:
         if cell.get("index") is not None:
             lines.append(f"cell: {cell['tensor']}[{', '.join(map(str, cell['index']))}]")
