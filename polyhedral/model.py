@@ -298,6 +298,12 @@ class KernelModel:
                 extra.append(f"0 <= {v} < {aff(t.storage_dims()[d], self.pnames)}")
         return outs, join_and(extra), dynamic
 
+    def copy_indices(self, st: Stmt, tensor: str, prefix="i") -> list:
+        """Which copy of `tensor` an instance of `st` accesses: its block indices for a shared
+        tensor, block and thread indices for a local one (0 for an axis it is not inside:
+        block 0, thread 0), nothing for a global one."""
+        return self._mem_prefix(st, tensor, prefix)
+
     def _mem_prefix(self, st: Stmt, tensor: str, prefix="i") -> list:
         mem = self.program.tensor(tensor).memory
         hw = st.hw()
