@@ -2,6 +2,8 @@
 named after its bug; the reproducers are in tests/cases/fuzz_*.vs)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from codegen.oracle import compare_kernels
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.fuzz.check import check_example
@@ -94,3 +96,77 @@ def test_privatize_local_acc_across_blocks_shared_across_threads_is_still_refute
     rep = _report(_acc("shared", "thread.x"))
     assert rep.verdict == "illegal"
     assert _status(rep, 1, "dependence") == ["refuted"] and _status(rep, 1, "race") == ["refuted"]
+
+
+def test_interchange_and_expand_zero_privatize_local_acc_across_blocks(cases_dir):
+    """Two more shapes of the same finding (an interchange or an expanded zero before the
+    privatize): legal, and the campaign's check finds nothing."""
+    for name in ("fuzz_interchange_privatize_local_acc_across_blocks", "fuzz_expand_zero_privatize_local_acc_across_blocks"):
+        program = parse_file(cases_dir / f"{name}.vs")
+        kernel = program.schedules[0].kernel
+        assert _report(program).verdict == "legal", name
+        assert check_example(program, kernel, example_sizes(program, 2)).finding is None, name
+
+
+# ------------------------------------------------- refutations confirmed by running
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "fuzz"
+
+
+def _coverage_of(report, op_index):
+    return next(o for o in report.obligations if o.op_index == op_index and o.kind == "coverage")
+
+
+def test_split_predicate_loads_before_failing_op_coverage():
+    """A later op failing its precondition made verify return before confirming the earlier
+    ops' refutations by running: the +0 stores of a predicate_loads tail stayed a coverage
+    refutation no run replays. Now the runs agree, so it is unknown; the verdict is illegal by
+    the failing op."""
+    for name, op in (("fuzz_split_predicate_loads_before_failing_op_coverage", 1),
+                     ("fuzz_split_predicate_loads_before_failing_split_coverage", 2)):
+        program = parse_file(FIXTURES / f"{name}.vs")
+        kernel = program.schedules[0].kernel
+        rep = _report(program)
+        cov = _coverage_of(rep, op)
+        assert cov.status == "unknown" and "runs equal before and after the op" in cov.message, name
+        assert rep.verdict == "illegal"
+        assert {o.kind for o in rep.obligations if o.status == "refuted"} == {"precondition"}, name
+        assert check_example(program, kernel, example_sizes(program, 2)).finding is None, name
+
+
+def test_split_predicate_loads_vectorized_coverage():
+    """In a kernel with a vectorized loop the coverage refutation was never run: now it is run
+    compiled and interpreted in several orders, and unknown when all agree."""
+    program = parse_file(FIXTURES / "fuzz_split_predicate_loads_vectorized_coverage.vs")
+    rep = _report(program)
+    cov = _coverage_of(rep, 3)
+    assert cov.status == "unknown" and "orders of its parallel loops" in cov.message
+    assert rep.verdict == "illegal" and _status(rep, 2, "dependence") == ["refuted"]
+    assert check_example(program, "mm", example_sizes(program, 2)).finding is None
+
+
+def test_coverage_refutation_in_parallel_kernel_that_a_run_shows_stays_refuted():
+    """Confirmation by running never drops a refutation a run shows: in a kernel with a
+    vectorized loop, a round_up tail's extra instances overwrite the last cell of each row
+    with another value; still refuted (coverage, with its sizes), and the run replays it."""
+    program = parse_text("""
+params N, M where N >= 1, M >= 1
+tensor y[M, N] f32
+kernel k {
+  for j in 0 .. M : vectorized {
+    for i in 0 .. N {
+      y[j, min(i, N - 1)] = i
+    }
+  }
+}
+schedule k {
+  split i by 4 -> io, ii tail=round_up
+}
+""")
+    rep = _report(program)
+    cov = _coverage_of(rep, 1)
+    assert rep.verdict == "illegal" and cov.status == "refuted" and cov.engine == "isl"
+    after = apply_op(program, "k", program.schedule_for("k").ops[0])
+    res = compare_kernels(program, "k", "k", cov.counterexample["params"], 0, "random", _interp(program),
+                          _interp(after), program_cand=after)
+    assert not res.equal
