@@ -355,11 +355,14 @@ class KernelModel:
     @cached_property
     def effective_domains(self) -> dict:
         """Per statement, the instances whose store takes effect: all of them, except for a
-        blend `t[I] = where(c, v, t[I])`, whose instances where c fails store back what they read."""
+        blend `t[I] = where(c, v, t[I])`, whose instances where c fails store back what they read,
+        and a plain `t[I] = t[I]` (what a partition leaves of such a blend), which has none."""
         out = {}
         for st in self.stmts:
             d = self.domains[st.name]
-            if st.blend is not None:
+            if st.accesses[0].noop and not st.zero_like:
+                d = d.subtract(d)
+            elif st.blend is not None:
                 d = d.intersect(isl.Set(self.space(f"{self.tup(st)} : {cond(st.blend, st.names(self.pnames))}")))
             out[st.name] = d
         return out

@@ -170,3 +170,14 @@ schedule k {
     res = compare_kernels(program, "k", "k", cov.counterexample["params"], 0, "random", _interp(program),
                           _interp(after), program_cand=after)
     assert not res.equal
+
+
+def test_partition_blend_noop_dependence(cases_dir):
+    """The `y[I] = y[I]` piece a partition leaves of a blended tail stands for no original
+    instance: the dependence obligation no longer sees the main tile's instances run twice,
+    out of order (legal, where it was refuted or unknown), and the runs agree."""
+    program = parse_file(cases_dir / "fuzz_partition_blend_noop_dependence.vs")
+    rep = _report(program)
+    assert rep.verdict == "legal"
+    assert _status(rep, 2, "dependence") == ["proved"] and _status(rep, 2, "coverage") == ["proved"]
+    assert check_example(program, "st", example_sizes(program, 2)).finding is None
