@@ -462,11 +462,13 @@ class KernelModel:
             return None
         hw = []
         if s.top == t.top:
+            # one block, one thread: a statement outside a hardware loop runs at index 0 of
+            # its axis (block 0, thread 0), in program order with that index's instances
             hs, ht = s.hw(), t.hw()
-            for axis in set(hs) | set(ht):
-                if axis not in hs or axis not in ht:
-                    return None
-                hw.append(f"a{hs[axis]} = b{ht[axis]}")
+            for axis in sorted(set(hs) | set(ht)):
+                a = f"a{hs[axis]}" if axis in hs else "0"
+                b = f"b{ht[axis]}" if axis in ht else "0"
+                hw.append(f"{a} = {b}")
         return join_and([order] + hw)
 
     @cached_property

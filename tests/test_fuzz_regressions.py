@@ -181,3 +181,62 @@ def test_partition_blend_noop_dependence(cases_dir):
     assert rep.verdict == "legal"
     assert _status(rep, 2, "dependence") == ["proved"] and _status(rep, 2, "coverage") == ["proved"]
     assert check_example(program, "st", example_sizes(program, 2)).finding is None
+
+
+def test_privatize_reduction_loop_to_blocks_dependence(cases_dir):
+    """A statement outside the block loop runs on block 0, in program order with block 0's
+    instances: the refutation is no longer a pair at K=1 (which no run shows) but one that
+    needs two blocks, and the interpreter (a local copy per block) replays it."""
+    program = parse_file(cases_dir / "fuzz_privatize_reduction_loop_to_blocks_dependence.vs")
+    rep = _report(program)
+    o = next(o for o in rep.obligations if o.kind == "dependence" and o.status == "refuted")
+    sizes = o.counterexample["params"]
+    assert o.op_index == 3 and sizes["K"] >= 2
+    ops = program.schedule_for("dense").ops
+    after = program
+    for op in ops:
+        after = apply_op(after, "dense", op)
+    res = compare_kernels(program, "dense", "dense", sizes, 0, "random", _interp(program), _interp(after),
+                          program_cand=after)
+    assert not res.equal
+
+
+def test_statement_outside_block_loop_is_ordered_with_block_zero():
+    """The order the dependence obligation uses: a statement after a block loop, outside it
+    (same launch), runs after block 0's instances of the loop (program order on block 0) and
+    unordered with the other blocks'."""
+    import islpy as isl
+
+    from polyhedral.model import KernelModel
+    program = parse_text("""
+params N where N >= 2
+tensor x[N] f32
+tensor y[N] f32
+tensor s[1] f32
+kernel k {
+  for r in 0 .. 1 {
+    for i in 0 .. N : block.x {
+      y[i] = x[i]
+    }
+    s[0] = y[0]
+  }
+}
+""")
+    m = KernelModel(program, "k")
+    inner, outer = m.stmts
+    rel = isl.Map(m.space(f"{m.tup(inner, 'a')} -> {m.tup(outer, 'b')} : {m.before_pair(inner, outer)}"))
+    rel = rel.intersect_domain(m.domains[inner.name]).intersect_range(m.domains[outer.name])
+    pairs = {(p[0], p[1]) for p in _points(rel)}
+    assert (0, 0) in pairs and (0, 1) not in pairs  # (r, i) of the block instance: only block 0
+    back = isl.Map(m.space(f"{m.tup(outer, 'a')} -> {m.tup(inner, 'b')} : {m.before_pair(outer, inner)}"))
+    assert back.intersect_domain(m.domains[outer.name]).intersect_range(m.domains[inner.name]).is_empty()
+
+
+def _points(m):
+    """The (r, i) of the domain points of a relation at N = 3."""
+    import islpy as isl
+    m = m.fix_val(isl.dim_type.param, 0, isl.Val.int_from_si(m.get_ctx(), 3)).domain()
+    out = []
+    m.foreach_point(lambda p: out.append(tuple(p.get_coordinate_val(isl.dim_type.set, k).to_python()
+                                               for k in range(2))))
+    return out
