@@ -2,7 +2,7 @@
 # partitioned, the piece where the blend keeps the old value is a plain `y[I] = y[I]`, which
 # stores nothing; the model still let its instances stand for the original instances the main
 # tile runs, so the dependence obligation saw them run out of order (a refutation that did not
-# replay; with N >= 17, where the split applies, it was `unknown`). A `t[I] = t[I]` store now
+# replay; with N >= 5 and a split by 4 (this file), where the split applies, it was `unknown`). A `t[I] = t[I]` store now
 # stands for no original instance (as a blend's instances where it keeps the old value).
 # The original finding (kind: counterexample; `vsched fuzz --budget 600 --workers 2 --seed 202`),
 # at N >= 2 with a `pad io0 to 2` more:
@@ -11,7 +11,7 @@
 # was: vsched verify counterexample-36cd4813a6.vs   # refutes dependence at N=18,M=2
 # then: vsched run counterexample-36cd4813a6.vs --size N=18,M=2   # but the kernels agree there
 # expect: legal
-params N, M where N >= 17, M >= 1
+params N, M where N >= 5, M >= 1
 
 tensor x[N, M] f32
 tensor y[N, M + 1] f32
@@ -25,6 +25,6 @@ kernel st {
 }
 
 schedule st {
-  split i by 16 -> io0, ii0 tail=shift_inward_and_blend partition=unroll_edges
+  split i by 4 -> io0, ii0 tail=shift_inward_and_blend partition=unroll_edges
   partition ii0_tail auto -> ii0_tailp0_0, ii0_tailp1_0
 }
