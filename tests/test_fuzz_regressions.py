@@ -240,3 +240,32 @@ def _points(m):
     m.foreach_point(lambda p: out.append(tuple(p.get_coordinate_val(isl.dim_type.set, k).to_python()
                                                for k in range(2))))
     return out
+
+
+def test_unordered_dependence_on_blocks_replays_in_interpreter():
+    """A dependence made unordered on hardware loops was replayed only by the emulator's race
+    detector, which cannot show a value that no longer reaches its reader (a local written by
+    block 1, read on block 0 through its own copy): the campaign reported a real refutation
+    as a counterexample bug. The interpreter (a local copy per thread) now replays it first."""
+    program = parse_text("""
+params N where N >= 1
+tensor x[N] f32
+tensor s[1] f32
+tensor acc[1] f32 local
+
+kernel k {
+  for r in 0 .. 1 {
+    for i in 0 .. N {
+      acc[0] = x[i]
+    }
+    s[0] = acc[0]
+  }
+}
+
+schedule k {
+  retype i as block.x
+}
+""")
+    out = check_example(program, "k", example_sizes(program, 2))
+    assert out.verdict == "illegal" and out.finding is None
+    assert ("dependence", "replayed") in out.replays
