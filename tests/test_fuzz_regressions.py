@@ -269,3 +269,16 @@ schedule k {
     out = check_example(program, "k", example_sizes(program, 2))
     assert out.verdict == "illegal" and out.finding is None
     assert ("dependence", "replayed") in out.replays
+
+
+def test_privatize_vectorized_lanes_race():
+    """A privatized local accumulator shared by the vectorized lanes of one thread: refuted as
+    a race between lanes of one thread (named so, with its threads), which the campaign does
+    not try to replay (no executor interleaves vector lanes), so no counterexample finding."""
+    program = parse_file(FIXTURES / "fuzz_privatize_vectorized_lanes_race.vs")
+    rep = _report(program)
+    o = next(o for o in rep.obligations if o.kind == "race" and o.status == "refuted")
+    t = o.counterexample["threads"]
+    assert o.op_index == 3 and len(t) == 2 and t[0] == t[1] and "vectorized lanes of one thread" in o.message
+    out = check_example(program, "g", example_sizes(program, 2))
+    assert out.verdict == "illegal" and out.finding is None and ("race", "skipped") in out.replays
