@@ -5,8 +5,8 @@
 # is not downgraded to unknown by running.
 # refuted dependence of op 3 (split i by 3 -> io0, ii0 tail=shift_inward) does not replay at {'N': 4, 'K': 1}: WAR dependence on s_acc0[0] at N=4, K=1: s_acc0.store(i=1) at (io0=1, ii0=0) reads it and S0(i=2, k=0) at (io0=0, ii0=2, k=0) writes it; before the op the first runs before the second, after the op the second runs before the first
 # fuzz-sizes: N=4,K=1
-# reproduce: vsched verify counterexample-2f48697b29.vs   # refutes dependence at N=4,K=1
-# then: vsched run counterexample-2f48697b29.vs --size N=4,K=1   # but the kernels agree there
+# reproduce: vsched verify privatize_split_shift_inward_false_dependence.vs   # refutes dependence at N=4,K=1
+# then: vsched run privatize_split_shift_inward_false_dependence.vs --size N=4,K=1   # but the kernels agree there
 # expect: illegal dependence
 params N, K where N >= 1, K >= 1
 
