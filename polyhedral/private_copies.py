@@ -62,8 +62,11 @@ def _copies(model: KernelModel, tensor: str) -> isl.UnionMap:
 def _flows(before: KernelModel, tensors) -> isl.UnionMap:
     """write -> read pairs of `before` where the write is the read's last writer, on `tensors`
     (every ordered write-read pair when the value flow is not modelled)."""
-    from .valueflow import flow_or_none
-    flow = flow_or_none(before)
+    from .valueflow import Unsupported, ValueFlow
+    try:  # data-dependent guards: every write a read may see (exact writes still kill)
+        flow = ValueFlow(before, may=True)
+    except Unsupported:
+        flow = None
     if flow is None:
         w = before._union(_cells_of(before.writes, t) for t in tensors)
         r = before._union(_cells_of(before.reads, t) for t in tensors)
