@@ -82,7 +82,7 @@ def test_privatize_local_acc_across_blocks_value_flow_is_still_refuted():
     the interpreter (one local copy per thread, as the README's Semantics says) shows it."""
     program = _acc("local", "block.x", reset=False)
     rep = _report(program)
-    assert rep.verdict == "unknown" and _status(rep, 1, "dependence") == ["unknown"]
+    assert rep.verdict == "illegal" and _status(rep, 1, "dependence") == ["refuted"]
     o = next(o for o in rep.obligations if o.kind == "dependence")
     sizes = o.counterexample["params"]
     after = apply_op(program, "red", program.schedule_for("red").ops[0])
