@@ -77,6 +77,13 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
     bef = after.before
     sure, may, red_rev = _violations(before, after, dep_b, bef)
     value_based = None
+    if not (sure.is_empty() and may.is_empty() and red_rev.is_empty()):
+        # pairs the op moves into different copies of a local/shared tensor no longer interact
+        from .private_copies import separated_pairs
+        apart = separated_pairs(before, after)
+        if not apart.is_empty():
+            dep_b = dep_b.subtract(apart)
+            sure, may, red_rev = _violations(before, after, dep_b, bef)
     if not sure.is_empty():
         # memory order changes: decide on values instead (valuedeps.py; only when something
         # is violated, it needs the value flow), unless the flow is not modelled

@@ -44,8 +44,11 @@ def out_tuple(tensor: str) -> str:
 class ValueFlow:
     """Last writers of one kernel (see the module docstring)."""
 
-    def __init__(self, model: KernelModel):
+    def __init__(self, model: KernelModel, may: bool = False):
+        """`may`: also kernels with data-dependent guards, bounds or indices; their writes are
+        may-sources and `may_source` gives every write a read may see (no `source`)."""
         self.m = model
+        self.may = may
         threads = any(lp.axis in THREADS for st in model.stmts for lp in st.loops)
         for st in model.stmts:
             axes = [lp.axis for lp in st.loops]
@@ -54,7 +57,7 @@ class ValueFlow:
             if len([a for a in axes if a in THREADS]) != len({a for a in axes if a in THREADS}):
                 raise Unsupported(f"statement {st.sid} is inside two loops of one thread axis")
         for st in model.stmts:
-            if not model.is_exact(st):
+            if not may and not model.is_exact(st):
                 raise Unsupported(f"statement {st.sid} has data-dependent guards, bounds or indices")
         self.width = max((len(p) for st in model.stmts for p in st.sched[0::2]), default=1)
         self.depth = max((st.depth for st in model.stmts), default=0)
@@ -146,8 +149,13 @@ class ValueFlow:
             scheds.append(sched)
         stores = self.m.writes
         sched = self.write_sched.union(self.m.union_map(scheds))
-        info = isl.UnionAccessInfo.from_sink(self.m.union_map(sinks)).set_must_source(stores)
-        flow = info.set_schedule_map(sched).compute_flow()
+        info = isl.UnionAccessInfo.from_sink(self.m.union_map(sinks))
+        if self.may:
+            exact = self.m.exact_domain
+            info = info.set_must_source(stores.intersect_domain(exact)).set_may_source(stores.subtract_domain(exact))
+            flow = info.set_schedule_map(sched).compute_flow()
+            return flow.get_may_dependence(), flow.get_may_no_source()
+        flow = info.set_must_source(stores).set_schedule_map(sched).compute_flow()
         return flow.get_must_dependence(), flow.get_must_no_source()
 
     @cached_property
