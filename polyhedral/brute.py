@@ -102,8 +102,8 @@ def before(x: Inst, y: Inst) -> bool:
     if not result or s.top != t.top:
         return result
     hs, ht = s.hw(), t.hw()
-    for axis in set(hs) | set(ht):
-        if axis not in hs or axis not in ht or x.values[hs[axis]] != y.values[ht[axis]]:
+    for axis in set(hs) | set(ht):  # an axis a statement is not inside: it runs at index 0
+        if (x.values[hs[axis]] if axis in hs else 0) != (y.values[ht[axis]] if axis in ht else 0):
             return False
     return True
 

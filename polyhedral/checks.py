@@ -64,23 +64,39 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
     """Formal statement: for every dependence (b1, b2) of `before` (conflicting, b1 runs
     before b2) and after instances a1, a2 with P_a(a1) = P_b(b1), P_a(a2) = P_b(b2):
     a1 runs before a2 in `after`. Reduction pairs (two instances of one accumulation on its
-    cell) may be reversed: that is `reassociation`. Returns (dependence, reassociation)."""
+    cell) may be reversed: that is `reassociation`. When some pair changes order, the
+    obligation is decided on values instead (valuedeps.py: every read and observable cell
+    keeps its last writer), unless the value flow is not modelled. Returns (dependence,
+    reassociation)."""
     st_dep = ("forall params, dependences (b1 -> b2) of before: the after instances of b1 run "
               "before the after instances of b2")
     st_red = ("reduction pairs (two instances of one accumulation on the same cell) reversed by "
               "the op are a reassociation; refused for + and * under the reproducible profile")
-    dep_b = before.dependences.subtract(equal_stores(before))
+    equal = equal_stores(before)
+    dep_b = before.dependences.subtract(equal)
     bef = after.before
     sure, may, red_rev = _violations(before, after, dep_b, bef)
+    value_based = None
+    if not (sure.is_empty() and may.is_empty() and red_rev.is_empty()):
+        # pairs the op moves into different copies of a local/shared tensor no longer interact
+        from .private_copies import separated_pairs
+        apart = separated_pairs(before, after)
+        if not apart.is_empty():
+            dep_b = dep_b.subtract(apart)
+            sure, may, red_rev = _violations(before, after, dep_b, bef)
     if not sure.is_empty():
-        # a write-after-write pair whose values nobody observes may be reversed: drop those
-        # pairs (computed only when something is violated: it needs the value flow)
-        from .valueflow import dead_waw
-        dead = dead_waw(before)
-        if not dead.is_empty():
-            sure, may, red_rev = _violations(before, after, dep_b.subtract(dead), bef)
+        # memory order changes: decide on values instead (valuedeps.py; only when something
+        # is violated, it needs the value flow), unless the flow is not modelled
+        from .valuedeps import Unsupported, value_violations
+        try:
+            value_based = value_violations(before, after, bef, equal, red_rev)
+        except Unsupported:
+            value_based = None
     pt = point_of(sure)
-    if pt is not None:
+    by_value = None if value_based is None else _value_finding(before, after, bef, value_based, sure, st_dep)
+    if by_value is not None and by_value.status == "refuted":
+        dep = by_value
+    elif pt is not None and by_value is None:
         dep = Finding("refuted", "", st_dep, _pair_cex(before, after, pt, bef))
         dep.message = _dep_message(dep.counterexample)
     elif not may.is_empty():
@@ -92,7 +108,7 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
                       "where the guarded statement does not run: those reads are not in the dependence model",
                       st_dep)
     else:
-        dep = Finding("proved", "every dependence keeps its order", st_dep)
+        dep = by_value or Finding("proved", "every dependence keeps its order", st_dep)
     # reassociation
     pt = point_of(red_rev)
     if pt is None:
@@ -115,6 +131,43 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
             red = Finding("proved", f"reorders the {'/'.join(ops)} reduction of {', '.join(sids)} ({why})",
                           st_red, None, reassociates=not exact)
     return dep, red
+
+
+_VALUE_NOTE = {
+    "flow": "the second reads the value the first writes",
+    "overwrite": "the second overwrote the first before {reader} read the cell",
+    "clobber": "the first read the cell before the second overwrote it",
+    "final": "the second leaves the cell's final value",
+}
+
+
+def _value_finding(before, after, bef, v, sure, statement) -> Finding:
+    """The dependence finding when the memory order changes (`sure`) and the value-based
+    violations `v` are known: refuted at a pair that changes a value, else proved."""
+    from .valuedeps import KINDS
+    statement = ("forall params: every read whose value reaches an observable cell, and every observable "
+                 "cell, has (a copy of) its last writer of before the op as its last writer after it")
+    for kind in KINDS:
+        pt = point_of(v.of(kind))
+        if pt is None:
+            continue
+        cex = _pair_cex(before, after, pt, bef)
+        note = _VALUE_NOTE[kind]
+        if kind == "overwrite":
+            rp = v.reader(pt)
+            who = "a read"
+            if rp is not None:
+                p, tup = coords(rp)
+                r = instance(after, tup[0][0], tup[0][1], param_values(after, p), "after")
+                cex["observed_by"] = r
+                who = f"{r['stmt']}({', '.join(f'{k}={x}' for k, x in r['original'].items())})"
+            note = note.format(reader=who)
+        cex["value"] = kind
+        return Finding("refuted", f"{_dep_message(cex)}; the value changes: {note}", statement, cex)
+    n = len(maps_of(sure))
+    return Finding("proved", "every read and every observable cell keeps its last writer (value-based: "
+                   f"memory-only dependences in {n} statement pair{'s' if n != 1 else ''} change order, "
+                   "no value does)", statement)
 
 
 def _violations(before, after, dep_b, bef):

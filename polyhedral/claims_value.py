@@ -32,6 +32,8 @@ import islpy as isl
 
 from verified_sched import ir
 from . import term_counts
+from .claims_terms import (continues, flat_terms, has_amb, has_red, is_zero, leaf_map, node_kind,
+                           same_ctx, sched_dims, shape_text, single_cell, strip)
 from .affine import NonAffine
 from .describe import Finding, coords, param_values
 from . import finite_zero
@@ -101,7 +103,7 @@ class Compare:
             return
         ref, other = (x, y) if isinstance(x, Ref) else (y, x)
         if isinstance(ref, Ref) and ref.computes and isinstance(other, Leaf):
-            self.structure(dom, f"a computed value in {self.who(ref is x)}, {_kind(other)} in "
+            self.structure(dom, f"a computed value in {self.who(ref is x)}, {node_kind(other)} in "
                                 f"{self.who(ref is not x)}")
         if isinstance(x, Ref) or isinstance(y, Ref):
             raise Unsupported("one kernel computes a cell by an in-place recurrence and the other does not")
@@ -113,7 +115,7 @@ class Compare:
                 if not self.families(r, dom, self.a if first else self.b)[0]:  # only + 0.0 terms
                     return self.cmp(r.init, o, dom) if first else self.cmp(o, r.init, dom)
         if type(x) is not type(y):
-            self.structure(dom, f"{_kind(x)} in {self.names[0]}, {_kind(y)} in {self.names[1]}")
+            self.structure(dom, f"{node_kind(x)} in {self.names[0]}, {node_kind(y)} in {self.names[1]}")
         if isinstance(x, Const):
             if x.value != y.value:
                 raise Mismatch(dom, f"the constant {x.value:g} in {self.names[0]} is {y.value:g} in "
@@ -155,6 +157,20 @@ class Compare:
     # ------------------------------------------------------------ reductions
 
     def reduction(self, x: Red, y: Red, dom: isl.Set):
+        if dom.is_empty():
+            return
+        for r, first in ((x, True), (y, False)):
+            # a chain continuing the value of an earlier chain of the same operator on the cell
+            # (copied out to a private accumulator and back, say) is one reduction: merge them
+            init = strip(r.init)
+            if isinstance(init, Pw) and any(continues(r, e) for _, e in init.pieces):
+                for d, e in init.pieces:
+                    part = Red(r.op, r.prec, e, r.terms)
+                    self.reduction(part, y, dom.intersect(d)) if first else self.reduction(x, part, dom.intersect(d))
+                return
+            if continues(r, init):
+                merged = Red(r.op, r.prec, init.init, list(init.terms) + list(r.terms))
+                return self.reduction(merged, y, dom) if first else self.reduction(x, merged, dom)
         ops = {x.op, y.op}
         if x.prec != y.prec:
             self.structure(dom, f"an {x.prec} reduction in {self.names[0]}, an {y.prec} one in {self.names[1]}")
@@ -177,28 +193,28 @@ class Compare:
                     continue
                 extra = have if lack is None else have.subtract(lack)
                 if not extra.is_empty():
-                    if _has_amb(key):
+                    if has_amb(key):
                         raise Unsupported("a term reads one tensor twice and the term sets differ (factor order "
                                           "is not canonical)")
                     where = extra.unwrap().domain()
-                    raise Mismatch(_single(where, dom), f"a term {_shape_text(key)} of the {x.op} reduction is "
-                                   f"added in {who} but not in {other}", term=_shape_text(key), missing_in=other)
+                    raise Mismatch(single_cell(where, dom), f"a term {shape_text(key)} of the {x.op} reduction is "
+                                   f"added in {who} but not in {other}", term=shape_text(key), missing_in=other)
             ja, jb = fa[key].is_injective(), fb[key].is_injective()
             if ja != jb:
                 m = fb[key] if ja else fa[key]
                 dup = m.apply_range(m.reverse()).subtract(m.domain().identity())
                 cells = dup.domain().apply(m).unwrap().domain() if not dup.is_empty() else None
                 who, other = self.names[::-1] if ja else self.names
-                raise Mismatch(_single(cells, dom) if cells is not None else dom,
-                               f"{who} adds a term {_shape_text(key)} twice where {other} adds it once",
-                               term=_shape_text(key), extra_in=who)
+                raise Mismatch(single_cell(cells, dom) if cells is not None else dom,
+                               f"{who} adds a term {shape_text(key)} twice where {other} adds it once",
+                               term=shape_text(key), extra_in=who)
             if not ja:
                 bad = term_counts.excess(fa[key], fb[key])
                 if bad is not None:
                     points, first = bad
                     who, other = self.names if first else self.names[::-1]
-                    raise Mismatch(_single(points.unwrap().domain(), dom), f"{who} adds a term "
-                                   f"{_shape_text(key)} more times than {other}", term=_shape_text(key),
+                    raise Mismatch(single_cell(points.unwrap().domain(), dom), f"{who} adds a term "
+                                   f"{shape_text(key)} more times than {other}", term=shape_text(key),
                                    extra_in=who)
         if x.op in ("max", "min") or x.prec == "i32":
             return  # exact in any order (integers wrap: + and * are associative and commutative)
@@ -225,33 +241,33 @@ class Compare:
         while k < len(pieces):
             d, to_ctx, body, ymap = pieces[k]
             k += 1
-            inner = _strip(body)
+            inner = strip(body)
             if d.is_empty():
                 continue
-            if isinstance(inner, Pw) and red.op == "+" and (_has_red(inner) or
-                                                             any(_is_zero(e) or (drop and finite_zero.zero_node(e))
+            if isinstance(inner, Pw) and red.op == "+" and (has_red(inner) or
+                                                             any(is_zero(e) or (drop and finite_zero.zero_node(e))
                                                                  for _, e in inner.pieces)):
                 pieces += [(d.intersect(pd), to_ctx, e, ymap) for pd, e in inner.pieces]
                 continue
-            if isinstance(inner, Op) and inner.name == "+" and red.op == "+" and _has_red(inner):
+            if isinstance(inner, Op) and inner.name == "+" and red.op == "+" and has_red(inner):
                 nested = True  # a sum of partial sums: its summands are terms (reassociation)
                 pieces += [(d, to_ctx, a, None) for a in inner.args]
                 continue
-            if isinstance(inner, Red) and inner.op == red.op and _is_zero(inner.init):
+            if isinstance(inner, Red) and inner.op == red.op and is_zero(inner.init):
                 nested = True
                 for t in inner.terms:
                     ch = t.chain.intersect_domain(d)
                     if not ch.is_empty():
                         pieces.append((ch.wrap(), ch.domain_map().apply_range(to_ctx), t.body, None))
                 continue
-            if red.op == "+" and _is_zero(inner):
+            if red.op == "+" and is_zero(inner):
                 continue  # adding +0.0 (an empty partial sum, a predicated-off term) changes nothing
-            for dd, shape, leaves in _flat(body, d):
+            for dd, shape, leaves in flat_terms(body, d):
                 if drop and finite_zero.zero_shape(shape):
                     self.dropped.terms += 1  # 0 * input: +-0 for finite inputs (finite_zero.py)
                     continue
                 name = self.fams.setdefault(shape, f"F{len(self.fams)}")
-                lv = _leaf_map(leaves, dd, name)
+                lv = leaf_map(leaves, dd, name)
                 m = to_ctx.intersect_domain(dd).coalesce().range_product(lv.coalesce())
                 u = isl.UnionMap.from_map(m)
                 fam[shape] = fam[shape].union(u) if shape in fam else u
@@ -268,7 +284,7 @@ class Compare:
         allp = None
         for m in fam.values():
             allp = m if allp is None else allp.union(m)
-        n = _sched_dims(order)
+        n = sched_dims(order)
         sp = isl.Set(f"{side.model.ptuple} -> {{ SCHED[{', '.join(f's{j}' for j in range(n))}] }}").get_space()
         lt = isl.Map.lex_lt(sp)
         for j in range(placed[0][2].dim(isl.dim_type.out)):  # terms of one cell only: equal context coordinates first
@@ -276,7 +292,7 @@ class Compare:
         before = order.apply_range(isl.UnionMap.from_map(lt)).apply_range(order.reverse())
         rel = before.apply_domain(allp).apply_range(allp)
         # keep pairs of one cell: [ctx -> L1] -> [ctx -> L2] with equal ctx
-        rel = rel.intersect(_same_ctx(rel))
+        rel = rel.intersect(same_ctx(rel))
         return fam, rel, nested
 
     # ------------------------------------------------------------ driver
@@ -293,131 +309,6 @@ class Compare:
         for key, rel in self.refs:
             if key not in self.hyp or not rel.is_subset(self._pairing(key)):
                 raise Unsupported("an in-place recurrence could not be matched instance by instance")
-
-
-def _kind(n) -> str:
-    return {Const: "a constant", Leaf: "an input read", Iter: "an iterator value", Op: "an operation",
-            Red: "a reduction"}.get(type(n), type(n).__name__)
-
-
-def _single(u, dom: isl.Set) -> isl.Set:
-    """The part of union set u in dom's space."""
-    for s in (u.get_set_list().get_at(k) for k in range(u.get_set_list().n_set())) if isinstance(u, isl.UnionSet) \
-            else [u]:
-        if s.get_space().is_equal(dom.get_space()):
-            return s.intersect(dom)
-    return dom
-
-
-def _shape_text(shape) -> str:
-    match shape:
-        case ("c", v):
-            return f"{v:g}"
-        case ("l", t):
-            return f"{t}[..]"
-        case ("i",):
-            return "(iterator)"
-        case ("o", name, *args):
-            if name in ("+", "-", "*", "/") and len(args) == 2:
-                return f"({_shape_text(args[0])} {name} {_shape_text(args[1])})"
-            return f"{name}({', '.join(_shape_text(a) for a in args if a != 'amb')})"
-    return str(shape)
-
-
-def _strip(n):
-    while isinstance(n, At):
-        n = n.body
-    return n
-
-
-def _is_zero(n) -> bool:
-    n = _strip(n)
-    return isinstance(n, Const) and n.value == 0.0
-
-
-def _has_red(n) -> bool:
-    n = _strip(n)
-    if isinstance(n, Red):
-        return True
-    if isinstance(n, Op):
-        return any(_has_red(a) for a in n.args)
-    if isinstance(n, Pw):
-        return any(_has_red(e) for _, e in n.pieces)
-    return False
-
-
-def _flat(n, dom: isl.Set) -> list:
-    """[(piece of dom, shape, [leaf maps])] of a term body: the shape abstracts leaf cells."""
-    n = _strip(n)
-    if dom.is_empty():
-        return []
-    if isinstance(n, Pw):
-        return [r for d, e in n.pieces for r in _flat(e, dom.intersect(d))]
-    if isinstance(n, Const):
-        return [(dom, ("c", n.value), [])]
-    if isinstance(n, Leaf):
-        return [(dom, ("l", n.tensor), [n.map])]
-    if isinstance(n, Iter):
-        return [(dom, ("i",), [n.map])]
-    if isinstance(n, Op):
-        out = [(dom, (), [])]
-        for a in n.args:
-            out = [(d2, s + (s2,), l1 + l2) for d, s, l1 in out for d2, s2, l2 in _flat(a, d)]
-            if len(out) > 64:
-                raise Unsupported("a reduction term splits into too many cases")
-        res = []
-        for d, s, leaves in out:
-            if n.name in ("+", "*") and len(s) == 2:
-                if s[0] == s[1]:
-                    s = s + ("amb",)  # a*a-like: the leaf order is not canonical
-                elif repr(s[1]) < repr(s[0]):
-                    k = _leaf_count(s[0])
-                    s, leaves = (s[1], s[0]), leaves[k:] + leaves[:k]
-            res.append((d, ("o", n.name) + s, leaves))
-        return res
-    raise Unsupported(f"a reduction term holds {_kind(n)} that is not a partial sum")
-
-
-def _has_amb(shape) -> bool:
-    return shape == "amb" or (isinstance(shape, tuple) and any(_has_amb(x) for x in shape))
-
-
-def _leaf_count(shape) -> int:
-    if shape[0] in ("l", "i"):
-        return 1
-    if shape[0] == "o":
-        return sum(_leaf_count(a) for a in shape[2:] if a != "amb")
-    return 0
-
-
-def _leaf_map(leaves, dom: isl.Set, name: str) -> isl.Map:
-    m = None
-    for lv in leaves:
-        lv = lv.intersect_domain(dom)
-        m = lv if m is None else m.flat_range_product(lv)
-    if m is None:
-        m = isl.Map.from_domain_and_range(dom, isl.Set("{ F[] }").align_params(dom.get_space()))
-    return m.set_tuple_name(isl.dim_type.out, name)
-
-
-def _sched_dims(u: isl.UnionMap) -> int:
-    lst = u.get_map_list()
-    return lst.get_at(0).dim(isl.dim_type.out)
-
-
-def _same_ctx(rel: isl.UnionMap) -> isl.UnionMap:
-    """Pairs [ctx -> a] -> [ctx -> b] with equal ctx, over rel's spaces."""
-    out = None
-    for k in range(rel.get_map_list().n_map()):
-        m = rel.get_map_list().get_at(k)
-        dom = m.get_space().domain().unwrap()
-        e = isl.Map.universe(m.get_space())
-        nc = dom.dim(isl.dim_type.in_)
-        for j in range(nc):
-            e = e.equate(isl.dim_type.in_, j, isl.dim_type.out, j)
-        u = isl.UnionMap.from_map(e)
-        out = u if out is None else out.union(u)
-    return out if out is not None else rel
 
 
 def _pure_sums(ma: KernelModel, mb: KernelModel) -> bool:

@@ -56,7 +56,7 @@ def _float_cast(name: str) -> bool:
     return name.startswith("cast ") and name != "cast i32"
 
 
-# ------------------------------------------------------------ term shapes (claims_value._flat)
+# ------------------------------------------------------------ term shapes (claims_terms.flat_terms)
 
 def zero_shape(shape) -> bool:
     """The term of this shape is +0 or -0 when every input is finite."""

@@ -299,6 +299,12 @@ class KernelModel:
                 extra.append(f"0 <= {v} < {aff(t.storage_dims()[d], self.pnames)}")
         return outs, join_and(extra), dynamic
 
+    def copy_indices(self, st: Stmt, tensor: str, prefix="i") -> list:
+        """Which copy of `tensor` an instance of `st` accesses: its block indices for a shared
+        tensor, block and thread indices for a local one (0 for an axis it is not inside:
+        block 0, thread 0), nothing for a global one."""
+        return self._mem_prefix(st, tensor, prefix)
+
     def _mem_prefix(self, st: Stmt, tensor: str, prefix="i") -> list:
         mem = self.program.tensor(tensor).memory
         hw = st.hw()
@@ -350,11 +356,14 @@ class KernelModel:
     @cached_property
     def effective_domains(self) -> dict:
         """Per statement, the instances whose store takes effect: all of them, except for a
-        blend `t[I] = where(c, v, t[I])`, whose instances where c fails store back what they read."""
+        blend `t[I] = where(c, v, t[I])`, whose instances where c fails store back what they read,
+        and a plain `t[I] = t[I]` (what a partition leaves of such a blend), which has none."""
         out = {}
         for st in self.stmts:
             d = self.domains[st.name]
-            if st.blend is not None:
+            if st.accesses[0].noop and not st.zero_like:
+                d = d.subtract(d)
+            elif st.blend is not None:
                 d = d.intersect(isl.Set(self.space(f"{self.tup(st)} : {cond(st.blend, st.names(self.pnames))}")))
             out[st.name] = d
         return out
@@ -454,11 +463,13 @@ class KernelModel:
             return None
         hw = []
         if s.top == t.top:
+            # one block, one thread: a statement outside a hardware loop runs at index 0 of
+            # its axis (block 0, thread 0), in program order with that index's instances
             hs, ht = s.hw(), t.hw()
-            for axis in set(hs) | set(ht):
-                if axis not in hs or axis not in ht:
-                    return None
-                hw.append(f"a{hs[axis]} = b{ht[axis]}")
+            for axis in sorted(set(hs) | set(ht)):
+                a = f"a{hs[axis]}" if axis in hs else "0"
+                b = f"b{ht[axis]}" if axis in ht else "0"
+                hw.append(f"{a} = {b}")
         return join_and([order] + hw)
 
     @cached_property

@@ -248,6 +248,22 @@ def race(model: KernelModel, transfers, acc_users, tensor: str, acc: str) -> Fin
     if _thread(model, i1) != _thread(model, i2):  # local cells of different threads are distinct
         cells = [c for c in cells if model.program.tensor(c["tensor"]).memory != "local"]
     ctext = ", ".join(f"{c['tensor']}[{', '.join(map(str, c['index']))}]" for c in cells)
-    return Finding("refuted", f"race on {ctext} at {params_text(params)}: {fmt(i1)} and {fmt(i2)} are unordered",
-                   statement, {"params": params, "instances": [i1, i2], "cells": cells,
-                               "order": {"before": "n/a (new statement)", "after": "unordered"}})
+    threads = _hw_indices(model, [(n1, v1), (n2, v2)])
+    lanes = " (vectorized lanes of one thread)" if threads[0] == threads[1] else ""
+    return Finding("refuted", f"race on {ctext} at {params_text(params)}: {fmt(i1)} and {fmt(i2)} are "
+                   f"unordered{lanes}", statement,
+                   {"params": params, "instances": [i1, i2], "cells": cells, "threads": threads,
+                    "order": {"before": "n/a (new statement)", "after": "unordered"}})
+
+
+def _hw_indices(model, points) -> list:
+    """{"block": {axis: index}, "thread": {axis: index}} of each (statement, iterators) point,
+    over the hardware axes either statement is inside (index 0 for an axis it is not inside)."""
+    hws = [model.stmt(n).hw() for n, _ in points]
+    axes = [a for a in HW_AXES if any(a in h for h in hws)]
+    out = []
+    for (_, v), h in zip(points, hws):
+        idx = {a: (int(v[h[a]]) if a in h else 0) for a in axes}
+        out.append({"block": {a: x for a, x in idx.items() if a.startswith("block")},
+                    "thread": {a: x for a, x in idx.items() if a.startswith("thread")}})
+    return out

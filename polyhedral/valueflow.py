@@ -22,7 +22,6 @@ from functools import cached_property
 
 import islpy as isl
 
-from verified_sched import ir
 from .isltools import tensor_box
 from .model import KernelModel, Stmt, safe_name
 
@@ -45,8 +44,11 @@ def out_tuple(tensor: str) -> str:
 class ValueFlow:
     """Last writers of one kernel (see the module docstring)."""
 
-    def __init__(self, model: KernelModel):
+    def __init__(self, model: KernelModel, may: bool = False):
+        """`may`: also kernels with data-dependent guards, bounds or indices; their writes are
+        may-sources and `may_source` gives every write a read may see (no `source`)."""
         self.m = model
+        self.may = may
         threads = any(lp.axis in THREADS for st in model.stmts for lp in st.loops)
         for st in model.stmts:
             axes = [lp.axis for lp in st.loops]
@@ -55,7 +57,7 @@ class ValueFlow:
             if len([a for a in axes if a in THREADS]) != len({a for a in axes if a in THREADS}):
                 raise Unsupported(f"statement {st.sid} is inside two loops of one thread axis")
         for st in model.stmts:
-            if not model.is_exact(st):
+            if not may and not model.is_exact(st):
                 raise Unsupported(f"statement {st.sid} has data-dependent guards, bounds or indices")
         self.width = max((len(p) for st in model.stmts for p in st.sched[0::2]), default=1)
         self.depth = max((st.depth for st in model.stmts), default=0)
@@ -125,6 +127,17 @@ class ValueFlow:
             sched = isl.Map(self.m.space(f"{out_tuple(t)}[{', '.join(dims)}] -> SCHED[{vec}]"))
             yield cell, sched
 
+    def observable_cells(self):
+        """(tensor, OUT_<T>[c] -> T[c]) over the non-padding cells of every global tensor the
+        kernel writes: what a run compares at the end."""
+        for t in sorted({a.tensor for st in self.m.stmts for a in st.accesses if a.write}):
+            tensor = self.m.program.tensor(t)
+            if tensor.memory not in ("global", "constant"):
+                continue
+            dims = ", ".join(f"c{d}" for d in range(tensor.rank))
+            cell = isl.Map(self.m.space(f"{out_tuple(t)}[{dims}] -> T_{safe_name(t)}[{dims}]"))
+            yield t, cell.intersect_range(tensor_box(self.m, t, False))
+
     @cached_property
     def _flow(self):
         sinks, scheds = [], []
@@ -136,8 +149,13 @@ class ValueFlow:
             scheds.append(sched)
         stores = self.m.writes
         sched = self.write_sched.union(self.m.union_map(scheds))
-        info = isl.UnionAccessInfo.from_sink(self.m.union_map(sinks)).set_must_source(stores)
-        flow = info.set_schedule_map(sched).compute_flow()
+        info = isl.UnionAccessInfo.from_sink(self.m.union_map(sinks))
+        if self.may:
+            exact = self.m.exact_domain
+            info = info.set_must_source(stores.intersect_domain(exact)).set_may_source(stores.subtract_domain(exact))
+            flow = info.set_schedule_map(sched).compute_flow()
+            return flow.get_may_dependence(), flow.get_may_no_source()
+        flow = info.set_must_source(stores).set_schedule_map(sched).compute_flow()
         return flow.get_must_dependence(), flow.get_must_no_source()
 
     @cached_property
@@ -165,30 +183,3 @@ class ValueFlow:
         """Store instances nobody sees: overwritten before any read and before the end."""
         stores = self.m.writes.domain()
         return stores.subtract(self.live_writes)
-
-
-def flow_or_none(model: KernelModel):
-    try:
-        return ValueFlow(model)
-    except Unsupported:
-        return None
-
-
-def dead_waw(model: KernelModel) -> isl.UnionMap:
-    """Pairs of plain stores to one cell that nobody observes in either order: both values are
-    overwritten before any read and before the end (so reversing them changes nothing), and
-    neither instance reads what the other writes. Empty when the flow is not modelled (GPU
-    kernels with barriers, data-dependent control). Keeping every other dependence keeps
-    every read's last writer and every cell's final writer (the dependence obligation)."""
-    flow = flow_or_none(model)
-    if flow is None or any(lp.axis in ir.HW_AXES for st in model.stmts for lp in st.loops):
-        return model.union_map([])
-    plain = isl.UnionSet.empty(model.domain.get_space())
-    for st in model.stmts:
-        if st.acc_op is None and not any(not a.write and a.tensor == st.accesses[0].tensor for a in st.accesses):
-            plain = plain.add_set(model.domains[st.name])
-    dead = flow.dead_writes.intersect(plain)
-    w = model.writes.intersect_domain(dead)
-    pairs = w.apply_range(w.reverse())
-    rw = model.writes.apply_range(model.reads.reverse())
-    return pairs.subtract(rw).subtract(rw.reverse())

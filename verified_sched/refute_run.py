@@ -218,11 +218,13 @@ def _parallel(program: ir.Program, kernel: str) -> bool:
 def confirm_refutations(program: ir.Program, kernel: str, obligations: list, profile: str) -> list:
     """A `dependence` or `coverage` refutation of an op of a kernel whose loops are all serial
     before and after the op (one order of execution, the one the backends run) is kept only when running the kernel before and after the op shows
-    a difference: at the counterexample's sizes, else at the file's example sizes (the
-    counterexample then names them). When every run agrees (a memory-only dependence on a
-    scratch accumulator every iteration reloads), the obligation is `unknown`: never refuted
-    without a run that shows it, never proved by one. Runs that fail (out of storage, sizes
-    too costly) leave the refutation as it is."""
+    a difference (for a `coverage` one of a kernel with parallel loops: the compiled run or
+    the interpreter in one of several orders, `_compare_orders`): at the counterexample's sizes, else at the file's example sizes (the
+    counterexample then names them). When every run agrees, or the run at the refutation's
+    own sizes agrees and no other shows a difference (a changed value that the inputs make
+    numerically equal), the obligation is `unknown`: never refuted without a run that shows
+    it, never proved by one. Runs that fail (out of storage, sizes too costly) with no
+    conclusive run at the refutation's own sizes leave the refutation as it is."""
     ks = sorted({o.op_index for o in obligations if o.status == "refuted" and o.engine != "run"
                  and o.kind in CONFIRMED_KINDS and o.op_index > 0})
     if not ks:
@@ -236,20 +238,79 @@ def confirm_refutations(program: ir.Program, kernel: str, obligations: list, pro
         return obligations
     out = list(obligations)
     for k in ks:
-        if _parallel(progs[k - 1], kernel) or _parallel(progs[k], kernel):
-            continue
+        parallel = _parallel(progs[k - 1], kernel) or _parallel(progs[k], kernel)
         exact = profile == "reproducible" or _keeps_rounding(program, kernel, obligations, k)
         rtol = None if exact else tolerance(program, [kernel])
         for n, o in enumerate(out):
             if o.op_index != k or o.status != "refuted" or o.engine == "run" or o.kind not in CONFIRMED_KINDS:
                 continue
-            sizes_list = _sizes_to_try(program, o, examples)
-            verdicts = [_compare(progs[k - 1], progs[k], kernel, s, rtol=rtol) for s in sizes_list]
-            if any(d is None for d, _, _ in verdicts) or any(d for d, _, _ in verdicts):
+            if parallel and o.kind != "coverage":
                 continue
+            compare = _compare_orders if parallel else _compare
+            sizes_list = _sizes_to_try(program, o, examples)
+            verdicts = [compare(progs[k - 1], progs[k], kernel, s, rtol=rtol) for s in sizes_list]
+            own = (o.counterexample or {}).get("params")
+            at_own = [d for (d, _, _), s in zip(verdicts, sizes_list) if s == own]
+            if any(at_own):
+                continue
+            shown_at = [(s, text, cell) for (d, text, cell), s in zip(verdicts, sizes_list) if d]
+            if shown_at and parallel:
+                continue  # a run in some order shows it: the refutation stays as it is
+            if shown_at:  # the refutation's own sizes run equal: name sizes that replay it
+                out[n] = _shown_elsewhere(o, *shown_at[0])
+                continue
+            if any(d is None for d, _, _ in verdicts) and at_own != [False]:
+                continue  # no conclusive run at the refutation's own sizes: it stays
             shown = "; ".join(",".join(f"{a}={b}" for a, b in s.items()) for s in sizes_list)
+            how = f" (compiled, and interpreted in {INTERP_SEEDS} orders of its parallel loops)" if parallel else ""
             out[n] = dataclasses.replace(
                 o, status="unknown", counterexample=None,
-                message=f"{o.message}; but the kernel runs equal before and after the op at {shown}: "
+                message=f"{o.message}; but the kernel runs equal before and after the op at {shown}{how}: "
                         f"not refuted without a run that shows it")
     return out
+
+
+def _shown_elsewhere(o, sizes: dict, text: str, cell):
+    """The refutation with the sizes of a run that shows it as its counterexample (its own
+    instances belong to other sizes, where the kernel runs equal, so they are dropped)."""
+    cex = {"params": dict(sizes), "seed": 0}
+    if cell is not None:
+        cex["cells"] = [cell]
+    first = text.splitlines()[0] if text else ""
+    return dataclasses.replace(o, counterexample=cex,
+                               message=f"{o.message}; the kernel runs equal at those sizes, but a run at "
+                                       f"other sizes shows the op changes the result: {first}")
+
+
+INTERP_SEEDS = 4  # seeded random orders of the parallel iterations (as the fuzzer replays)
+INTERP_MAX_INSTANCES = 50_000
+
+
+def _compare_orders(before, after, kernel, sizes, rtol=None):
+    """`_compare` for kernels with parallel loops: the compiled run (one order), then the
+    interpreter in INTERP_SEEDS seeded random orders of vectorized, block and thread
+    iterations; a coverage refutation (an extra, missing or different instance) that none of
+    them shows is not one `vsched run` replays."""
+    differs, text, cell = _compare(before, after, kernel, sizes, rtol=rtol)
+    if differs is not False:
+        return differs, text, cell
+    from codegen.emulate import EmulationError
+    from codegen.oracle import OutOfStorage, compare_kernels
+    from .interp import KernelError, run_kernel
+    from .resources import check_run
+    try:
+        check_run([(before, kernel), (after, kernel)], sizes, max_instances=INTERP_MAX_INSTANCES)
+    except VschedError:
+        return None, "", None
+    for seed in range(INTERP_SEEDS):
+        try:
+            rep = compare_kernels(before, kernel, kernel, sizes, seed, "random",
+                                  lambda k, s, a, p=before, sd=seed: run_kernel(p, k, s, a, seed=sd),
+                                  lambda k, s, a, p=after, sd=seed: run_kernel(p, k, s, a, seed=sd),
+                                  rtol=rtol, atol=rtol or 0.0, program_cand=after)
+        except (OutOfStorage, EmulationError, KernelError, VschedError, MemoryError):
+            return None, "", None
+        if not rep.equal:
+            d = rep.first_diff
+            return True, rep.text(), ({"tensor": d.tensor, "index": [int(x) for x in d.index]} if d else None)
+    return False, "", None

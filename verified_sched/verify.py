@@ -249,11 +249,11 @@ def _verify_kernel(program, kernel_name, profile, timeout, filename, shared_limi
         except ScheduleError as exc:
             report.obligations.append(Obligation("precondition", k, op.text(), "the op applies to the kernel",
                                                  "structural", "refuted", time.perf_counter() - t0, exc.message))
-            return report
+            return _confirmed(report, program, kernel_name, profile)
         if reason is not None:  # the op's own simplification ran out: nothing after it is checked
             report.obligations.append(Obligation("precondition", k, op.text(), "the op applies to the kernel",
                                                  "isl", "unknown", time.perf_counter() - t0, reason))
-            return report
+            return _confirmed(report, program, kernel_name, profile)
         report.obligations.append(Obligation("precondition", k, op.text(), "the op applies to the kernel",
                                              "structural", "proved", time.perf_counter() - t0, "applies"))
         ctx = OpContext(current, after, kernel_name, op, k, profile, timeout, deadline, shared_limit)
@@ -270,9 +270,17 @@ def _verify_kernel(program, kernel_name, profile, timeout, filename, shared_limi
         report.obligations += own
         report.obligations += op_obligations(ctx)
         current = after
-    from .refute_run import confirm_refutations, refute_unknowns
-    report.obligations = confirm_refutations(program, kernel_name, report.obligations, profile)
+    from .refute_run import refute_unknowns
+    _confirmed(report, program, kernel_name, profile)
     report.obligations = refute_unknowns(program, kernel_name, report.obligations, profile)
+    return report
+
+
+def _confirmed(report: KernelReport, program, kernel_name, profile) -> KernelReport:
+    """The report with the refutations of the ops before the last one checked confirmed by
+    running (refute_run.confirm_refutations), also when a later op fails to apply."""
+    from .refute_run import confirm_refutations
+    report.obligations = confirm_refutations(program, kernel_name, report.obligations, profile)
     return report
 
 
@@ -338,6 +346,8 @@ def _cex_text(o: Obligation) -> list:
             lines.append(f"{who}instance: {inst}")
     if order:
         lines.append(f"order before the op: {order['before']}; after the op: {order['after']}")
+    if c.get("observed_by"):
+        lines.append(f"read that sees the other store: {fmt_instance(c['observed_by'])}")
     for cell in c.get("cells") or []:
         if cell.get("index") is not None:
             lines.append(f"cell: {cell['tensor']}[{', '.join(map(str, cell['index']))}]")

@@ -258,7 +258,9 @@ def replay(program, kernel, ops, o, out: Outcome, oob_at=None) -> str:
         dims = [eval_int(d, sizes) for d in t.storage_dims()]
         return "replayed" if any(not 0 <= c < d for c, d in zip(cells[0]["index"], dims)) else "failed"
     if o.kind == "race":
-        if (oob_at is not None and oob_at <= o.op_index) or not _hardware(after, kernel):
+        threads = cex.get("threads") or []
+        lanes = len(threads) == 2 and threads[0] == threads[1]  # two vector lanes of one thread
+        if (oob_at is not None and oob_at <= o.op_index) or not _hardware(after, kernel) or lanes:
             return "skipped"  # out of storage, or only vector lanes race (no executor interleaves them)
         for s in [sizes] + [{k: v + d for k, v in sizes.items()} for d in (1, 2)]:
             for seed in range(3):
@@ -274,27 +276,40 @@ def replay(program, kernel, ops, o, out: Outcome, oob_at=None) -> str:
     if not _observable(o) or o.op_index == 0:
         return "skipped"
     before = progs[-2]
-    if "unordered" in str(cex.get("order", {}).get("after", "")):
-        # made parallel: only an interleaving shows it; the emulator's race detector runs
-        # hardware loops (vectorized lanes have no interleaving executor here)
-        if not _hardware(after, kernel) or (oob_at is not None and oob_at <= o.op_index):
-            return "skipped"
-        o_race = type(o)("race", o.op_index, o.op, o.statement, o.engine, o.status, 0.0, o.message, cex)
-        return replay(program, kernel, ops, o_race, out, oob_at)
     # the obligations relate the after kernel to the original through provenance: an error an
     # earlier op made may be reported again here, so the original counts as "before" too
     pairs = [(before, after)] + ([(program, after)] if o.op_index > 1 else [])
+    if "unordered" in str(cex.get("order", {}).get("after", "")):
+        # made parallel: an interleaving shows it (the emulator's race detector runs hardware
+        # loops; vectorized lanes have no interleaving executor here), or a value that no
+        # longer reaches its reader: the interpreter keeps a local copy per thread, a shared
+        # one per block, and runs blocks and threads in random orders
+        if not _hardware(after, kernel) or (oob_at is not None and oob_at <= o.op_index):
+            return "skipped"
+        if _differs_near(pairs, kernel, sizes, out) == "replayed":
+            return "replayed"
+        o_race = type(o)("race", o.op_index, o.op, o.statement, o.engine, o.status, 0.0, o.message, cex)
+        return replay(program, kernel, ops, o_race, out, oob_at)
+    result = _differs_near(pairs, kernel, sizes, out)
+    if result != "failed":
+        return result
+    if o.kind == "dependence" and _hardware(after, kernel) and (oob_at is None or oob_at > o.op_index):
+        # an order violated only between concurrently running blocks or threads shows as a
+        # race (or a different result) in the emulator, not in the serializing interpreter
+        o_race = type(o)("race", o.op_index, o.op, o.statement, o.engine, o.status, 0.0, o.message, cex)
+        return replay(program, kernel, ops, o_race, out, oob_at)
+    return "failed"
+
+
+def _differs_near(pairs, kernel, sizes, out) -> str:
+    """'replayed' when some (before, after) pair runs differently in the interpreter at the
+    sizes or just above, 'skipped' when they cannot be run, else 'failed'."""
     try:
         for s in [sizes] + [{k: v + d for k, v in sizes.items()} for d in (1, 2, 3)]:
             if any(_differ(b, a, kernel, s, out) for b, a in pairs):
                 return "replayed"
     except UsageError:  # the two programs declare different tensors, or sizes not admitted
         return "skipped"
-    if o.kind == "dependence" and _hardware(after, kernel) and (oob_at is None or oob_at > o.op_index):
-        # an order violated only between concurrently running blocks or threads shows as a
-        # race (or a different result) in the emulator, not in the serializing interpreter
-        o_race = type(o)("race", o.op_index, o.op, o.statement, o.engine, o.status, 0.0, o.message, cex)
-        return replay(program, kernel, ops, o_race, out, oob_at)
     return "failed"
 
 

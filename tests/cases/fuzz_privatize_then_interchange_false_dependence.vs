@@ -1,3 +1,7 @@
+# Regression (found by `vsched fuzz`, fixed by value-based dependences): the verifier used to
+# refute this legal schedule with a memory-only dependence on the privatized accumulator (and,
+# once refutations of serial kernels had to replay, left it `unknown`); it is now proved: every
+# read of the accumulator keeps its last writer. The original finding:
 # Found by `vsched fuzz --budget 240 --workers 2` (kind: counterexample): the verifier refutes
 # dependence, but the refutation does not replay (the kernels agree at its sizes and above).
 # dependence refuted on the privatized accumulator d_acc0 after an interchange: the RAW pair
@@ -5,7 +9,7 @@
 # value flows between the two instances; the interpreter agrees at the sizes given and above.
 # verifier message: refuted dependence of op 3 (interchange oh, ow) does not replay at {'OH': 2, 'OW': 2}: RAW dependence on d_acc0[0] at OH=2, OW=2: S0(n=0, oh=0, ow=1, f=0, kh=0, kw=0, c=0) at (n=0, ow=1, oh=0, f=0, kh=0, kw=0, c=0) writes it and d_acc0.store(n=0, oh=1, ow=0, f=0) at (n=0, ow=0, oh=1, f=0) reads it; before the op the first runs before the second, after the op the second runs before the first
 # fuzz-sizes: OH=2,OW=2
-# reproduce: vsched verify privatize_then_interchange_false_dependence.vs   # illegal dependence
+# was: vsched verify privatize_then_interchange_false_dependence.vs   # illegal dependence
 #            vsched run privatize_then_interchange_false_dependence.vs --size OH=2,OW=2   # ok
 # expect: legal
 profile approximate
