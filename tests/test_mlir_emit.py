@@ -48,7 +48,7 @@ CORPUS, REFUSED = _corpus()
 
 
 def test_most_of_the_corpus_is_expressible():
-    assert len(CORPUS) >= 20 and len(REFUSED) <= 12, (len(CORPUS), REFUSED)
+    assert len(CORPUS) >= 20 and len(REFUSED) <= 13, (len(CORPUS), REFUSED)  # 13 on main at 41e98a5 (new fuzz cases)
 
 
 @pytest.mark.parametrize("path, kernel", [pytest.param(p, k, id=f"{p.stem}-{k}") for p, k in CORPUS])
