@@ -76,20 +76,14 @@ def _drop_zero(e):
     return None
 
 
-def lane_loops(node, around: Optional[ir.For] = None, out: Optional[dict] = None) -> dict:
-    """id(TensorCore) -> the loop binding its lane (None when no enclosing loop does)."""
-    out = {} if out is None else out
-    match node:
-        case tuple() | list():
-            for s in node:
-                lane_loops(s, around, out)
-        case ir.TensorCore(lane=lane):
-            out[id(node)] = around if around is not None and around.var == lane else None
-        case ir.For(body=body):
-            lane_loops(body, node, out)
-        case ir.If(then=then, orelse=orelse):
-            lane_loops(then, around, out)
-            lane_loops(orelse, around, out)
+def lane_loops(stmt) -> dict:
+    """id(TensorCore) -> the loop binding its lane: the innermost loop around it when that loop's
+    variable is the lane (None otherwise). Tensor cores inside a fallback are not looked at."""
+    out = {}
+    for x in ir.walk_scoped((stmt,), lambda x: not isinstance(x.stmt, ir.TensorCore)):
+        if isinstance(x.stmt, ir.TensorCore):
+            around = x.loops[-1] if x.loops else None
+            out[id(x.stmt)] = around if around is not None and around.var == x.stmt.lane else None
     return out
 
 

@@ -13,7 +13,13 @@ from verified_sched.ir import And, BinOp, BoolConst, Call, Cmp, FloorDiv, Int, L
 
 
 class NoTerm(Exception):
-    """The expression has no integer z3 term (a tensor read, a float, a real division)."""
+    """The expression has no integer z3 term (a tensor read, a float, a real division);
+    `node` is the sub-expression or condition that has none, `in_condition` whether it stands
+    where a condition was expected."""
+
+    def __init__(self, message: str, node=None, in_condition: bool = False):
+        super().__init__(message)
+        self.node, self.in_condition = node, in_condition
 
 
 def term(e, env: dict, load=None):
@@ -44,7 +50,7 @@ def term(e, env: dict, load=None):
         case Call(fn="max", args=(a, b)):
             x, y = term(a, env, load), term(b, env, load)
             return z3.If(x >= y, x, y)
-    raise NoTerm(f"{type(e).__name__} has no integer meaning")
+    raise NoTerm(f"{type(e).__name__} has no integer meaning", e)
 
 
 _CMP = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
@@ -63,4 +69,4 @@ def cond(c, env: dict, load=None):
             return z3.Not(cond(a, env, load))
         case BoolConst(value=v):
             return z3.BoolVal(v)
-    raise NoTerm(f"{type(c).__name__} has no integer meaning")
+    raise NoTerm(f"{type(c).__name__} has no integer meaning", c, in_condition=True)

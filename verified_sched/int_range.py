@@ -172,24 +172,30 @@ def condition(c, env: dict, where: str, prec: dict) -> None:
 
 
 def _walk(stmts, env: dict, kernel: str, prec: dict) -> None:
-    for s in stmts:
+    envs = {(): env}  # path of a statement -> the intervals of the iterators enclosing it
+    runs = {}  # path of a loop -> whether its body may run
+
+    def descend(x) -> bool:
+        return runs.get(x.path, True)
+
+    for x in ir.walk_scoped(stmts, descend):
+        s, here = x.stmt, envs[x.path[:-1]]
         match s:
-            case ir.For(var=v, lo=lo, hi=hi, body=body):
+            case ir.For(var=v, lo=lo, hi=hi):
                 where = f"kernel {kernel}: the bounds of loop {v}"
-                a, b = interval(lo, env, where, prec), interval(hi, env, where, prec)
-                if a[0] <= b[1] - 1:  # else the body never runs
-                    _walk(body, {**env, v: (a[0], b[1] - 1)}, kernel, prec)
-            case ir.If(cond=c, then=then, orelse=orelse):
-                condition(c, env, f"kernel {kernel}: a condition", prec)
-                _walk(then, env, kernel, prec)
-                _walk(orelse, env, kernel, prec)
+                a, b = interval(lo, here, where, prec), interval(hi, here, where, prec)
+                runs[x.path] = a[0] <= b[1] - 1  # else the body never runs
+                envs[x.path] = {**here, v: (a[0], b[1] - 1)}
+            case ir.If(cond=c):
+                condition(c, here, f"kernel {kernel}: a condition", prec)
+                envs[x.path] = here
             case ir.Assign(tensor=t, index=index, value=val):
                 where = f"kernel {kernel}: an assignment to {t}"
-                for x in index:
-                    interval(x, env, where, prec)
-                value(val, env, where, prec)
-            case ir.TensorCore(fallback=fb):
-                _walk(fb, env, kernel, prec)
+                for i in index:
+                    interval(i, here, where, prec)
+                value(val, here, where, prec)
+            case ir.TensorCore():
+                envs[x.path] = here
 
 
 def _tensors(program: ir.Program, env: dict, prec: dict) -> None:

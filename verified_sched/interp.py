@@ -56,14 +56,12 @@ class _State:
 
 
 def _has_barrier(stmt) -> bool:
-    match stmt:
-        case ir.Barrier():
-            return True
-        case ir.For(body=body):
-            return any(_has_barrier(s) for s in body)
-        case ir.If(then=t, orelse=e):
-            return any(_has_barrier(s) for s in t + e)
-    return False
+    """A barrier at or below `stmt` (not in a TensorCore's fallback)."""
+    return any(isinstance(x.stmt, ir.Barrier) for x in ir.walk_scoped((stmt,), _not_core))
+
+
+def _not_core(x) -> bool:
+    return not isinstance(x.stmt, ir.TensorCore)
 
 
 class Compiler:

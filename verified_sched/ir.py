@@ -1,431 +1,25 @@
-"""The loop-nest IR: frozen dataclasses with structural equality (README: Semantics).
+"""The loop-nest IR (README: Semantics): its node vocabulary (defined in `ir_nodes.py`,
+re-exported here; import it from this module) and the generic traversals.
 
-One expression family serves index and scalar positions; `wellformed.py` checks that index
-positions are integer typed. Every node has an optional `loc` (source position) that takes no
-part in equality. `rewrite` is the one generic traversal: it rebuilds bottom-up and returns the
-very same object when nothing changed, so callers can test `new is old`.
+- `rewrite(node, fn, descend=None)` rebuilds bottom-up and returns the very same object when
+  nothing changed, so callers can test `new is old`; `descend(node) -> False` stops it from
+  going below a node (a pre-order hook).
+- `walk(node)` visits every node below, pre-order.
+- `walk_scoped(body)` visits every statement with its path, enclosing loops and guards: the
+  one "walk with enclosing loops and guards" (one `TensorCore` policy: its fallback is
+  descended, each statement there marked with the TensorCore that holds it).
 """
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Callable, Iterator, Optional, Union
-
-from .errors import InternalError, Loc
-
-PRECISIONS = ("f16", "bf16", "f32", "f64", "i32")
-FLOAT_PRECISIONS = ("f16", "bf16", "f32", "f64")
-MEMORIES = ("global", "shared", "local", "constant")
-HW_AXES = ("block.x", "block.y", "block.z", "thread.x", "thread.y", "thread.z")
-AXES = ("serial", "vectorized", "unrolled") + HW_AXES
-PARALLEL_AXES = ("vectorized",) + HW_AXES
-BINOPS = ("+", "-", "*", "/")
-CMPOPS = ("<", "<=", ">", ">=", "==", "!=")
-# name -> arity of the scalar/index functions
-FUNCS = {"min": 2, "max": 2, "fma": 3, "neg": 1, "exp": 1, "log": 1, "sqrt": 1, "relu": 1, "abs": 1}
-PROFILES = ("default", "approximate", "reproducible", "finite")
-
-
-def _loc_field():
-    return field(default=None, compare=False, repr=False, kw_only=True)
-
-
-def _check(ok: bool, msg: str) -> None:
-    if not ok:
-        raise InternalError(msg)
-
-
-def _tuple(obj, name: str) -> None:
-    """Coerce a list field to a tuple (frozen dataclasses must hold hashable values)."""
-    value = getattr(obj, name)
-    if isinstance(value, list):
-        object.__setattr__(obj, name, tuple(value))
-
-
-class Node:
-    """Marker base class of every IR node."""
-
-    loc: Optional[Loc]
-
-
-# ---------------------------------------------------------------- expressions
-
-
-@dataclass(frozen=True)
-class Int(Node):
-    value: int
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _check(isinstance(self.value, int) and not isinstance(self.value, bool), f"Int({self.value!r})")
-
-
-@dataclass(frozen=True)
-class Float(Node):
-    value: float
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        object.__setattr__(self, "value", float(self.value))
-
-
-@dataclass(frozen=True)
-class Var(Node):
-    """A loop iterator or a size parameter (used as an index or as a value)."""
-
-    name: str
-    loc: Optional[Loc] = _loc_field()
-
-
-@dataclass(frozen=True)
-class BinOp(Node):
-    """a op b with op in + - * /; `/` is real division (scalar positions only)."""
-
-    op: str
-    a: "Expr"
-    b: "Expr"
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _check(self.op in BINOPS, f"BinOp op {self.op!r}")
-
-
-@dataclass(frozen=True)
-class FloorDiv(Node):
-    """floor(a / divisor) with a constant positive divisor (mathematical, not truncating)."""
-
-    a: "Expr"
-    divisor: int
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _check(isinstance(self.divisor, int) and self.divisor > 0, f"FloorDiv divisor {self.divisor!r}")
-
-
-@dataclass(frozen=True)
-class Mod(Node):
-    """a mod divisor, result in [0, divisor) (mathematical, not C's %)."""
-
-    a: "Expr"
-    divisor: int
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _check(isinstance(self.divisor, int) and self.divisor > 0, f"Mod divisor {self.divisor!r}")
-
-
-@dataclass(frozen=True)
-class Call(Node):
-    """min, max (index or scalar), fma(a, b, c) = a*b + c, and unary neg/exp/log/sqrt/relu/abs."""
-
-    fn: str
-    args: tuple
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _tuple(self, "args")
-        _check(self.fn in FUNCS, f"Call fn {self.fn!r}")
-        _check(len(self.args) == FUNCS[self.fn], f"{self.fn} takes {FUNCS[self.fn]} arguments")
-
-
-@dataclass(frozen=True)
-class Where(Node):
-    cond: "Cond"
-    a: "Expr"
-    b: "Expr"
-    loc: Optional[Loc] = _loc_field()
-
-
-@dataclass(frozen=True)
-class Cast(Node):
-    prec: str
-    a: "Expr"
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _check(self.prec in PRECISIONS, f"Cast prec {self.prec!r}")
-
-
-@dataclass(frozen=True)
-class Load(Node):
-    """A tensor read; used inside an index it is a dynamic (non-affine) index."""
-
-    tensor: str
-    index: tuple
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _tuple(self, "index")
-
-
-Expr = Union[Int, Float, Var, BinOp, FloorDiv, Mod, Call, Where, Cast, Load]
-
-# ---------------------------------------------------------------- conditions
-
-
-@dataclass(frozen=True)
-class Cmp(Node):
-    op: str
-    a: Expr
-    b: Expr
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _check(self.op in CMPOPS, f"Cmp op {self.op!r}")
-
-
-@dataclass(frozen=True)
-class And(Node):
-    a: "Cond"
-    b: "Cond"
-    loc: Optional[Loc] = _loc_field()
-
-
-@dataclass(frozen=True)
-class Or(Node):
-    a: "Cond"
-    b: "Cond"
-    loc: Optional[Loc] = _loc_field()
-
-
-@dataclass(frozen=True)
-class Not(Node):
-    a: "Cond"
-    loc: Optional[Loc] = _loc_field()
-
-
-@dataclass(frozen=True)
-class BoolConst(Node):
-    value: bool
-    loc: Optional[Loc] = _loc_field()
-
-
-Cond = Union[Cmp, And, Or, Not, BoolConst]
-
-# ---------------------------------------------------------------- statements
-
-
-@dataclass(frozen=True)
-class For(Node):
-    """for var in lo .. hi (hi exclusive) with an axis type."""
-
-    var: str
-    lo: Expr
-    hi: Expr
-    axis: str
-    body: tuple
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _tuple(self, "body")
-        _check(self.axis in AXES, f"For axis {self.axis!r}")
-
-
-@dataclass(frozen=True)
-class Assign(Node):
-    """tensor[index] = value, with a stable statement id and a provenance map.
-
-    `provenance` maps each ORIGINAL iterator name to an expression over the CURRENT
-    iterators (identity right after parsing). Schedule ops update it so verification can map
-    every executed instance back to the original instance it stands for.
-    """
-
-    tensor: str
-    index: tuple
-    value: Expr
-    sid: str = ""
-    provenance: tuple = ()
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _tuple(self, "index")
-        _tuple(self, "provenance")
-
-
-@dataclass(frozen=True)
-class Zero(Node):
-    """Zero every storage cell of a tensor, padding included."""
-
-    tensor: str
-    loc: Optional[Loc] = _loc_field()
-
-
-@dataclass(frozen=True)
-class If(Node):
-    cond: Cond
-    then: tuple
-    orelse: tuple = ()
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _tuple(self, "then")
-        _tuple(self, "orelse")
-
-
-@dataclass(frozen=True)
-class Barrier(Node):
-    loc: Optional[Loc] = _loc_field()
-
-
-@dataclass(frozen=True)
-class TensorCore(Node):
-    """A tensor-core block over an m x n x k tile with its scalar fallback (Tensorize).
-
-    Its meaning is exactly `fallback` run once by lane 0; backends may render an intrinsic.
-    """
-
-    lane: str
-    shape: tuple
-    fallback: tuple
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _tuple(self, "shape")
-        _tuple(self, "fallback")
-
-
-Stmt = Union[For, Assign, Zero, If, Barrier, TensorCore]
-
-# ---------------------------------------------------------------- declarations
-
-
-@dataclass(frozen=True)
-class Tensor(Node):
-    name: str
-    dims: tuple
-    prec: str = "f32"
-    memory: str = "global"
-    pad: tuple = ()
-    # a global tensor that holds intermediate values only (split_reduction's partials): stored,
-    # allocated and bounds-checked like any other, but not observable (claims and `vsched run`
-    # do not compare it)
-    scratch: bool = False
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _tuple(self, "dims")
-        _tuple(self, "pad")
-        if not self.pad:
-            object.__setattr__(self, "pad", (0,) * len(self.dims))
-        _check(self.prec in PRECISIONS, f"Tensor prec {self.prec!r}")
-        _check(self.memory in MEMORIES, f"Tensor memory {self.memory!r}")
-        _check(not self.scratch or self.memory == "global", f"tensor {self.name}: scratch is global")
-        _check(len(self.pad) == len(self.dims), f"tensor {self.name}: pad rank != dims rank")
-        _check(all(isinstance(p, int) and p >= 0 for p in self.pad), f"tensor {self.name}: bad pad")
-
-    @property
-    def rank(self) -> int:
-        return len(self.dims)
-
-    def storage_dims(self) -> tuple:
-        """Dims including trailing padding cells."""
-        return tuple(d if p == 0 else BinOp("+", d, Int(p)) for d, p in zip(self.dims, self.pad))
-
-
-@dataclass(frozen=True)
-class Kernel(Node):
-    name: str
-    body: tuple
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _tuple(self, "body")
-
-
-@dataclass(frozen=True)
-class Schedule(Node):
-    kernel: str
-    ops: tuple  # of verified_sched.schedule op records
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _tuple(self, "ops")
-
-
-@dataclass(frozen=True)
-class Claim(Node):
-    a: str
-    b: str
-    loc: Optional[Loc] = _loc_field()
-
-
-@dataclass(frozen=True)
-class InputRange(Node):
-    """`inputs a, b int in [-8, 8]` / `inputs a in [-1, 1] grid 1/16`: the values the named
-    tensors may hold (multiples of 2^-grid_exp in [lo, hi]); used by exactness obligations."""
-
-    tensors: tuple
-    lo: Fraction
-    hi: Fraction
-    grid_exp: int = 0
-    text: str = field(default="", compare=False)
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _tuple(self, "tensors")
-        _check(self.lo <= self.hi, "InputRange lo > hi")
-
-    @property
-    def magnitude(self) -> Fraction:
-        return max(abs(self.lo), abs(self.hi))
-
-
-@dataclass(frozen=True)
-class Program(Node):
-    """A whole .vs file."""
-
-    params: tuple = ()
-    constraints: tuple = ()  # of Cond over params
-    profile: Optional[str] = None  # None: not stated in the file (acts as "default")
-    tensors: tuple = ()
-    kernels: tuple = ()
-    schedules: tuple = ()
-    claims: tuple = ()
-    inputs: tuple = ()  # of InputRange
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        for name in ("params", "constraints", "tensors", "kernels", "schedules", "claims", "inputs"):
-            _tuple(self, name)
-        _check(self.profile is None or self.profile in PROFILES, f"profile {self.profile!r}")
-
-    def tensor(self, name: str) -> Tensor:
-        for t in self.tensors:
-            if t.name == name:
-                return t
-        raise KeyError(name)
-
-    def kernel(self, name: str) -> Kernel:
-        for k in self.kernels:
-            if k.name == name:
-                return k
-        raise KeyError(name)
-
-    def schedule_for(self, kernel: str) -> Optional[Schedule]:
-        for s in self.schedules:
-            if s.kernel == kernel:
-                return s
-        return None
-
-    def with_kernel(self, kernel: Kernel) -> "Program":
-        """The program with the kernel of the same name replaced (or appended)."""
-        names = [k.name for k in self.kernels]
-        if kernel.name in names:
-            ks = tuple(kernel if k.name == kernel.name else k for k in self.kernels)
-        else:
-            ks = self.kernels + (kernel,)
-        return dataclasses.replace(self, kernels=ks)
-
-    def with_tensor(self, tensor: Tensor) -> "Program":
-        names = [t.name for t in self.tensors]
-        if tensor.name in names:
-            ts = tuple(tensor if t.name == tensor.name else t for t in self.tensors)
-        else:
-            ts = self.tensors + (tensor,)
-        return dataclasses.replace(self, tensors=ts)
-
-
+from typing import Callable, Iterator, NamedTuple, Optional
+
+from .ir_nodes import (  # noqa: F401  (the IR's vocabulary, re-exported: import it from here)
+    PRECISIONS, FLOAT_PRECISIONS, MEMORIES, HW_AXES, AXES, PARALLEL_AXES, BINOPS, CMPOPS, FUNCS,
+    PROFILES, Node, Int, Float, Var, BinOp, FloorDiv, Mod, Call, Where, Cast, Load, Expr, Cmp,
+    And, Or, Not, BoolConst, Cond, For, Assign, Zero, If, Barrier, TensorCore, Stmt, Tensor,
+    Kernel, Schedule, Claim, InputRange, Program,
+)
 # ---------------------------------------------------------------- generic traversal
 
 
@@ -443,28 +37,32 @@ def _child_fields(node: Node):
     return [(name, getattr(node, name)) for name in _field_names(type(node))]
 
 
-def _map_value(value, fn):
+def _map_value(value, fn, descend):
     if isinstance(value, Node):
-        return rewrite(value, fn)
+        return rewrite(value, fn, descend)
     if isinstance(value, tuple):
-        new = tuple(_map_value(v, fn) for v in value)
+        new = tuple(_map_value(v, fn, descend) for v in value)
         return value if all(a is b for a, b in zip(new, value)) else new
     return value
 
 
-def rewrite(node: Node, fn: Callable[[Node], Optional[Node]]) -> Node:
+def rewrite(node: Node, fn: Callable[[Node], Optional[Node]],
+            descend: Optional[Callable[[Node], bool]] = None) -> Node:
     """Rebuild `node` bottom-up, applying `fn` to every rebuilt node.
 
     `fn` returns a replacement node, or None to keep it. The same object comes back when
     nothing changed anywhere below. Op records (schedule) and declarations are traversed too.
+    `descend` (a pre-order hook, asked before any child is visited) returns False to leave
+    everything below a node as it is; `fn` is still applied to the node itself.
     """
-    changes = {}
-    for name, value in _child_fields(node):
-        new = _map_value(value, fn)
-        if new is not value:
-            changes[name] = new
-    if changes:
-        node = dataclasses.replace(node, **changes)
+    if descend is None or descend(node):
+        changes = {}
+        for name, value in _child_fields(node):
+            new = _map_value(value, fn, descend)
+            if new is not value:
+                changes[name] = new
+        if changes:
+            node = dataclasses.replace(node, **changes)
     out = fn(node)
     return node if out is None else out
 
@@ -489,6 +87,62 @@ def walk(node) -> Iterator[Node]:
             v = getattr(value, name)
             if isinstance(v, (Node, tuple)):
                 push(v)
+
+
+class Scoped(NamedTuple):
+    """A statement with its path and what encloses it (outermost first).
+
+    The path is a tuple of (field, index) steps from the walked body, field being "body"
+    (kernel or For), "then"/"orelse" (If) or "fallback" (TensorCore).
+    """
+
+    stmt: Node
+    path: tuple
+    loops: tuple  # enclosing For nodes
+    guards: tuple  # enclosing conditions (negated, Not(c), for else branches)
+    core: Optional[TensorCore] = None  # the innermost TensorCore whose fallback holds it
+
+
+def scoped_children(stmt) -> tuple:
+    """(field, statements) of each statement list directly inside `stmt`."""
+    match stmt:
+        case For(body=b):
+            return (("body", b),)
+        case If(then=t, orelse=e):
+            return (("then", t), ("orelse", e))
+        case TensorCore(fallback=f):
+            return (("fallback", f),)
+    return ()
+
+
+def walk_scoped(body: tuple, descend: Optional[Callable[[Scoped], bool]] = None, *,
+                path: tuple = (), loops: tuple = (), guards: tuple = (), core=None,
+                field: str = "body") -> Iterator[Scoped]:
+    """Every statement below the statement list `body`, pre-order, as `Scoped` records.
+
+    A For adds itself to `loops`; an If adds its condition to the then branch's `guards`
+    and `Not(cond)` to the else branch's; a TensorCore adds nothing but marks the statements
+    of its fallback (`core`). `descend(scoped) -> False` skips what is below a statement (it
+    is asked after the statement was yielded, so a consumer may decide it there).
+    """
+    for i, s in enumerate(body):
+        p = path + ((field, i),)
+        here = Scoped(s, p, loops, guards, core)
+        yield here
+        if descend is not None and not descend(here):
+            continue
+        match s:
+            case For():
+                yield from walk_scoped(s.body, descend, path=p, loops=loops + (s,), guards=guards,
+                                       core=core)
+            case If(cond=c):
+                yield from walk_scoped(s.then, descend, path=p, loops=loops, guards=guards + (c,),
+                                       core=core, field="then")
+                yield from walk_scoped(s.orelse, descend, path=p, loops=loops,
+                                       guards=guards + (Not(c),), core=core, field="orelse")
+            case TensorCore():
+                yield from walk_scoped(s.fallback, descend, path=p, loops=loops, guards=guards,
+                                       core=s, field="fallback")
 
 
 def substitute(node: Node, mapping: dict) -> Node:

@@ -136,14 +136,15 @@ class _Checker:
         if tensor.memory == "constant":
             raise _err(f"tensor '{name}' is in constant memory and cannot be written", node, self.fallback)
 
-    def stmts(self, body, loops: tuple, axes: tuple) -> None:
-        for s in body:
-            self.stmt(s, loops, axes)
+    def stmts(self, body) -> None:
+        for x in ir.walk_scoped(body):
+            self.stmt(x.stmt, tuple(f.var for f in x.loops), tuple(f.axis for f in x.loops))
 
     def stmt(self, s, loops: tuple, axes: tuple) -> None:
+        """Check `s` itself (what is below it comes next in `stmts`' walk)."""
         names = self.params | set(loops)
         match s:
-            case ir.For(var=v, lo=lo, hi=hi, axis=axis, body=body):
+            case ir.For(var=v, lo=lo, hi=hi, axis=axis):
                 if v in loops:
                     raise _err(f"loop iterator '{v}' shadows an enclosing loop of the same name", s, self.fallback)
                 if v in self.params:
@@ -152,26 +153,22 @@ class _Checker:
                     self.index(b, names, "a loop bound", dynamic=False)
                 if ir.is_hardware(axis) and lo != ir.Int(0):
                     raise _err(f"{axis} loop '{v}' must start at 0", s, self.fallback)
-                self.stmts(body, loops + (v,), axes + (axis,))
             case ir.Assign(tensor=t, index=index, value=value):
                 self.written(t, s)
                 self.load(ir.Load(t, index, loc=s.loc), names)
                 self.scalar(value, names)
             case ir.Zero(tensor=t):
                 self.written(t, s)
-            case ir.If(cond=c, then=then, orelse=orelse):
+            case ir.If(cond=c):
                 self.cond(c, names, "a condition", data=True)
-                self.stmts(then, loops, axes)
-                self.stmts(orelse, loops, axes)
             case ir.Barrier():
                 if not any(a.startswith("block.") for a in axes):
                     raise _err("barrier outside a block loop", s, self.fallback)
                 if "vectorized" in axes:
                     raise _err("barrier under a vectorized loop", s, self.fallback)
-            case ir.TensorCore(shape=shape, fallback=fallback):
+            case ir.TensorCore(shape=shape):
                 if not all(isinstance(x, int) and x > 0 for x in shape):
                     raise _err(f"tensor_core shape must be positive integers, got {shape}", s, self.fallback)
-                self.stmts(fallback, loops, axes)
             case _:
                 raise _err(f"not a statement: {s!r}", s, self.fallback)
 
@@ -185,7 +182,7 @@ def check_kernel(program: ir.Program, kernel: ir.Kernel) -> None:
     """Raise ParseError (at the offending node) if `kernel` is not well formed in `program`."""
     checker = _Checker(program)
     checker.fallback = kernel.loc or program.loc
-    checker.stmts(kernel.body, (), ())
+    checker.stmts(kernel.body)
 
 
 def check_program(program: ir.Program) -> None:

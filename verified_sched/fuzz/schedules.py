@@ -24,20 +24,14 @@ AXES = ("serial", "vectorized", "unrolled", "block.x", "block.y", "thread.x", "t
 
 
 def statements(kernel: ir.Kernel) -> list:
-    """(statement, enclosing For nodes outermost first) for every Assign."""
-    out = []
+    """(statement, enclosing For nodes outermost first) for every Assign (not those of a
+    TensorCore's fallback)."""
+    return [(x.stmt, x.loops) for x in ir.walk_scoped(kernel.body, _not_core)
+            if isinstance(x.stmt, ir.Assign)]
 
-    def go(body, loops):
-        for s in body:
-            if isinstance(s, ir.For):
-                go(s.body, loops + (s,))
-            elif isinstance(s, ir.If):
-                go(s.then, loops)
-                go(s.orelse, loops)
-            elif isinstance(s, ir.Assign):
-                out.append((s, loops))
-    go(kernel.body, ())
-    return out
+
+def _not_core(x) -> bool:
+    return not isinstance(x.stmt, ir.TensorCore)
 
 
 def loop_nodes(kernel: ir.Kernel) -> list:

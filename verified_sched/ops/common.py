@@ -7,11 +7,10 @@ where field is "body" (kernel or For), "then"/"orelse" (If) or "fallback" (Tenso
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 from .. import ir
 from ..errors import ScheduleError
-from ..ir import Assign, For, If, Int, Kernel, Not, TensorCore, Zero
+from ..ir import Assign, For, If, Int, Kernel, TensorCore, Zero
 from ..schedule import op_name
 from ..simplify import Context, fold_index
 
@@ -28,40 +27,12 @@ def get_kernel(program: ir.Program, name: str, op) -> Kernel:
         raise error(op, f"no kernel named '{name}'") from None
 
 
-def _children(stmt):
-    match stmt:
-        case For(body=b):
-            return (("body", b),)
-        case If(then=t, orelse=e):
-            return (("then", t), ("orelse", e))
-        case TensorCore(fallback=f):
-            return (("fallback", f),)
-    return ()
+Site = ir.Scoped  # a statement with its path, enclosing loops and guards (ir.walk_scoped)
 
 
-@dataclass(frozen=True)
-class Site:
-    """A statement with its path and what encloses it (outermost first)."""
-
-    path: tuple
-    stmt: object
-    loops: tuple  # enclosing For nodes
-    guards: tuple  # enclosing conditions (already negated for else branches)
-
-
-def sites(stmts: tuple, path=(), loops=(), guards=(), field="body"):
-    """Every statement below `stmts`, pre-order, as Site records."""
-    for i, s in enumerate(stmts):
-        p = path + ((field, i),)
-        yield Site(p, s, loops, guards)
-        match s:
-            case For():
-                yield from sites(s.body, p, loops + (s,), guards)
-            case If(cond=c):
-                yield from sites(s.then, p, loops, guards + (c,), "then")
-                yield from sites(s.orelse, p, loops, guards + (Not(c),), "orelse")
-            case TensorCore():
-                yield from sites(s.fallback, p, loops, guards, "fallback")
+def sites(stmts: tuple):
+    """Every statement below `stmts`, pre-order, as Site records (`ir.walk_scoped`)."""
+    return ir.walk_scoped(stmts)
 
 
 def find_loop(kernel: Kernel, name: str, op, arg: str = "loop") -> Site:

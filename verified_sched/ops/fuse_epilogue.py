@@ -126,12 +126,12 @@ def tail_nest(program, tail, op, strict: bool = True) -> tuple:
 
 def _site(program, kernel, w: int, op):
     """(insertion path, l_m's prefix of loops, W) inside the writing statement."""
-    found = [x for x in common.sites((kernel.body[w],), ()) if isinstance(x.stmt, Assign)
+    found = [x for x in common.sites((kernel.body[w],)) if isinstance(x.stmt, Assign)
              and x.stmt.tensor == op.tensor]
     if not found:
         raise error(op, f"'{op.tensor}' is only zeroed before the tail: there is no accumulation to fuse into")
     site = found[-1]
-    tcs = [x for x in common.sites((kernel.body[w],), ()) if isinstance(x.stmt, TensorCore)
+    tcs = [x for x in common.sites((kernel.body[w],)) if isinstance(x.stmt, TensorCore)
            and x.path == site.path[:len(x.path)]]
     if tcs:
         return None, site, tcs[-1]

@@ -121,21 +121,18 @@ def _predicate_loads(program, stmts: tuple, cond, names: set) -> tuple:
     def mask(e):
         return _mask_loads(program, e, cond, names)
 
-    def go(s):
+    def fn(s):
         match s:
             case Assign(value=v):
                 return dataclasses.replace(s, value=mask(v))
-            case TensorCore(fallback=fb):
-                return dataclasses.replace(s, fallback=tuple(go(x) for x in fb))
-            case For(body=b):
-                return dataclasses.replace(s, body=tuple(go(x) for x in b))
-            case If(cond=c, then=t, orelse=e):
-                c2 = ir.rewrite(c, lambda n: dataclasses.replace(n, a=mask(n.a), b=mask(n.b))
-                                if isinstance(n, Cmp) else None)
-                return dataclasses.replace(s, cond=c2, then=tuple(go(x) for x in t),
-                                           orelse=tuple(go(x) for x in e))
-        return s
-    return tuple(go(s) for s in stmts)
+            case If(cond=c):
+                return dataclasses.replace(s, cond=ir.rewrite(
+                    c, lambda n: dataclasses.replace(n, a=mask(n.a), b=mask(n.b)) if isinstance(n, Cmp) else None))
+        return None
+
+    def statements_only(n) -> bool:  # the masks apply to the statements' own expressions
+        return isinstance(n, (For, If, TensorCore))
+    return tuple(ir.rewrite(s, fn, statements_only) for s in stmts)
 
 
 def lane_index(op: Split, n) -> tuple:

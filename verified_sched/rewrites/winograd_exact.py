@@ -23,6 +23,7 @@ from fractions import Fraction
 
 import z3
 
+from smt import intexpr
 from smt.solver import solver
 
 from .. import budget, ir
@@ -229,38 +230,23 @@ class _Analysis:
 
 
 def _z3_int(e):
-    match e:
-        case ir.Int(value=v):
-            return z3.IntVal(v)
-        case ir.Var(name=n):
-            return z3.Int(n)
-        case ir.BinOp(op=op, a=a, b=b) if op in "+-*":
-            x, y = _z3_int(a), _z3_int(b)
-            return x + y if op == "+" else x - y if op == "-" else x * y
-        case ir.FloorDiv(a=a, divisor=c):
-            return _z3_int(a) / c
-        case ir.Mod(a=a, divisor=c):
-            return _z3_int(a) % c
-        case ir.Call(fn=("min" | "max") as fn, args=(a, b)):
-            x, y = _z3_int(a), _z3_int(b)
-            return z3.If(x <= y, x, y) if fn == "min" else z3.If(x >= y, x, y)
-    raise Unknown(f"parameter expression {type(e).__name__} not supported")
+    """z3 integer term of a parameter expression (`smt.intexpr`, the one IR -> z3 translator)."""
+    try:
+        return intexpr.term(e, {})
+    except intexpr.NoTerm as err:
+        raise _unknown(err) from None
 
 
 def _z3_cond(c):
-    match c:
-        case ir.Cmp(op=op, a=a, b=b):
-            x, y = _z3_int(a), _z3_int(b)
-            return {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y, "==": x == y, "!=": x != y}[op]
-        case ir.And(a=a, b=b):
-            return z3.And(_z3_cond(a), _z3_cond(b))
-        case ir.Or(a=a, b=b):
-            return z3.Or(_z3_cond(a), _z3_cond(b))
-        case ir.Not(a=a):
-            return z3.Not(_z3_cond(a))
-        case ir.BoolConst(value=v):
-            return z3.BoolVal(v)
-    raise Unknown(f"constraint {type(c).__name__} not supported")
+    try:
+        return intexpr.cond(c, {})
+    except intexpr.NoTerm as err:
+        raise _unknown(err) from None
+
+
+def _unknown(err) -> "Unknown":
+    what = "constraint" if err.in_condition else "parameter expression"
+    return Unknown(f"{what} {type(err.node).__name__} not supported")
 
 
 def _text(b: Bound) -> str:

@@ -9,11 +9,24 @@ from __future__ import annotations
 
 import islpy as isl
 
+from polyhedral import affine
+from polyhedral.affine import NonAffine
+
 from .. import budget, ir
 
 
-class NonAffine(Exception):
-    """The expression is outside what isl accepts (a product of two unknowns, a load, ...)."""
+class _Names(dict):
+    """isl names of the IR names: `p_` + a parameter, `i_` + anything else (an iterator)."""
+
+    def __init__(self, params: set):
+        super().__init__()
+        self.params = params
+
+    def __contains__(self, name) -> bool:
+        return True
+
+    def __missing__(self, name: str) -> str:
+        return ("p_" if name in self.params else "i_") + name
 
 
 def param_names(program: ir.Program) -> list[str]:
@@ -21,70 +34,14 @@ def param_names(program: ir.Program) -> list[str]:
 
 
 def aff(e, params: set) -> str:
-    """isl text of an integer index expression."""
-    pre = lambda n: ("p_" if n in params else "i_") + n  # noqa: E731
-    match e:
-        case ir.Int(value=v):
-            return f"({v})"
-        case ir.Var(name=n):
-            return pre(n)
-        case ir.BinOp(op=("+" | "-") as op, a=a, b=b):
-            return f"({aff(a, params)} {op} {aff(b, params)})"
-        case ir.BinOp(op="*", a=a, b=b):
-            ca, cb = const_value(a), const_value(b)
-            if ca is not None:
-                return f"({ca} * {aff(b, params)})"
-            if cb is not None:
-                return f"({cb} * {aff(a, params)})"
-            raise NonAffine("product of two non-constant expressions")
-        case ir.FloorDiv(a=a, divisor=c):
-            return f"floor(({aff(a, params)}) / {c})"
-        case ir.Mod(a=a, divisor=c):
-            return f"(({aff(a, params)}) mod {c})"
-        case ir.Call(fn=("min" | "max") as fn, args=(a, b)):
-            return f"{fn}({aff(a, params)}, {aff(b, params)})"
-    raise NonAffine(f"not quasi-affine: {type(e).__name__}")
-
-
-def const_value(e):
-    """The integer value of a constant expression, else None."""
-    match e:
-        case ir.Int(value=v):
-            return v
-        case ir.BinOp(op=op, a=a, b=b) if op in "+-*":
-            x, y = const_value(a), const_value(b)
-            if x is None or y is None:
-                return None
-            return x + y if op == "+" else x - y if op == "-" else x * y
-        case ir.FloorDiv(a=a, divisor=c):
-            x = const_value(a)
-            return None if x is None else x // c
-        case ir.Mod(a=a, divisor=c):
-            x = const_value(a)
-            return None if x is None else x % c
-    return None
-
-
-_FLIP = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+    """isl text of an integer index expression (`polyhedral.affine`, the one IR -> isl
+    translator, with prefixed names)."""
+    return affine.aff(e, _Names(params))
 
 
 def cond(c, params: set, negate: bool = False) -> str:
-    """isl text of a condition (negation pushed to the comparisons)."""
-    match c:
-        case ir.BoolConst(value=v):
-            return "1 = 1" if v != negate else "1 = 0"
-        case ir.Not(a=a):
-            return cond(a, params, not negate)
-        case ir.And(a=a, b=b) | ir.Or(a=a, b=b):
-            word = "and" if isinstance(c, ir.And) != negate else "or"
-            return f"({cond(a, params, negate)} {word} {cond(b, params, negate)})"
-        case ir.Cmp(op=op, a=a, b=b):
-            op = _FLIP[op] if negate else op
-            x, y = aff(a, params), aff(b, params)
-            if op == "!=":
-                return f"({x} < {y} or {x} > {y})"
-            return f"{x} {'=' if op == '==' else op} {y}"
-    raise NonAffine(f"not an affine condition: {type(c).__name__}")
+    """isl text of a condition (`negate`: of its negation)."""
+    return affine.cond(ir.Not(c) if negate else c, _Names(params))
 
 
 def context(program: ir.Program) -> tuple[str, str, set]:

@@ -1,0 +1,63 @@
+"""One IR -> isl translator (polyhedral.affine; rewrites.winograd_isl renders through it with
+prefixed names) and one IR -> z3 integer translator (smt.intexpr; winograd_exact uses it)."""
+from __future__ import annotations
+
+import islpy as isl
+import pytest
+import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyhedral import affine
+from smt import intexpr
+from verified_sched import ir
+from verified_sched.rewrites import winograd_isl as wi
+
+_atoms = st.one_of(st.integers(-5, 5).map(ir.Int), st.sampled_from(("N", "M")).map(ir.Var))
+_exprs = st.recursive(_atoms, lambda sub: st.one_of(
+    st.builds(ir.BinOp, st.sampled_from(("+", "-")), sub, sub),
+    st.builds(lambda c, e: ir.BinOp("*", ir.Int(c), e), st.integers(-3, 3), sub),
+    st.builds(ir.FloorDiv, sub, st.integers(1, 4)),
+    st.builds(ir.Mod, sub, st.integers(1, 4)),
+    st.builds(lambda f, a, b: ir.Call(f, (a, b)), st.sampled_from(("min", "max")), sub, sub)), max_leaves=5)
+_conds = st.recursive(st.builds(ir.Cmp, st.sampled_from(ir.CMPOPS), _exprs, _exprs), lambda sub: st.one_of(
+    st.builds(ir.And, sub, sub), st.builds(ir.Or, sub, sub), st.builds(ir.Not, sub)), max_leaves=3)
+
+
+def test_one_non_affine_class():
+    assert wi.NonAffine is affine.NonAffine
+    with pytest.raises(affine.NonAffine):
+        wi.aff(ir.BinOp("*", ir.Var("N"), ir.Var("M")), {"N", "M"})
+
+
+@given(_conds)
+@settings(max_examples=60, deadline=None)
+def test_winograd_isl_negation_is_the_complement(c):
+    ps = {"N", "M"}
+    head = "[p_N, p_M]"
+    box = "-20 <= p_N <= 20 and -20 <= p_M <= 20"
+    yes = isl.Set(f"{head} -> {{ [] : {box} and {wi.cond(c, ps)} }}")
+    no = isl.Set(f"{head} -> {{ [] : {box} and {wi.cond(c, ps, negate=True)} }}")
+    whole = isl.Set(f"{head} -> {{ [] : {box} }}")
+    assert yes.intersect(no).is_empty() and yes.union(no).is_equal(whole)
+    # the same set as the engine's own names give
+    mine = isl.Set(f"{head} -> {{ [] : {box} and {affine.cond(c, {'N': 'p_N', 'M': 'p_M'})} }}")
+    assert mine.is_equal(yes)
+
+
+@given(_conds, st.integers(-6, 6), st.integers(-6, 6))
+@settings(max_examples=60, deadline=None)
+def test_intexpr_condition_agrees_with_isl(c, n, m):
+    """The z3 term and the isl text of one condition hold at the same points."""
+    env: dict = {}
+    s = z3.Solver()
+    s.add(intexpr.cond(c, env), *(env[k] == v for k, v in (("N", n), ("M", m)) if k in env))
+    in_isl = not isl.Set(f"[p_N, p_M] -> {{ [] : p_N = {n} and p_M = {m} and {wi.cond(c, {'N', 'M'})} }}").is_empty()
+    assert (s.check() == z3.sat) == in_isl
+
+
+def test_no_term_names_the_node():
+    load = ir.Load("a", (ir.Int(0),))
+    with pytest.raises(intexpr.NoTerm) as err:
+        intexpr.term(ir.BinOp("+", ir.Var("N"), load), {})
+    assert err.value.node == load and not err.value.in_condition
