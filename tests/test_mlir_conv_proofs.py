@@ -5,21 +5,14 @@ profile the `--against torch-mlir` file declares. Needs only xdsl (the fixtures 
 torch-mlir wrote; tests/support/make_mlir_fixtures.py regenerates them)."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("xdsl")
 
-from verified_sched.dsl.parser import parse_text  # noqa: E402
-from verified_sched.mlir.torch_pipeline import against_torch_mlir_text  # noqa: E402
-from verified_sched.mlir.ximport import MlirImportError  # noqa: E402
-from verified_sched.rewrites.conv_backward import conv_backward_dsl, make_conv  # noqa: E402
 from verified_sched.verify import verify_claim  # noqa: E402
+from test_mlir_import import conv_program_refused  # noqa: E402
 
-FIX = Path(__file__).parent / "fixtures" / "mlir"
-CONVS = json.loads((FIX / "convs.json").read_text())
 
 # (configuration, gradient) whose lowering torch-mlir 20261001 emits correctly: every one is
 # proved. Grouped weight gradients are mis-lowered (a tensor.cast of a C x F cross-group product
@@ -33,18 +26,7 @@ NO_ZEROS = {("1x1", "input"), ("1x1", "weight"), ("pad0", "weight")}
 
 
 def conv_program(name: str):
-    cfg = CONVS[name]
-    cv = make_conv(**cfg, grads=("input", "weight"))
-    base = conv_backward_dsl(**cfg, grads=("input", "weight"))
-
-    def source(grad):
-        path = FIX / f"conv_{name}_{grad}.mlir"
-        if not path.exists():
-            raise MlirImportError((FIX / f"conv_{name}_{grad}.error").read_text().strip())
-        return path.read_text()
-
-    text, _ = against_torch_mlir_text(cv, base, source)
-    return parse_text(text)
+    return conv_program_refused(name)[0]
 
 
 def torch_claim(program, grad: str):

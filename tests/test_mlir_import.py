@@ -34,7 +34,9 @@ CONVS = json.loads((FIX / "convs.json").read_text())
 CASES = Path(__file__).parent / "cases"
 
 
-def _conv_program(name: str):
+def conv_program_refused(name: str):
+    """The conv-backward program of fixture configuration `name` with its committed torch-mlir
+    lowerings imported, and the gradients refused."""
     cfg = CONVS[name]
     cv = make_conv(**cfg, grads=("input", "weight"))
     base = conv_backward_dsl(**cfg, grads=("input", "weight"))
@@ -52,7 +54,7 @@ def _conv_program(name: str):
 @pytest.mark.parametrize("name", [n for n in CONVS if n != "depthwise"])
 def test_imported_conv_lowering_equals_chain_rule_reference(name):
     """The imported torch-mlir kernels compute the reference's gradients (C backend both sides)."""
-    program, refused = _conv_program(name)
+    program, refused = conv_program_refused(name)
     grouped = CONVS[name].get("groups", 1) > 1
     names = {k.name for k in program.kernels}
     assert "torch_mlir_input_grad" in names

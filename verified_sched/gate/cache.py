@@ -128,21 +128,30 @@ class ProofCache:
         if not self.enabled or status not in ("legal", "illegal") or has_unknown(reports):
             return False
         entry = {"format": FORMAT, "key": key, "status": status, "reports": reports, "seconds": seconds}
-        try:
-            ensure_private_dir(self.folder)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.folder)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump(entry, f)
-                os.replace(tmp, self._path(key))
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
-        except OSError:
+        if not write_json_atomic(self._path(key), entry):
             return False
         self.stores += 1
         return True
+
+
+def write_json_atomic(path: Path, data, **dump) -> bool:
+    """Write `data` as JSON to `path` in a private folder (`ensure_private_dir`) through a
+    temporary file and a rename, so concurrent readers and writers never see a partial file;
+    False when the folder cannot be written."""
+    try:
+        ensure_private_dir(path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f, **dump)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError:
+        return False
+    return True
 
 
 def ensure_private_dir(folder: Path) -> None:

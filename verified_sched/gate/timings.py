@@ -15,14 +15,11 @@ that cannot be written stores nothing, and of two runs writing at once the last 
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 
-from .cache import cache_root, ensure_private_dir
+from .cache import cache_root, write_json_atomic
 
 LIMIT = 5000  # entries kept (about 200 kB)
 
@@ -72,18 +69,4 @@ def record(durations: list) -> bool:
         data[key] = round(float(seconds), 4)
     if len(data) > LIMIT:
         data = dict(list(data.items())[-LIMIT:])
-    folder = timing_dir()
-    try:
-        ensure_private_dir(folder)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f, separators=(",", ":"))
-            os.replace(tmp, _store())
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-    except OSError:
-        return False
-    return True
+    return write_json_atomic(_store(), data, separators=(",", ":"))
