@@ -146,7 +146,7 @@ def _canon(kernel, tensor: str):
 
 def _set_body(kernel, path, new):
     def go(stmts, p):
-        (field, i), rest = p[0], p[1:]
+        (_, i), rest = p[0], p[1:]
         if not rest:
             return new
         s = stmts[i]
