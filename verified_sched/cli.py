@@ -240,7 +240,7 @@ def _exact_at(program: ir.Program, kernel: str, sizes: dict, inputs: str) -> boo
     """Whether the verifier proves that a Winograd schedule of `kernel` computes exactly (so
     bitwise equal to the direct form) at these sizes for the inputs drawn: small integers, or
     the file's declared `inputs` ranges."""
-    from .schedule import Winograd
+    from .ops.winograd import Winograd
 
     sched = program.schedule_for(kernel)
     if sched is None or not any(isinstance(op, Winograd) for op in sched.ops):
