@@ -1,6 +1,6 @@
 """The generic obligations of translation validation, decided by isl.
 
-Each function takes KernelModels (sharing one program's parameters) and returns a Finding.
+Each function takes KernelModels (sharing one program's parameters) and returns a Decided.
 Formal statements are in each docstring; counterexamples come from `sample_point`.
 """
 from __future__ import annotations
@@ -10,7 +10,8 @@ import islpy as isl
 from verified_sched.ir import Load, walk
 from .affine import is_affine, join_and
 from .coverage import coverage, equal_stores, idempotent_fn, skeleton  # noqa: F401 (re-exported)
-from .describe import Finding, coords, instance, maps_of, param_values, shared_cells
+from verified_sched.obligations import Decided
+from .describe import coords, instance, maps_of, param_values, shared_cells
 from .isltools import tensor_box, extent_text, params_text, point_of  # noqa: F401
 from .model import HW_AXES, KernelModel
 
@@ -18,7 +19,7 @@ from .model import HW_AXES, KernelModel
 # ---------------------------------------------------------------- in_bounds
 
 
-def in_bounds(model: KernelModel, label="after") -> Finding:
+def in_bounds(model: KernelModel, label="after") -> Decided:
     """Formal statement: for all params satisfying the constraints, every instance s[i] of the
     (may-)domain and every access T[f(i)] of it: 0 <= f(i) < dims(T) + pad(T) per dimension."""
     statement = "forall params, instances s: every access f_s(s) lies in [0, dims + pad) of its tensor"
@@ -47,14 +48,14 @@ def in_bounds(model: KernelModel, label="after") -> Finding:
                 t = model.program.tensor(acc.tensor)
                 msg = (f"{st.sid} {kind} {acc.tensor}[{', '.join(map(str, cell))}] outside its storage "
                        f"{extent_text(t, params)} at {params_text(params)}")
-                return Finding("refuted", msg, statement, {"params": params, "instances": [inst],
+                return Decided("refuted", msg, statement, {"params": params, "instances": [inst],
                                                            "cells": [{"tensor": acc.tensor, "index": cell,
                                                                       "access": kind[:-1]}]})
             if dynamic:
                 pending.append((st, acc))  # the dynamic part: z3 with reads as symbols (verify.py)
     if unknown:
-        return Finding("unknown", "; ".join(sorted(set(unknown))), statement)
-    return Finding("proved", f"{checked} accesses stay within storage", statement, pending=pending)
+        return Decided("unknown", "; ".join(sorted(set(unknown))), statement)
+    return Decided("proved", f"{checked} accesses stay within storage", statement, pending=pending)
 
 
 # ---------------------------------------------------------------- dependences
@@ -97,22 +98,22 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
     if by_value is not None and by_value.status == "refuted":
         dep = by_value
     elif pt is not None and by_value is None:
-        dep = Finding("refuted", "", st_dep, _pair_cex(before, after, pt, bef))
+        dep = Decided("refuted", "", st_dep, _pair_cex(before, after, pt, bef))
         dep.message = _dep_message(dep.counterexample)
     elif not may.is_empty():
-        dep = Finding("unknown", "a dependence through a data-dependent guard or index may be violated "
+        dep = Decided("unknown", "a dependence through a data-dependent guard or index may be violated "
                       "(the conflict itself depends on data)", st_dep)
     elif before.unmodelled_guard_reads or after.unmodelled_guard_reads:
         t = sorted(before.unmodelled_guard_reads | after.unmodelled_guard_reads)
-        dep = Finding("unknown", f"a condition reads {', '.join(t)}, which the kernel writes, at instances "
+        dep = Decided("unknown", f"a condition reads {', '.join(t)}, which the kernel writes, at instances "
                       "where the guarded statement does not run: those reads are not in the dependence model",
                       st_dep)
     else:
-        dep = by_value or Finding("proved", "every dependence keeps its order", st_dep)
+        dep = by_value or Decided("proved", "every dependence keeps its order", st_dep)
     # reassociation
     pt = point_of(red_rev)
     if pt is None:
-        red = Finding("proved", "no reduction is reordered", st_red)
+        red = Decided("proved", "no reduction is reordered", st_red)
     else:
         from .witness import sample_large  # sizes where the reordering shows (replays)
         cex = _pair_cex(before, after, sample_large(red_rev) or pt, bef)
@@ -123,12 +124,12 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
         sids = sorted({after.stmt(n).sid for n in _names_in(red_rev)})
         if profile == "reproducible" and not exact:
             cex["kind"] = "reduction"
-            red = Finding("refuted", f"the op reorders the {'/'.join(ops)} reduction of {', '.join(sids)}, "
+            red = Decided("refuted", f"the op reorders the {'/'.join(ops)} reduction of {', '.join(sids)}, "
                           f"which changes rounding; the reproducible profile refuses it: " + _dep_message(cex, True),
                           st_red, cex)
         else:
             why = "max/min and integer +/* are exact" if exact else f"allowed by the {profile} profile"
-            red = Finding("proved", f"reorders the {'/'.join(ops)} reduction of {', '.join(sids)} ({why})",
+            red = Decided("proved", f"reorders the {'/'.join(ops)} reduction of {', '.join(sids)} ({why})",
                           st_red, None, reassociates=not exact)
     return dep, red
 
@@ -141,7 +142,7 @@ _VALUE_NOTE = {
 }
 
 
-def _value_finding(before, after, bef, v, sure, statement) -> Finding:
+def _value_finding(before, after, bef, v, sure, statement) -> Decided:
     """The dependence finding when the memory order changes (`sure`) and the value-based
     violations `v` are known: refuted at a pair that changes a value, else proved."""
     from .valuedeps import KINDS
@@ -163,9 +164,9 @@ def _value_finding(before, after, bef, v, sure, statement) -> Finding:
                 who = f"{r['stmt']}({', '.join(f'{k}={x}' for k, x in r['original'].items())})"
             note = note.format(reader=who)
         cex["value"] = kind
-        return Finding("refuted", f"{_dep_message(cex)}; the value changes: {note}", statement, cex)
+        return Decided("refuted", f"{_dep_message(cex)}; the value changes: {note}", statement, cex)
     n = len(maps_of(sure))
-    return Finding("proved", "every read and every observable cell keeps its last writer (value-based: "
+    return Decided("proved", "every read and every observable cell keeps its last writer (value-based: "
                    f"memory-only dependences in {n} statement pair{'s' if n != 1 else ''} change order, "
                    "no value does)", statement)
 
@@ -261,7 +262,7 @@ def parallel_loops(model: KernelModel):
     return list(seen.values())
 
 
-def independence(model: KernelModel, loop, inside, depth, label="after", phases_exact=False) -> Finding:
+def independence(model: KernelModel, loop, inside, depth, label="after", phases_exact=False) -> Decided:
     """Formal statement: no two instances inside the loop with different values of its
     iterator conflict (one writes a cell the other accesses), where for a vectorized loop the
     enclosing iterations are equal and for a hardware loop only the enclosing hardware indices
@@ -295,10 +296,10 @@ def independence(model: KernelModel, loop, inside, depth, label="after", phases_
     sure, may = model.split_exact(viol)
     pt = point_of(sure)
     if pt is None and not may.is_empty():
-        return Finding("unknown", f"iterations of {loop.var} may conflict through a data-dependent guard or "
+        return Decided("unknown", f"iterations of {loop.var} may conflict through a data-dependent guard or "
                        "index", statement)
     if pt is None:
-        return Finding("proved", f"iterations of {loop.var} ({loop.axis}) are independent", statement)
+        return Decided("proved", f"iterations of {loop.var} ({loop.axis}) are independent", statement)
     if loop.axis == "vectorized":
         from .witness import sample_large  # many lanes: the interpreter's random order shows it
         pt = sample_large(sure) or pt
@@ -306,14 +307,14 @@ def independence(model: KernelModel, loop, inside, depth, label="after", phases_
     params = param_values(model, p)
     (n1, v1), (n2, v2) = tup
     if phases_unclear:
-        return Finding("unknown", f"iterations of {loop.var} conflict unless a barrier orders them, and "
+        return Decided("unknown", f"iterations of {loop.var} conflict unless a barrier orders them, and "
                        f"{phases_unclear}", statement)
     i1 = instance(model, n1, v1, params, label)
     i2 = instance(model, n2, v2, params, label)
     cells = shared_cells(model, v1, model, v2, n1, n2, params)
     from .describe import fmt_instance
     ctext = ", ".join(f"{c['tensor']}[{', '.join(map(str, c['index']))}]" for c in cells)
-    return Finding("refuted", f"iterations {loop.var}={v1[depth]} and {loop.var}={v2[depth]} of the {loop.axis} "
+    return Decided("refuted", f"iterations {loop.var}={v1[depth]} and {loop.var}={v2[depth]} of the {loop.axis} "
                    f"loop both access {ctext} (at least one writes) at {params_text(params)}: "
                    f"{fmt_instance(i1)} and {fmt_instance(i2)}", statement,
                    {"params": params, "instances": [i1, i2], "cells": cells})

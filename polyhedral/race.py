@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import islpy as isl
 
-from .describe import Finding, coords, fmt_instance, instance, param_values, shared_cells
+from verified_sched.obligations import Decided
+from .describe import coords, fmt_instance, instance, param_values, shared_cells
 from .isltools import params_text, point_of
 from .model import KernelModel
 from .phases import AXES, Phases
@@ -40,17 +41,17 @@ def phases_of(model: KernelModel) -> Phases:
     return ph
 
 
-def barrier_uniformity(model: KernelModel) -> Finding:
+def barrier_uniformity(model: KernelModel) -> Decided:
     ph = phases_of(model)
     if ph.unsupported:
-        return Finding("unknown", ph.unsupported, UNI_STATEMENT)
+        return Decided("unknown", ph.unsupported, UNI_STATEMENT)
     bad = [s for s in ph.sites if s.status == "refuted"]
     if bad:
-        return Finding("refuted", bad[0].reason, UNI_STATEMENT, bad[0].witness)
+        return Decided("refuted", bad[0].reason, UNI_STATEMENT, bad[0].witness)
     unclear = ph.unclear_sites()
     if unclear:
-        return Finding("unknown", unclear[0].reason, UNI_STATEMENT)
-    return Finding("proved", f"{len(ph.sites)} barrier(s), each reached by every thread of its block or by none",
+        return Decided("unknown", unclear[0].reason, UNI_STATEMENT)
+    return Decided("proved", f"{len(ph.sites)} barrier(s), each reached by every thread of its block or by none",
                    UNI_STATEMENT)
 
 
@@ -68,12 +69,12 @@ def _who(block: dict, thread: dict) -> str:
     return f"block ({b}) thread ({t})"
 
 
-def race(model: KernelModel, label="kernel", phases_exact: bool = True) -> Finding:
+def race(model: KernelModel, label="kernel", phases_exact: bool = True) -> Decided:
     """The race obligation (module docstring). `phases_exact` is accepted for callers of the
     earlier interface and ignored: the phases are always computed here."""
     ph = phases_of(model)
     if ph.unsupported:
-        return Finding("unknown", ph.unsupported, STATEMENT)
+        return Decided("unknown", ph.unsupported, STATEMENT)
     intra, cross = ph.races
     for rel, across in ((intra, False), (cross, True)):
         sure, may = ph.exact_pairs(rel)
@@ -81,23 +82,23 @@ def race(model: KernelModel, label="kernel", phases_exact: bool = True) -> Findi
         if pt is None:
             continue
         if not across and ph.unclear_sites():
-            return Finding("unknown", f"threads of one block conflict unless a barrier orders them, and "
+            return Decided("unknown", f"threads of one block conflict unless a barrier orders them, and "
                            f"{ph.unclear_sites()[0].reason}", STATEMENT)
         return _refuted(model, ph, pt, across, label)
     for rel in (intra, cross):
         if not ph.exact_pairs(rel)[1].is_empty():
-            return Finding("unknown", "threads may conflict through a data-dependent guard or index", STATEMENT)
+            return Decided("unknown", "threads may conflict through a data-dependent guard or index", STATEMENT)
     hidden = model.unmodelled_guard_reads
     if hidden:
-        return Finding("unknown", f"a condition reads {', '.join(sorted(hidden))}, which the kernel writes, "
+        return Decided("unknown", f"a condition reads {', '.join(sorted(hidden))}, which the kernel writes, "
                        "where the guarded statement does not run: those reads are not in the race model",
                        STATEMENT)
     n = len(ph.good_sites())
-    return Finding("proved", "no two hardware threads conflict" +
+    return Decided("proved", "no two hardware threads conflict" +
                    (f" outside the order of {n} barrier(s)" if n else ""), STATEMENT)
 
 
-def _refuted(model, ph: Phases, pt, across: bool, label) -> Finding:
+def _refuted(model, ph: Phases, pt, across: bool, label) -> Decided:
     p, tup = coords(pt)
     params = param_values(model, p)
     (x1, v1), (x2, v2) = tup
@@ -121,7 +122,7 @@ def _refuted(model, ph: Phases, pt, across: bool, label) -> Finding:
         why = (f"run in different threads of one block in the same barrier phase {phase}"
                if ph.good_sites() else "run in different threads of one block with no barrier between them")
         cex["order"] = {"before": f"unordered (same barrier phase {phase})", "after": "unordered"}
-    return Finding("refuted", f"race on {ctext} at {params_text(params)}: {fmt_instance(i1)} in "
+    return Decided("refuted", f"race on {ctext} at {params_text(params)}: {fmt_instance(i1)} in "
                    f"{_who(b1, t1)} and {fmt_instance(i2)} in {_who(b2, t2)} {why}", STATEMENT, cex)
 
 

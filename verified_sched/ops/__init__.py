@@ -52,6 +52,7 @@ def apply_schedule(program, kernel_name: str, upto: int | None = None):
     return program
 
 
-def op_obligations(ctx) -> list:
-    """The op-specific obligations of the op in `ctx` (the driver adds the generic ones)."""
+def op_goals(ctx) -> list:
+    """The op-specific goals of the op in `ctx` (obligations.Goal records, discharged by the
+    driver, which adds the generic ones)."""
     return list(op_module(ctx.op).obligations(ctx))
