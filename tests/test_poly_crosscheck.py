@@ -11,8 +11,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from polyhedral import brute, checks, contraction, race
+from polyhedral import checks, contraction, race
 from polyhedral.model import KernelModel
+from support import brute
 from verified_sched import ir
 from verified_sched.dsl import parse_text
 from verified_sched.errors import ScheduleError
