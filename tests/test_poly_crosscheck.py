@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from verified_sched.generic.race import race as race_check
 from polyhedral import brute, checks, contraction, race
 from polyhedral.model import KernelModel
 from verified_sched import ir
@@ -19,8 +20,8 @@ from verified_sched.errors import ScheduleError
 from verified_sched.ops import apply_op
 from verified_sched.sizes import example_sizes
 from verified_sched.strategies import programs
-from verified_sched.in_bounds import in_bounds
-from verified_sched.independence import independence
+from verified_sched.generic.in_bounds import in_bounds
+from verified_sched.generic.independence import independence
 from verified_sched.verify import idempotent
 
 
@@ -59,7 +60,7 @@ def crosscheck_pair(before, after, kname, sizes, profile="default"):
     hw_tops = {s.top for s in ma.stmts if s.hw()}
     if hw_tops and all(s.hw() for s in ma.stmts if s.top in hw_tops):
         # (statements run redundantly by every thread are the phase analysis' own business)
-        n += compare(race.race(ma, "after").status, brute.race(ma, sizes), "race")
+        n += compare(race_check(ma, "after").status, brute.race(ma, sizes), "race")
     return n
 
 
@@ -217,7 +218,7 @@ def test_gpu_kernels_agree_with_brute_force(name):
                 continue
             assert uni.status == "proved"
         exact = True
-        assert compare(race.race(m, "kernel").status, brute.race(m, sizes, exact), "race")
+        assert compare(race_check(m, "kernel").status, brute.race(m, sizes, exact), "race")
         for loop, inside, depth in checks.parallel_loops(m):
             f = independence(m, loop, inside, depth, "kernel")
             compare(f.status, brute.independence(m, sizes, loop.key, exact), f"independence of {loop.var}")

@@ -12,7 +12,7 @@ from hypothesis import strategies as hst
 from codegen.build import load_c
 from codegen.emulate import load_emulated
 from verified_sched import ir
-from verified_sched.independence import independence
+from verified_sched.generic.independence import independence
 from verified_sched.dsl import parse_text
 from verified_sched.errors import ScheduleError
 from verified_sched.ops import apply_op, apply_schedule

@@ -15,7 +15,7 @@ from verified_sched.dsl import parse_text
 from verified_sched.errors import ScheduleError
 from verified_sched.interp_scalar import KernelError
 from verified_sched.ops import apply_op, apply_schedule
-from verified_sched.in_bounds import in_bounds
+from verified_sched.generic.in_bounds import in_bounds
 from verified_sched.verify import verify_program
 from test_ops_support import run_interp
 

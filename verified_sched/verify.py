@@ -14,15 +14,16 @@ import time
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from polyhedral import checks, claims_value, race
+from polyhedral import checks, claims_value
 from polyhedral.describe import fmt_instance
 from polyhedral.model import KernelModel
 from . import budget, gpu_limits, ir
 from .budget import DEFAULT_TIMEOUT
 from .errors import ScheduleError
 from .discharge import discharge
-from .in_bounds import in_bounds_goal
-from .independence import independence_goal
+from .generic.in_bounds import in_bounds_goal
+from .generic.independence import independence_goal
+from .generic.race import barrier_goal, race_goal
 from .obligations import Goal, Obligation, Procedure, verdict
 
 GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence")
@@ -94,8 +95,6 @@ STATEMENTS = {
     "coverage": "the op performs exactly the original statement instances (provenance is a bijection)",
     "dependence": "forall params, dependences (b1 -> b2) of before: the after instances of b1 run before "
                   "the after instances of b2",
-    "barrier_uniformity": "every barrier is reached by all threads of its block or by none",
-    "race": "no two unordered hardware threads conflict on a cell",
     "hardware_limits": "the launch respects the target's thread, grid and shared-memory limits",
     "equivalence": "the two kernels compute the same values",
 }
@@ -130,9 +129,9 @@ def gpu_goals(program, kernel_name, model: KernelModel, label: str, shared_limit
     hardware loops) of one kernel: polyhedral/race.py, polyhedral/phases.py, gpu_limits.py."""
     out = []
     if model.barriers:
-        out.append(check("barrier_uniformity", lambda: race.barrier_uniformity(model)))
+        out.append(barrier_goal(model))
     if any(lp.axis in ir.HW_AXES for st in model.stmts for lp in st.loops):
-        out.append(check("race", lambda: race.race(model, label)))
+        out.append(race_goal(model, label))
         out.append(check("hardware_limits", lambda: gpu_limits.hardware_limits(program, kernel_name, shared_limit)))
     return out
 

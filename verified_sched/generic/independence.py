@@ -14,7 +14,7 @@ from functools import cache
 
 from polyhedral import checks
 from polyhedral.model import KernelModel
-from .obligations import AllOf, Decided, Goal, IslEmpty
+from ..obligations import AllOf, Decided, Goal, IslEmpty
 
 
 def independence_goal(model: KernelModel, loop, inside, depth: int, label: str = "after") -> Goal:
@@ -31,5 +31,5 @@ def independence_goal(model: KernelModel, loop, inside, depth: int, label: str =
 
 def independence(model: KernelModel, loop, inside, depth: int, label: str = "after"):
     """The goal discharged on its own (no deadline): its Obligation."""
-    from .discharge import discharge
+    from ..discharge import discharge
     return discharge([independence_goal(model, loop, inside, depth, label)], 0.0)[0]

@@ -21,9 +21,9 @@ import math
 
 from polyhedral import checks
 from polyhedral.model import KernelModel
-from . import int_range, ir
-from .budget import DEFAULT_TIMEOUT
-from .obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
+from .. import int_range, ir
+from ..budget import DEFAULT_TIMEOUT
+from ..obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
 
 STATEMENT = ("forall params, instances s: every access f_s(s) lies in [0, dims + pad) of its tensor; "
              + int_range.STATEMENT)
@@ -53,7 +53,7 @@ def in_bounds_goal(model: KernelModel, label: str, timeout: float = DEFAULT_TIME
 
 def in_bounds(model: KernelModel, label: str = "after", timeout: float = DEFAULT_TIMEOUT):
     """The goal discharged on its own (no deadline): its Obligation."""
-    from .discharge import discharge
+    from ..discharge import discharge
     return discharge([in_bounds_goal(model, label, timeout)], 0.0)[0]
 
 
