@@ -1,6 +1,7 @@
 """privatize's obligations as goals (verified_sched/ops/privatize/proofs.py): coverage is a
-structural answer known when stated; dataflow, privatize_condition and race are isl emptiness
-queries over violation sets tried in order, built inside the discharge budget. Every answer
+structural answer known when stated; dataflow, privatize_condition and race are conjunctions
+(AllOf) of isl emptiness queries over violation sets tried in order, built inside the
+discharge budget. Every answer
 path (each violation set's witness, the may-sets' unknown, proved) is exercised on tampered
 or crafted kernels."""
 from __future__ import annotations
@@ -16,9 +17,9 @@ from verified_sched import ir
 from verified_sched.discharge import decide, discharge
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.ir import Assign, BinOp, For, Int, Load
-from verified_sched.obligations import Decided, Goal, IslEmpty
+from verified_sched.obligations import AllOf, Decided, Goal, IslEmpty
 from verified_sched.ops import apply_op, privatize
-from verified_sched.ops.privatize.proofs import first_violation
+from verified_sched.ops.privatize.proofs import conjunction
 from verified_sched.verify import OpContext, own_obligations, verify_program
 
 
@@ -51,9 +52,11 @@ def test_goals_are_data_and_state_no_isl_work(cases_dir):
     assert all(isinstance(g, Goal) for g in goals)
     cov = goals[0].query
     assert isinstance(cov, Decided) and cov.engine == "structural" and cov.status == "proved"
-    assert all(isinstance(g.query, IslEmpty) for g in goals[1:])
+    assert all(isinstance(g.query, AllOf) for g in goals[1:])
     # stating the goals built no model: the isl work runs inside discharge's budget
     assert "model_after" not in ctx.__dict__
+    assert [len(g.query.parts()) for g in goals[1:]] == [5, 2, 2]  # the violation sets, not built yet
+    assert all(isinstance(q, IslEmpty) for g in goals[1:] for q in g.query.parts())
     obls = discharge(goals, float("inf"), ctx.op_index, ctx.op.text())
     assert [o.status for o in obls] == ["proved"] * 4
     assert [o.statement for o in obls] == [g.statement for g in goals]
@@ -69,7 +72,7 @@ def test_the_registry_reads_the_folder():
     assert mod.GENERIC == ("in_bounds", "dependence", "reassociation", "independence")
 
 
-# ---------------------------------------------------------------- first_violation
+# ---------------------------------------------------------------- conjunction
 
 
 def _interval(lo: int, hi: int) -> isl.Set:
@@ -78,7 +81,7 @@ def _interval(lo: int, hi: int) -> isl.Set:
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=1, max_size=5))
-def test_first_violation_samples_the_first_nonempty_set_and_builds_no_later_one(bounds):
+def test_conjunction_samples_the_first_nonempty_set_and_builds_no_later_one(bounds):
     built = []
 
     def case(k, lo, hi):
@@ -92,7 +95,7 @@ def test_first_violation_samples_the_first_nonempty_set_and_builds_no_later_one(
             return Decided("refuted", f"set {k} at {x}")
         return build, witness
 
-    goal = first_violation("dataflow", "s", "all empty", [case(k, lo, hi) for k, (lo, hi) in enumerate(bounds)])
+    goal = conjunction("dataflow", "s", "all empty", [case(k, lo, hi) for k, (lo, hi) in enumerate(bounds)])
     d = decide(goal)
     first = next((k for k, (lo, hi) in enumerate(bounds) if lo < hi), None)
     if first is None:

@@ -1,6 +1,6 @@
 """privatize T over L -> ACC: the accumulator privatization op, in one folder.
 
-- `apply.py`: the record (`RECORD`), the analysis (`analyze` -> `Plan`) and the pure rewrite
+- `apply.py`: the record (`Privatize`, `RECORD`), the analysis (`analyze` -> `Plan`) and the pure rewrite
   (`apply`: the init-load and store-back nests around L, T's accesses under L redirected to
   the local tile ACC);
 - `proofs.py`: its goals (`obligations`: coverage by construction, decided structurally;
@@ -12,8 +12,8 @@ the op registry (ops/registry.py) reads.
 """
 from __future__ import annotations
 
-from .apply import RECORD, Plan, analyze, apply, load_sid, redirect, store_sid
+from .apply import RECORD, Plan, Privatize, analyze, apply, load_sid, redirect, store_sid
 from .proofs import GENERIC, obligations, undo
 
-__all__ = ["GENERIC", "RECORD", "Plan", "analyze", "apply", "load_sid", "obligations", "redirect", "store_sid",
-           "undo"]
+__all__ = ["GENERIC", "RECORD", "Plan", "Privatize", "analyze", "apply", "load_sid", "obligations", "redirect",
+           "store_sid", "undo"]

@@ -22,10 +22,10 @@ witness: the original index vector I of T (over the user's own loop variables). 
 iteration of the loops enclosing L (the first `n_outer` dimensions of every instance involved;
 hardware loops enclosing L are among them, so `o` names the thread too).
 
-Each isl goal is an `IslEmpty` over violation sets tried in order (`first_violation`): proved
-when all are empty; otherwise a sample point of the first non-empty one is the witness, which
-the set's own builder turns into the refutation (or `unknown`, for the may-part of a
-data-dependent guard or index).
+Each isl goal is a conjunction (`AllOf`) of `IslEmpty` violation sets tried in order
+(`conjunction`): proved when all are empty; otherwise a sample point of the first non-empty one
+is the witness, which that set's witness builder turns into the refutation (or `unknown`, for
+the may-part of a data-dependent guard or index).
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ from polyhedral.model import HW_AXES, Access, KernelModel
 
 from ... import ir
 from ...ir import Assign, Load
-from ...obligations import Decided, Goal, IslEmpty
+from ...obligations import AllOf, Decided, Goal, IslEmpty
 from ...simplify import norm_index
 from .. import common
 from .apply import Plan, analyze, load_sid, store_sid
@@ -57,21 +57,15 @@ def obligations(ctx) -> list:
             condition_goal(groups, ctx.op.tensor, ctx.op.acc), race_goal(groups, ctx.op.tensor, ctx.op.acc)]
 
 
-def first_violation(kind: str, statement: str, proved: str, cases) -> Goal:
-    """One IslEmpty goal over several violation sets: `cases` is a list of (build, witness),
-    `build()` an isl set or map of violations, `witness(point)` its Decided answer. Proved iff
-    every set is empty; otherwise the first non-empty set, in the order given (the most basic
-    failure first), is sampled and its witness answers. The sets are built in order, once, and
-    those after the first non-empty one are not built."""
-    @functools.cache
-    def first():
-        for k, (build, _) in enumerate(cases):
-            s = build()
-            if k == len(cases) - 1 or not s.is_empty():
-                return k, s
-        raise ValueError("no violation sets")  # unreachable: `cases` is never empty
-
-    return Goal(kind, statement, IslEmpty(lambda: first()[1], lambda pt: cases[first()[0]][1](pt), proved))
+def conjunction(kind: str, statement: str, proved: str, cases) -> Goal:
+    """One goal over several violation sets: `cases` is a list of (build, witness), `build()`
+    an isl set or map of violations, `witness(point)` its Decided answer. An `AllOf` of
+    `IslEmpty` parts: proved iff every set is empty; the parts are decided in the order given
+    (the most basic failure first), the first refutation answers and the sets after it are not
+    built; a part whose witness answers unknown (a may-set) makes the goal unknown unless a
+    later part refutes it."""
+    return Goal(kind, statement, AllOf(lambda: [IslEmpty(build, witness) for build, witness in cases],
+                                       lambda answers: Decided("proved", proved)))
 
 
 # ---------------------------------------------------------------- coverage (structural)
@@ -264,7 +258,7 @@ def dataflow_goal(groups, tensor: str, acc: str) -> Goal:
     def not_one_to_one(bad):
         return bad.subtract(bad.domain().identity())
 
-    return first_violation("dataflow", statement,
+    return conjunction("dataflow", statement,
                            f"every accessed cell of {tensor} is transferred, and {acc} maps onto it one to one", [
         (lambda: stored().subtract(loaded()),
          cell_witness(f"stored back at outer iteration {{o}} from a cell of {acc} that was not loaded there")),
@@ -375,7 +369,7 @@ def condition_goal(groups, tensor: str, acc: str) -> Goal:
         return Decided("unknown", "a guard that depends on data may let a thread store back an untouched "
                        f"copy of a {tensor} cell another thread updates")
 
-    return first_violation("privatize_condition", statement,
+    return conjunction("privatize_condition", statement,
                            "no thread stores back an untouched copy of a cell another instance updates",
                            [(lambda: clash(True), stale), (lambda: clash(False), may_stale)])
 
@@ -438,7 +432,7 @@ def race_goal(groups, tensor: str, acc: str) -> Goal:
         return Decided("unknown", "a transfer may conflict with another thread through a data-dependent "
                        "guard or index")
 
-    return first_violation("race", statement,
+    return conjunction("race", statement,
                            "the transfers and the accumulator conflict with no unordered instance",
                            [(lambda: split()[0], conflict), (lambda: split()[1], may_conflict)])
 
