@@ -50,12 +50,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from .. import ir
-from ..ir import And, Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load, Tensor, Var
-from ..schedule import SplitReduction
-from ..simplify import simplify_kernel
-from . import common
-from .common import error
+from ... import ir
+from ...ir import And, Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load, Tensor, Var
+from ...schedule import SplitReduction
+from ...simplify import simplify_kernel
+from .. import common
+from ..common import error
 
 RECORD = SplitReduction  # the op record this module applies (ops/registry.py)
 OWN_REASSOCIATES = True  # its own `reassociation` obligation (verified_sched/reassociation.py)
@@ -264,9 +264,3 @@ def _conj(conds):
         out = And(out, c)
     return out
 
-
-def obligations(ctx) -> list:
-    from . import split_reduction_checks as checks
-    return [common.goal(fn, ctx, kind) for fn, kind in ((checks.injective_partials, "injective_partials"),
-                                                         (checks.equivalence, "equivalence"),
-                                                         (checks.reassociation, "reassociation"))]
