@@ -67,6 +67,7 @@ GENERIC = ("in_bounds", "dependence", "independence")
 
 MAX_BLOCKS = 256  # the combine is unrolled over the blocks: bounds its size and proof time
 
+
 def initial_value(op: str, prec: str, target: Load):
     """A partial cell's initial value: the identity of + and *; for max and min (which have no
     finite identity and the DSL no infinity literal) the target's current value, which they
@@ -157,14 +158,6 @@ def _validate(program, kernel, op: SplitReduction) -> None:
     common.check_fresh(program, kernel, [op.outer, op.inner, op.partials], op, "name", reusable=(op.loop,))
 
 
-def _fresh(used: set, base: str) -> str:
-    name, k = base, 1
-    while name in used:
-        name, k = f"{base}{k}", k + 1
-    used.add(name)
-    return name
-
-
 def apply(program: ir.Program, kernel_name: str, op: SplitReduction) -> ir.Program:
     kernel = common.get_kernel(program, kernel_name, op)
     _validate(program, kernel, op)
@@ -195,7 +188,7 @@ def apply(program: ir.Program, kernel_name: str, op: SplitReduction) -> ir.Progr
     kernel2 = common.replace_at(kernel, f.site.path, (new_loop,))
     # the combine: the enclosing loops and guards again, fresh names
     used = common.used_names(program, kernel2) | {op.partials}
-    ren = {lp.var: _fresh(used, f"{lp.var}_c") for lp in f.site.loops}
+    ren = {lp.var: common.fresh_name(used, f"{lp.var}_c") for lp in f.site.loops}
     rv = {k: Var(v) for k, v in ren.items()}
     cidx = tuple(ir.substitute(e, rv) for e in a.index)
     leaves = [Load(op.partials, (Int(b),) + cidx) for b in range(B)]
@@ -247,7 +240,7 @@ def _apply_dynamic(program: ir.Program, kernel: ir.Kernel, op: SplitReduction, f
                                           scratch=True, loc=op.loc))
     only = simplify_kernel(program2, dataclasses.replace(kernel, body=(top_stmt,))).body
     used = common.used_names(program, kernel) | {op.outer, op.inner, op.partials}
-    cvars = [_fresh(used, f"{op.tensor}_c{d}") for d in range(len(T.dims))]
+    cvars = [common.fresh_name(used, f"{op.tensor}_c{d}") for d in range(len(T.dims))]
     cidx = tuple(Var(v) for v in cvars)
     leaves = [Load(op.partials, (Int(b),) + cidx) for b in range(B)]
     comb = (Assign(op.tensor, cidx, BinOp("+", Load(op.tensor, cidx), tree("+", leaves)),
