@@ -7,11 +7,11 @@ dynamic scatter form). apply imports neither.
 from __future__ import annotations
 
 from . import proofs, proofs_dynamic
-from .apply import (GENERIC, MAX_BLOCKS, OWN_REASSOCIATES, RECORD, apply, combine_op, initial_value,
-                    recognize, tree)
+from .apply import (GENERIC, MAX_BLOCKS, OWN_REASSOCIATES, RECORD, SplitReduction, apply, combine_op,
+                    initial_value, recognize, tree)
 
-__all__ = ["GENERIC", "MAX_BLOCKS", "OWN_REASSOCIATES", "RECORD", "apply", "combine_op", "initial_value",
-           "obligations", "recognize", "tree"]
+__all__ = ["GENERIC", "MAX_BLOCKS", "OWN_REASSOCIATES", "RECORD", "SplitReduction", "apply", "combine_op",
+           "initial_value", "obligations", "recognize", "tree"]
 
 
 def obligations(ctx) -> list:
