@@ -14,7 +14,7 @@ from polyhedral.isltools import point_of
 from verified_sched import ir
 from verified_sched.discharge import discharge, discharge_one
 from verified_sched.dsl import parse_text
-from verified_sched.obligations import Decided, IslEmpty, Procedure
+from verified_sched.obligations import AllOf, Decided, IslEmpty, Procedure
 from verified_sched.ops import apply_op
 from verified_sched.ops import split_reduction
 from verified_sched.ops.common import pin_provenance
@@ -48,25 +48,30 @@ def _goals(ctx):
 def test_each_obligation_is_stated_by_its_query(src):
     goals = _goals(_ctx(src))
     assert list(goals) == ["injective_partials", "equivalence", "reassociation"]
-    assert isinstance(goals["injective_partials"].query, IslEmpty)
+    assert isinstance(goals["injective_partials"].query, AllOf)
+    parts = goals["injective_partials"].query.parts()
+    assert len(parts) == 2 and all(isinstance(x, IslEmpty) for x in parts)
     assert isinstance(goals["reassociation"].query, IslEmpty)
     assert isinstance(goals["equivalence"].query, Procedure)  # a chain of isl and structural steps
-    # no two instances share a partial cell; terms do meet on a cell (a reported regrouping)
-    assert point_of(goals["injective_partials"].query.violations()) is None
+    # no two instances share a partial (or target) cell; terms do meet on a cell (a reported regrouping)
+    assert all(point_of(x.violations()) is None for x in parts)
     assert point_of(goals["reassociation"].query.violations()) is not None
     assert all(o.status == "proved" for o in discharge(goals.values(), float("inf"), 1, "op"))
 
 
 def test_injectivity_violations_are_pairs_writing_one_partial_cell():
-    """The target indexed by i only: two iterations of q share a partial cell. The violation
-    set's sample is the witness: two instances of the initialization, same i and block,
-    different q; the refutation carries them."""
+    """The target indexed by i only: two iterations of q share a partial cell (and the combine
+    writes one target cell twice). Each part's sample is its witness: two instances, same i
+    (and block), different q; the first part (the initialization's) answers the goal."""
     ctx = _ctx(_static(index="i, 0"))
     goal = _goals(ctx)["injective_partials"]
-    pt = point_of(goal.query.violations())
-    assert pt is not None
-    d = goal.query.witness(pt)
+    init, comb = goal.query.parts()
+    d = init.witness(point_of(init.violations()))
     assert d.status == "refuted" and "same partial cell" in d.message
+    c = comb.witness(point_of(comb.violations()))
+    assert c.status == "refuted" and "same target cell" in c.message
+    ca, cb = c.counterexample["instances"]
+    assert ca["at"]["i_c"] == cb["at"]["i_c"] and ca["at"]["q_c"] != cb["at"]["q_c"]
     a, b = d.counterexample["instances"]
     assert a["at"]["i"] == b["at"]["i"] and a["at"]["kb"] == b["at"]["kb"] and a["at"]["q"] != b["at"]["q"]
     assert a["writes"] == b["writes"]  # the same cell of sp

@@ -15,7 +15,7 @@ from polyhedral.describe import coords, instance, param_values
 from polyhedral.isltools import params_text, point_of
 from polyhedral.model import Access
 from ... import ir
-from ...obligations import Decided, Goal, IslEmpty, Procedure
+from ...obligations import AllOf, Decided, Goal, IslEmpty, Procedure
 from ...simplify import norm_index
 from .. import common
 from .apply import Found, recognize
@@ -80,11 +80,6 @@ def pair_instances(m, pt, label) -> tuple:
     return params, [instance(m, n, v, params, label) for n, v in tup]
 
 
-def first_name(pt) -> str:
-    """The statement name of the first instance of a sampled pair."""
-    return coords(pt)[1][0][0]
-
-
 def who(inst) -> str:
     return f"{inst['stmt']}({', '.join(f'{k}={v}' for k, v in inst['at'].items())})"
 
@@ -98,27 +93,25 @@ def injective_partials(ctx, p: Parts) -> Goal:
     block) injectively to cells: distinct enclosing iterations use distinct partial cells, and
     every target cell is combined at most once.
 
-    Violations: the pairs of distinct instances writing one cell, the initialization's if it
-    has any (the message names the partial cell), else the combine's."""
+    Two IslEmpty parts, in order (the first refutation answers): the pairs of distinct
+    initialization instances writing one partial cell, then the same for the combine and the
+    target cells."""
     if not p.I or not p.C:
         return Goal("injective_partials", INJECTIVE,
                     Decided("unknown", "the initialization or the combine is not in the kernel"))
-    init = {st.name for st in p.I}
 
-    def violations():
-        dup = duplicate_pairs(write_map(p.ma, p.I))
-        return dup if not dup.is_empty() else duplicate_pairs(write_map(p.ma, p.C))
-
-    def witness(pt):
-        what = "partial" if first_name(pt) in init else "target"
-        params, insts = pair_instances(p.ma, pt, "after")
-        return Decided("refuted",
-                       f"two iterations of the loops enclosing '{ctx.op.loop}' use the same {what} cell at "
-                       f"{params_text(params)}: {insts[0]['at']} and {insts[1]['at']} (a loop enclosing it "
-                       f"does not pin a component of {ctx.op.tensor}'s index)",
-                       counterexample={"params": params, "instances": insts})
+    def part(sts, what: str) -> IslEmpty:
+        def witness(pt):
+            params, insts = pair_instances(p.ma, pt, "after")
+            return Decided("refuted",
+                           f"two iterations of the loops enclosing '{ctx.op.loop}' use the same {what} cell at "
+                           f"{params_text(params)}: {insts[0]['at']} and {insts[1]['at']} (a loop enclosing it "
+                           f"does not pin a component of {ctx.op.tensor}'s index)",
+                           counterexample={"params": params, "instances": insts})
+        return IslEmpty(lambda: duplicate_pairs(write_map(p.ma, sts)), witness)
+    proved = Decided("proved", "each enclosing iteration has its own partial cell and target cell")
     return Goal("injective_partials", INJECTIVE,
-                IslEmpty(violations, witness, "each enclosing iteration has its own partial cell and target cell"))
+                AllOf(lambda: [part(p.I, "partial"), part(p.C, "target")], lambda answers: proved))
 
 
 def equivalence(ctx, p: Parts) -> Goal:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from polyhedral.isltools import params_text, point_of
 from ... import ir
-from ...obligations import Decided, Goal, IslEmpty, Procedure
+from ...obligations import AllOf, Decided, Goal, IslEmpty, Procedure
 from .apply import tree
-from .proofs import Parts, duplicate_pairs, first_name, pair_instances, who, write_map
+from .proofs import Parts, duplicate_pairs, pair_instances, who, write_map
 
 INJECTIVE = ("forall params: scatter instances of different blocks write disjoint partial slices "
              "(whatever their data-dependent rows), and the combine writes each target cell once")
@@ -44,8 +44,9 @@ def injective_partials(ctx, p: Parts) -> Goal:
     relation: the block index is the first coordinate of the partials); and the combine writes
     every target cell at most once.
 
-    Violations: the pairs of scatter instances of different blocks writing one cell, if any,
-    else the pairs of distinct combine instances writing one cell."""
+    Two IslEmpty parts, in order (the first refutation answers): the pairs of scatter
+    instances of different blocks writing one cell, then the pairs of distinct combine
+    instances writing one cell."""
     op, ma, A = ctx.op, p.ma, p.A
     if not A or not p.C:
         return Goal("injective_partials", INJECTIVE,
@@ -53,24 +54,25 @@ def injective_partials(ctx, p: Parts) -> Goal:
     if any(op.outer not in [lp.var for lp in st.loops] for st in A):
         return Goal("injective_partials", INJECTIVE,
                     Decided("unknown", f"the block loop '{op.outer}' does not enclose the redirected scatter"))
-    scatter = {st.name for st in A}
 
-    def violations():
+    def clashes():
         w = write_map(ma, A)
-        clash = w.apply_range(w.reverse()).intersect(_block_pairs(ma, A, op.outer))
-        return clash if not clash.is_empty() else duplicate_pairs(write_map(ma, p.C))
+        return w.apply_range(w.reverse()).intersect(_block_pairs(ma, A, op.outer))
 
-    def witness(pt):
+    def clash(pt):
         params, insts = pair_instances(ma, pt, "after")
-        if first_name(pt) in scatter:
-            return Decided("refuted", f"two blocks may write the same cell of {op.partials} at "
-                                      f"{params_text(params)}: {who(insts[0])} and {who(insts[1])}",
-                           counterexample={"params": params, "instances": insts})
+        return Decided("refuted", f"two blocks may write the same cell of {op.partials} at "
+                                  f"{params_text(params)}: {who(insts[0])} and {who(insts[1])}",
+                       counterexample={"params": params, "instances": insts})
+
+    def twice(pt):
+        params, insts = pair_instances(ma, pt, "after")
         return Decided("refuted", f"the combine writes one cell of {op.tensor} twice at {params_text(params)}",
                        counterexample={"params": params, "instances": insts})
-    return Goal("injective_partials", INJECTIVE,
-                IslEmpty(violations, witness, f"block {op.outer} owns the slice {op.partials}[{op.outer}, ...] "
-                                              "whatever the data-dependent row; the combine writes each cell once"))
+    parts = [IslEmpty(clashes, clash), IslEmpty(lambda: duplicate_pairs(write_map(ma, p.C)), twice)]
+    proved = Decided("proved", f"block {op.outer} owns the slice {op.partials}[{op.outer}, ...] whatever the "
+                               "data-dependent row; the combine writes each cell once")
+    return Goal("injective_partials", INJECTIVE, AllOf(lambda: parts, lambda answers: proved))
 
 
 def _skel(e, names: dict, leaves: list):
