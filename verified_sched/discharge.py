@@ -49,7 +49,7 @@ def decide(goal: Goal):
             from polyhedral.isltools import point_of
             pt = point_of(build())
             return Decided("proved", message) if pt is None else witness(pt)
-        case Z3Implies(query=build, witness=witness, proved=message, timeout=timeout):
+        case Z3Implies(query=build, witness=witness, proved=message, timeout=timeout, about=about):
             from smt.solver import decide as z3_decide
             facts, claim = build()
             d = z3_decide(facts, claim, timeout)
@@ -57,7 +57,7 @@ def decide(goal: Goal):
                 return Decided("proved", message, engine="z3")
             if d.status == "refuted":
                 return witness(d.model)
-            return Decided("unknown", d.reason, engine="z3")
+            return Decided("unknown", f"{about}: {d.reason}" if about else d.reason, engine="z3")
     raise TypeError(f"not a query: {goal.query!r}")  # Goal.__post_init__ rules this out
 
 

@@ -117,12 +117,14 @@ class IslEmpty:
 class Z3Implies:
     """Proved iff `facts => goal` holds (`query()` returns (facts, goal), z3 terms). A model
     of `facts and not goal` goes to `witness(model_dict)` (the Decided refutation); z3
-    giving up (its timeout, the deadline) makes the goal unknown with z3's reason."""
+    giving up (its timeout, the deadline) makes the goal unknown with z3's reason (after
+    `about: ` when `about` names what was asked)."""
 
     query: object  # () -> (list of z3 BoolRef, z3 BoolRef)
     witness: object  # (dict) -> Decided
     proved: str = "holds"
     timeout: float = 10.0
+    about: str = ""
 
 
 @dataclass(frozen=True)

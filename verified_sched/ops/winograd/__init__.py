@@ -1,8 +1,8 @@
 """winograd
 
-Rewrite every eligible 3x3 stride-1 convolution nest of the kernel into Winograd F(2x2, 3x3)
-(verified_sched/rewrites/winograd.py). A kernel without an eligible nest is left
-unchanged (0 sites): that is the identity, which is legal under any profile.
+Rewrite every eligible 3x3 stride-1 convolution nest of the kernel into Winograd F(2x2, 3x3).
+A kernel without an eligible nest is left unchanged (0 sites): that is the identity, which is
+legal under any profile.
 
 The rewrite changes the statement structure wholesale (its minted statements stand for no
 single original instance), so the generic provenance-based obligations do not apply:
@@ -12,42 +12,55 @@ exactness when the file declares input ranges).
 
 Input ranges for `exactness`: the file's `inputs a, b int in [-8, 8]` or
 `inputs a in [-1, 1] grid 1/16` lines (Program.inputs).
+
+The op's folder:
+  apply.py     recognition of the sites and the rewrite (`apply`, `rewrite_kernel`)
+  isl_text.py  IR -> isl text with prefixed names (through polyhedral.affine)
+  proofs.py    the goals: profile, coverage, in_bounds, and per site the ones below
+  identity.py  the transform identity per tile position (z3 over the reals)
+  exact.py     declared input ranges, the `exactness` goal, the `exact_at` hook of `vsched run`
+  claim.py     `claim A == B` when one kernel is the rewrite of the other (`claim_goals` hook)
+
+Hooks (optional op-module attributes other modules ask every op module for):
+`exact_at(program, kernel, sizes, inputs)` (cli.py `vsched run`: demand bitwise equality) and
+`claim_goals(program, a, b, profile, timeout)` (verify.verify_claim: goals deciding a claim).
 """
 from __future__ import annotations
 
-from .. import ir
-from ..schedule import Winograd
+from ...schedule import Winograd
+from .apply import apply, rewrite_kernel  # noqa: F401 (the op's apply; the rewrite, re-exported)
 
 RECORD = Winograd  # the op record this module applies (ops/registry.py)
 
 GENERIC = ()  # this op's own obligations replace the generic provenance-based ones
 REPLACES_GENERIC = True
 
-
-def apply(program: ir.Program, kernel_name: str, op: Winograd) -> ir.Program:
-    """The program with every eligible nest of the kernel rewritten (identity if none)."""
-    from ..rewrites.winograd import apply_winograd  # here: the rewrite and its z3 proofs load on use
-    from .common import get_kernel
-
-    get_kernel(program, kernel_name, op)
-    return apply_winograd(program, kernel_name)
+NO_RANGES = ("; exactness is not an obligation: the file declares no input ranges "
+             "(e.g. 'inputs a, b int in [-8, 8]')")
 
 
 def obligations(ctx) -> list:
-    """The Winograd obligations of ctx's (before, after) pair: one procedure deciding the
-    kinds of rewrites/winograd_proofs.py (coverage, in_bounds, equivalence, exactness,
-    profile), each answer with its own statement."""
-    from ..obligations import Decided, Goal, Procedure
-    from ..rewrites.winograd_exact import declared_ranges
-    from ..rewrites.winograd_proofs import winograd_results
+    """The Winograd goals of ctx's (before, after) pair (proofs.winograd_goals: per site
+    profile, coverage, in_bounds, the identity per tile position, exactness), each discharged
+    on its own."""
+    # here, not at the top: z3 and the proofs load when a file is verified, not parsed
+    from .exact import declared_ranges
+    from .proofs import winograd_goals
 
     ranges = declared_ranges(ctx.before)
-    note = ("; exactness is not an obligation: the file declares no input ranges "
-            "(e.g. 'inputs a, b int in [-8, 8]')")
+    return winograd_goals(ctx.before, ctx.after, ctx.kernel, ctx.profile, ctx.timeout, ranges,
+                          "" if ranges else NO_RANGES)
 
-    def run():
-        # z3 queries are also capped by the deadline (verified_sched.budget)
-        results = winograd_results(ctx.before, ctx.after, ctx.kernel, ctx.profile, ctx.timeout, ranges)
-        return [(r.kind, Decided(r.status, r.message + (note if r.kind == "profile" and not ranges else ""),
-                                 r.statement, r.counterexample, engine=r.engine)) for r in results]
-    return [Goal("equivalence", "the winograd obligations", Procedure(run))]
+
+def exact_at(program, kernel: str, sizes: dict, inputs: str) -> bool:
+    """`vsched run`'s hook: exact.exact_at (the rewrite proved exact at these sizes)."""
+    from .exact import exact_at as exact
+
+    return exact(program, kernel, sizes, inputs)
+
+
+def claim_goals(program, a: str, b: str, profile: str, timeout: float):
+    """verify_claim's hook: claim.claim_goals (None unless one kernel is the rewrite of the other)."""
+    from .claim import claim_goals as goals
+
+    return goals(program, a, b, profile, timeout)

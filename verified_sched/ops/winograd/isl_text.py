@@ -12,7 +12,7 @@ import islpy as isl
 from polyhedral import affine
 from polyhedral.affine import NonAffine
 
-from .. import budget, ir
+from ... import budget, ir
 
 
 class _Names(dict):

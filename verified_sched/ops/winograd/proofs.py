@@ -1,4 +1,4 @@
-"""Obligations of the Winograd rewrite, checked on the actual (before, after) nests.
+"""Goals of the Winograd rewrite, stated on the actual (before, after) nests.
 
 The generic provenance-based checks do not apply: the minted statements stand for no single
 original instance. These replace them, per site:
@@ -10,37 +10,22 @@ original instance. These replace them, per site:
                a tensor that existed before lies in the direct form's read set of it (isl);
   equivalence  the transform identity A^T[(G g G^T) . (B^T d B)]A = correlate(d, g), per
                output position of the 2x2 tile, built from the minted statements' own
-               expressions (z3 over the reals, with a timeout);
-  exactness    (only when the file declares input ranges) see winograd_exact.py.
+               expressions (z3 over the reals, with a timeout; identity.py);
+  exactness    (only when the file declares input ranges) see exact.py.
+Each is its own `obligations.Goal`, so `verified_sched.discharge` budgets and times each one.
+The decision procedures (`coverage`, `accesses_in_bounds`, `reads_in_direct_set`) answer with
+`obligations.Decided`.
 """
 from __future__ import annotations
 
-import time
-
 import islpy as isl
 
-from .. import budget, ir
-from . import winograd_isl as wi
-from .winograd import Minted, rewrite_kernel
-from .winograd_identity import identity_obligations, instances  # noqa: F401 (identity_obligations re-exported)
-from .winograd_result import Result, formal  # noqa: F401 (re-exported)
-
-
-def _stamp(results, fn):
-    for r in results if isinstance(results, list) else [results]:
-        r.statement = r.statement or formal(fn)
-    return results
-
-
-def _timed(kind: str, fn, *args):
-    """fn(*args) -> Result, inside its own budget (verified_sched.budget): running out of isl
-    operations, time or memory makes the obligation `kind` unknown with the reason."""
-    t = time.perf_counter()
-    r, reason = budget.guarded(lambda: fn(*args), budget.current_deadline())
-    if reason is not None:
-        r = Result(kind, "unknown", "isl", reason)
-    r.seconds = round(time.perf_counter() - t, 4)
-    return r
+from ... import budget, ir
+from ...obligations import Decided, Goal, formal_statement, procedure
+from . import isl_text as wi
+from .apply import Minted, rewrite_kernel
+from .exact import exactness_goal
+from .identity import identity_goals, instances
 
 
 # ---------------------------------------------------------------- isl relations
@@ -104,21 +89,21 @@ def _accesses(stmt):
             yield ld.tensor, ld.index, False
 
 
-# ---------------------------------------------------------------- obligations
+# ---------------------------------------------------------------- decision procedures
 
 
-def profile_obligation(profile: str | None) -> Result:
+def profile_decided(profile: str | None) -> Decided:
     """Formal statement: the active profile is `approximate` (Winograd changes rounding beyond
     reassociation: the transforms scale by halves and quarters and add and subtract tiles)."""
     active = profile or "default"
     if active == "approximate":
-        return Result("profile", "proved", "structural", "winograd under the approximate profile")
-    return Result("profile", "refuted", "structural",
-                  f"winograd changes rounding beyond reassociation; it is allowed only under the "
-                  f"approximate profile (active: {active})", counterexample={"params": {}, "profile": active})
+        return Decided("proved", "winograd under the approximate profile", engine="structural")
+    return Decided("refuted", f"winograd changes rounding beyond reassociation; it is allowed only under the "
+                   f"approximate profile (active: {active})", counterexample={"params": {}, "profile": active},
+                   engine="structural")
 
 
-def coverage_obligation(before: ir.Program, after: ir.Program, region: list, m: Minted) -> Result:
+def coverage(before: ir.Program, after: ir.Program, region: list, m: Minted) -> Decided:
     """Formal statement: for all parameter values satisfying the constraints, with W_s the set
     of cells of d written by statement s of the replacement, (1) each tile statement's write
     map is injective, (2) the W_s are pairwise disjoint, (3) their union equals the cells the
@@ -138,16 +123,15 @@ def coverage_obligation(before: ir.Program, after: ir.Program, region: list, m: 
         if role == "inverse" and not acc.is_injective():
             pair = acc.apply_range(acc.reverse()).subtract(isl.Map.identity(acc.domain().get_space().map_from_set()))
             pt = pair.wrap().sample_point()
-            return Result("coverage", "refuted", "isl", f"tile statement {st.sid} writes a cell twice",
-                          counterexample={"instances": str(pt)})
+            return Decided("refuted", f"tile statement {st.sid} writes a cell twice",
+                           counterexample={"instances": str(pt)})
     for i, (r1, s1, _, _, a1) in enumerate(writers):
         for r2, s2, _, _, a2 in writers[i + 1:]:
             both = a1.range().intersect(a2.range())
             if not both.is_empty():
                 cex = ra.sample(both)
-                return Result("coverage", "refuted", "isl",
-                              f"cell {_cell(cex)} is written by both {r1} ({s1.sid}) and {r2} ({s2.sid})",
-                              counterexample=cex)
+                return Decided("refuted", f"cell {_cell(cex)} is written by both {r1} ({s1.sid}) and {r2} ({s2.sid})",
+                               counterexample=cex)
     got = writers[0][4].range()
     for w in writers[1:]:
         got = got.union(w[4].range())
@@ -155,7 +139,7 @@ def coverage_obligation(before: ir.Program, after: ir.Program, region: list, m: 
                        (got.subtract(want), "is written by the replacement but not by the direct form")):
         if not diff.is_empty():
             cex = rb.sample(diff)
-            return Result("coverage", "refuted", "isl", f"cell {_cell(cex)} {what}", counterexample=cex)
+            return Decided("refuted", f"cell {_cell(cex)} {what}", counterexample=cex)
     for role, st, loops, guards, acc in writers:
         if role not in ("row_strip", "col_strip"):
             continue
@@ -165,102 +149,107 @@ def coverage_obligation(before: ir.Program, after: ir.Program, region: list, m: 
         owned = direct.intersect_range(acc.range()).domain()
         if not prov.is_injective() or not prov.range().is_equal(owned):
             bad = prov.range().symmetric_difference(owned) if not prov.range().is_equal(owned) else prov.range()
-            return Result("coverage", "refuted", "isl", f"{role} does not perform exactly the direct form's "
-                          f"updates of its cells", counterexample={"instances": str(bad.sample_point())})
-    return Result("coverage", "proved", "isl",
-                  f"{len(writers)} statements write each cell of {site.d} exactly once, "
-                  f"exactly the direct form's cells")
+            return Decided("refuted", f"{role} does not perform exactly the direct form's updates of its cells",
+                           counterexample={"instances": str(bad.sample_point())})
+    return Decided("proved", f"{len(writers)} statements write each cell of {site.d} exactly once, "
+                   f"exactly the direct form's cells")
 
 
-def bounds_obligations(before: ir.Program, after: ir.Program, region: list, m: Minted) -> list:
-    """in_bounds and the read-subset obligation (see the two inner docstrings)."""
+def accesses_in_bounds(after: ir.Program, region: list) -> Decided:
+    """Formal statement: every access (read or write, every tensor) of every replacement
+    statement lies inside the tensor's dims, for all parameter values."""
+    ra = _Rel(after)
+    n, seen = 0, set()
+    for _, stmt in region:
+        for st, loops, guards in instances(stmt):
+            for t, idx, _ in _accesses(st):
+                if (t, idx, loops, guards) in seen:
+                    continue
+                seen.add((t, idx, loops, guards))
+                n += 1
+                out = ra.cells(loops, guards, t, idx).subtract(ra.box(after.tensor(t)))
+                if not out.is_empty():
+                    cex = ra.sample(out)
+                    return Decided("refuted", f"{st.sid} accesses {_cell(cex)} outside its dims", counterexample=cex)
+    return Decided("proved", f"{n} distinct accesses of the replacement are in bounds")
+
+
+def reads_in_direct_set(before: ir.Program, after: ir.Program, region: list, m: Minted) -> Decided:
+    """Formal statement: for every tensor T declared before the rewrite, the cells of T
+    read by the replacement are a subset of the cells of T read by the direct nest."""
     site = m.site
     rb, ra = _Rel(before), _Rel(after)
     dloops = tuple((lp.var, lp.lo, lp.hi) for lp in site.loops)
-
-    def in_bounds() -> Result:
-        """Formal statement: every access (read or write, every tensor) of every replacement
-        statement lies inside the tensor's dims, for all parameter values."""
-        n, seen = 0, set()
-        for _, stmt in region:
-            for st, loops, guards in instances(stmt):
-                for t, idx, _ in _accesses(st):
-                    if (t, idx, loops, guards) in seen:
-                        continue
-                    seen.add((t, idx, loops, guards))
-                    n += 1
-                    out = ra.cells(loops, guards, t, idx).subtract(ra.box(after.tensor(t)))
-                    if not out.is_empty():
-                        cex = ra.sample(out)
-                        return Result("in_bounds", "refuted", "isl",
-                                      f"{st.sid} accesses {_cell(cex)} outside its dims", counterexample=cex)
-        return Result("in_bounds", "proved", "isl", f"{n} distinct accesses of the replacement are in bounds")
-
-    def subset() -> Result:
-        """Formal statement: for every tensor T declared before the rewrite, the cells of T
-        read by the replacement are a subset of the cells of T read by the direct nest."""
-        direct = {}
-        for t, idx, _ in _accesses(site.stmt):
-            c = rb.cells(dloops, (), t, idx)
-            direct[t] = direct[t].union(c) if t in direct else c
-        old = {t.name for t in before.tensors}
-        n, seen = 0, set()
-        for _, stmt in region:
-            for st, loops, guards in instances(stmt):
-                for t, idx, w in _accesses(st):
-                    if w or t not in old or (t, idx, loops, guards) in seen:
-                        continue
-                    seen.add((t, idx, loops, guards))
-                    n += 1
-                    extra = ra.cells(loops, guards, t, idx)
-                    extra = extra.subtract(direct[t]) if t in direct else extra
-                    if not extra.is_empty():
-                        cex = ra.sample(extra)
-                        return Result("in_bounds", "refuted", "isl",
-                                      f"read set: {st.sid} reads {_cell(cex)}, which the direct form never reads",
-                                      counterexample=cex)
-        return Result("in_bounds", "proved", "isl",
-                      f"read set: {n} distinct reads of pre-existing tensors lie in the direct form's read set")
-
-    return [_stamp(_timed("in_bounds", in_bounds), in_bounds), _stamp(_timed("in_bounds", subset), subset)]
+    direct = {}
+    for t, idx, _ in _accesses(site.stmt):
+        c = rb.cells(dloops, (), t, idx)
+        direct[t] = direct[t].union(c) if t in direct else c
+    old = {t.name for t in before.tensors}
+    n, seen = 0, set()
+    for _, stmt in region:
+        for st, loops, guards in instances(stmt):
+            for t, idx, w in _accesses(st):
+                if w or t not in old or (t, idx, loops, guards) in seen:
+                    continue
+                seen.add((t, idx, loops, guards))
+                n += 1
+                extra = ra.cells(loops, guards, t, idx)
+                extra = extra.subtract(direct[t]) if t in direct else extra
+                if not extra.is_empty():
+                    cex = ra.sample(extra)
+                    return Decided("refuted", f"read set: {st.sid} reads {_cell(cex)}, which the direct form never "
+                                   f"reads", counterexample=cex)
+    return Decided("proved", f"read set: {n} distinct reads of pre-existing tensors lie in the direct form's read set")
 
 
-# ---------------------------------------------------------------- driver
+# ---------------------------------------------------------------- goals
+#
+# coverage and the two in_bounds goals are procedures, not one isl emptiness query each: each
+# asks isl several questions in turn (one per writer, pair of writers or distinct access, and
+# for coverage four different properties), stops at the first violated one and names it in
+# its message; their conjunction is the one obligation the report shows.
 
 
-def winograd_results(before: ir.Program, after: ir.Program, kernel: str, profile: str | None = None,
-                     timeout: float = budget.DEFAULT_TIMEOUT, ranges=None) -> list:
-    """Every obligation of one `winograd` op, as Result records.
+def site_goals(before: ir.Program, after: ir.Program, region: list, m: Minted, profile: str | None,
+               timeout: float = budget.DEFAULT_TIMEOUT, note: str = "") -> list:
+    """The goals of one site (`region`: its minted statements as (role, statement) pairs):
+    profile (its message followed by `note`), coverage, in_bounds (accesses, then the read
+    set) and the transform identity per tile position."""
+    prof = profile_decided(profile)
+    prof.message += note
+    return [Goal("profile", formal_statement(profile_decided), prof),
+            procedure("coverage", formal_statement(coverage), lambda: coverage(before, after, region, m)),
+            procedure("in_bounds", formal_statement(accesses_in_bounds), lambda: accesses_in_bounds(after, region)),
+            procedure("in_bounds", formal_statement(reads_in_direct_set),
+                      lambda: reads_in_direct_set(before, after, region, m)),
+            *identity_goals(dict(region), m, timeout)]
 
-    `ranges`: the declared input ranges (winograd_exact.InputRange list) or None; with none
-    declared there is no exactness obligation.
+
+def winograd_goals(before: ir.Program, after: ir.Program, kernel: str, profile: str | None = None,
+                   timeout: float = budget.DEFAULT_TIMEOUT, ranges=None, note: str = "") -> list:
+    """Every goal of one `winograd` op (obligations.Goal records, decided by
+    `verified_sched.discharge`). Building them recomputes the rewrite of `before` (isl: the
+    output extents' lower bound) and states each site's goals on it.
+
+    `profile`: the active one (None: the after program's); `ranges`: the declared input
+    ranges (exact.InputRange list) or None; with none declared there is no exactness goal.
+    `note` follows the message of each site's `profile` goal.
     """
-    from .winograd_exact import exactness_obligation
-
     expect, minted, reasons = rewrite_kernel(before, kernel)
     if expect.kernel(kernel) != after.kernel(kernel):
-        return [Result("precondition", "unknown", "structural",
-                       "the kernel after the op is not the winograd rewrite of the kernel before it")]
+        return [Goal("precondition", "the kernel after the op is the winograd rewrite of the kernel before it",
+                     Decided("unknown", "the kernel after the op is not the winograd rewrite of the kernel before it",
+                             engine="structural"))]
     if not minted:
         why = "; ".join(reasons) or "the kernel has no loop nest"
-        return [Result("equivalence", "proved", "structural",
-                       f"winograd: 0 sites, the kernel is unchanged ({why})", extra={"sites": 0},
-                       statement="the kernel after the op is structurally equal to the kernel before it")]
+        return [Goal("equivalence", "the kernel after the op is structurally equal to the kernel before it",
+                     Decided("proved", f"winograd: 0 sites, the kernel is unchanged ({why})", engine="structural"))]
     out = []
     body = after.kernel(kernel).body
     for m in minted:
         region = [(role, body[m.start + i]) for i, role in enumerate(m.roles)]
-        by_role = dict(region)
-        out.append(_stamp(profile_obligation(profile if profile is not None else after.profile),
-                          profile_obligation))
-        out.append(_stamp(_timed("coverage", coverage_obligation, before, after, region, m), coverage_obligation))
-        out += bounds_obligations(before, after, region, m)
-        ident, reason = budget.guarded(lambda: identity_obligations(by_role, m, timeout), budget.current_deadline())
-        out += _stamp(ident if reason is None else [Result("equivalence", "unknown", "z3", reason)],
-                      identity_obligations)
+        out += site_goals(before, after, region, m, profile if profile is not None else after.profile, timeout,
+                          note)
         if ranges:
-            out.append(_stamp(_timed("exactness", exactness_obligation, before, after, kernel, m, ranges, timeout),
-                              exactness_obligation))
-    for r in out:
-        r.extra.setdefault("sites", len(minted))
+            out.append(exactness_goal(before, after, kernel, m, ranges, timeout))
     return out
