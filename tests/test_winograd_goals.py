@@ -7,7 +7,7 @@ import time
 
 from verified_sched import budget
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.obligations import Decided, Goal, IslEmpty, Procedure, Z3Implies
+from verified_sched.obligations import Decided, Goal, Procedure, Z3Implies
 from verified_sched.ops import apply_op, op_goals, reverse
 from verified_sched.ops import winograd
 from verified_sched.verify import OpContext, own_obligations, verify_program
@@ -55,12 +55,6 @@ def test_goals_past_the_deadline_are_unknown_not_proved():
     obs = discharge(goals, time.perf_counter() - 1.0, 1, "winograd")
     assert len(obs) == len(goals)
     assert all(o.status == "unknown" and budget.DEADLINE in o.message for o in obs)
-
-
-def test_no_goal_is_an_isl_query_the_op_did_not_state():
-    # IslEmpty is not used: every isl check of the op is a multi-query procedure (proofs.py)
-    ctx = _context(REPO_ROOT / "tests" / "cases" / "winograd_odd.vs")
-    assert not [g for g in op_goals(ctx) if isinstance(g.query, IslEmpty)]
 
 
 # ---------------------------------------------------------------- hooks

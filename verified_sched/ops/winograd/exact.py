@@ -28,7 +28,7 @@ from smt.solver import solver
 
 from ... import budget, ir
 from ...dsl.inputs import ranges_from_comments
-from ...obligations import Decided, Goal, formal_statement, procedure
+from ...obligations import Decided, formal_statement, procedure
 from .apply import Minted, rewrite_kernel
 
 LIMIT = 2 ** 24
