@@ -227,7 +227,7 @@ def own_obligations(ctx: OpContext) -> list:
     by the deadline too (running out there is one `unknown` precondition); each goal gets a
     budget of its own when discharged. A ScheduleError propagates (the op does not apply)."""
     from .ops import op_goals
-    goals, reason = guarded(lambda: op_goals(ctx), ctx.deadline)
+    goals, reason = guarded(lambda: op_goals(ctx), ctx.deadline or float("inf"))  # 0: none, as for discharge
     if reason is not None:
         return [Obligation("precondition", ctx.op_index, ctx.op.text(), "the op's own obligations", "isl", "unknown",
                            0.0, reason)]
