@@ -382,9 +382,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_count, default=0, metavar="S")
     p.set_defaults(fn=cmd_exec)
 
-    from .rewrites import conv_backward  # `vsched conv-backward`
+    from .generators import conv_backward_cli  # `vsched conv-backward`
 
-    conv_backward.add_subparser(sub)
+    conv_backward_cli.add_subparser(sub)
     from .gate import explain  # `vsched explain`
 
     explain.add_subparser(sub)

@@ -14,6 +14,7 @@ Input ranges for `exactness`: the file's `inputs a, b int in [-8, 8]` or
 `inputs a in [-1, 1] grid 1/16` lines (Program.inputs).
 
 The op's folder:
+  record.py    the record (`Winograd`, no arguments)
   apply.py     recognition of the sites and the rewrite (`apply`, `rewrite_kernel`)
   isl_text.py  IR -> isl text with prefixed names (through polyhedral.affine)
   proofs.py    the goals: profile, coverage, in_bounds, and per site the ones below
@@ -27,7 +28,7 @@ Hooks (optional op-module attributes other modules ask every op module for):
 """
 from __future__ import annotations
 
-from ...schedule import Winograd
+from .record import Winograd
 from .apply import apply, rewrite_kernel  # noqa: F401 (the op's apply; the rewrite, re-exported)
 
 RECORD = Winograd  # the op record this module applies (ops/registry.py)

@@ -221,7 +221,7 @@ def identity_goals(region: dict, m: Minted, timeout: float) -> list:
             what = f"transform identity at tile position ({p}, {q})"
             out.append(Goal("equivalence", statement, Z3Implies(
                 _identity_query(Y[(p, q)], g, a, p, q), _identity_witness(what, p, q), what + " holds over the reals",
-                timeout, what)))
+                timeout, undecided=what)))
     return out
 
 

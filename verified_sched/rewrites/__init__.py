@@ -1,1 +1,0 @@
-"""Whole-kernel rewrites: convolution backward, Winograd."""
