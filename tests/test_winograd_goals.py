@@ -7,7 +7,7 @@ import time
 
 from verified_sched import budget
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.obligations import Decided, Goal, Procedure, Z3Implies
+from verified_sched.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
 from verified_sched.ops import apply_op, op_goals, reverse
 from verified_sched.ops import winograd
 from verified_sched.verify import OpContext, own_obligations, verify_program
@@ -33,7 +33,8 @@ def test_one_goal_per_obligation_each_timed_on_its_own():
     # the identity per tile position is a z3 facts-imply-goal query, the profile a known answer
     assert [type(g.query) for g in goals if g.kind == "equivalence"] == [Z3Implies] * 4
     assert isinstance(goals[0].query, Decided)
-    assert all(isinstance(g.query, Procedure) for g in goals if g.kind in ("coverage", "in_bounds", "exactness"))
+    assert all(isinstance(g.query, AllOf) for g in goals if g.kind in ("coverage", "in_bounds"))
+    assert isinstance(goals[-1].query, Procedure)  # exactness: several z3 queries per bound
     obs = own_obligations(ctx)
     assert [o.kind for o in obs] == kinds and all(o.status == "proved" for o in obs)
     assert len({o.seconds for o in obs}) == len(obs)  # one time each, not an even split
@@ -111,3 +112,18 @@ def test_claims_ask_the_claim_goals_hook(monkeypatch):
     assert seen == [("k", "r", "default")]
     assert [(o.kind, o.status, o.message, o.op) for o in claim.obligations] == \
         [("equivalence", "proved", "hooked", "claim k == r")]
+
+
+def test_coverage_and_bounds_are_isl_emptiness_queries():
+    """coverage and in_bounds are conjunctions of isl emptiness queries (plus a procedure per
+    strip for coverage's provenance part): the sample of a violated one is the counterexample."""
+    from verified_sched.discharge import answer
+
+    ctx = _context(REPO_ROOT / "tests" / "cases" / "winograd_odd.vs")
+    goals = [g for g in op_goals(ctx) if g.kind in ("coverage", "in_bounds")]
+    parts = [g.query.parts() for g in goals]
+    assert [len(p) > 0 and all(isinstance(q, IslEmpty) for q in p) for p in parts[1:]] == [True, True]
+    kinds = [type(q) for q in parts[0]]
+    assert kinds.count(Procedure) == 2 and set(kinds) == {IslEmpty, Procedure}  # the two strips
+    assert [answer(g.query).status for g in goals] == ["proved"] * 3
+    assert answer(goals[1].query).message.endswith("distinct accesses of the replacement are in bounds")

@@ -11,7 +11,7 @@ from verified_sched.errors import ParseError
 from verified_sched.ops.winograd.apply import rewrite_kernel
 from verified_sched.fuzz.conv_programs import conv_source
 from verified_sched.dsl.inputs import parse_inputs_line
-from verified_sched.discharge import discharge
+from verified_sched.discharge import answer, discharge
 from verified_sched.ops.winograd.identity import identity_goals
 from verified_sched.ops.winograd.proofs import accesses_in_bounds, coverage, reads_in_direct_set, winograd_goals
 from verified_sched.verify import file_report_json, verify_program
@@ -90,14 +90,14 @@ def test_coverage_refuted_when_strips_overlap():
     oh = row.body[0]
     bad = dataclasses.replace(row, body=(dataclasses.replace(oh, lo=ir.BinOp("-", oh.lo, ir.Int(1))),))
     region2 = [(r, bad if r == "row_strip" else s) for r, s in region]
-    res = coverage(p, q, region2, m)
+    res = answer(coverage(p, q, region2, m))
     assert res.status == "refuted" and res.counterexample["cells"][0]["tensor"] == "d"
     assert res.counterexample["params"]["OH"] >= 2
 
 
 def test_coverage_refuted_when_a_strip_is_missing():
     p, q, m, region = _site()
-    res = coverage(p, q, [x for x in region if x[0] != "col_strip"], m)
+    res = answer(coverage(p, q, [x for x in region if x[0] != "col_strip"], m))
     assert res.status == "refuted" and "not written" in res.message
     assert res.counterexample["params"]["OW"] % 2 == 1
 
@@ -109,7 +109,7 @@ def test_reads_outside_direct_read_set_refuted():
     three = next(n for n in ir.walk(v) if isinstance(n, ir.BinOp) and n.b == ir.Int(3))
     bad = _replace_in(v, three, dataclasses.replace(three, b=ir.Int(4)))
     region2 = [(r, bad if r == "V" else s) for r, s in region]
-    inb, subset = accesses_in_bounds(q, region2), reads_in_direct_set(p, q, region2, m)
+    inb, subset = answer(accesses_in_bounds(q, region2)), answer(reads_in_direct_set(p, q, region2, m))
     assert inb.status == "refuted" and inb.counterexample["cells"][0]["tensor"] == "a"
     assert subset.status == "refuted" and "read set" in subset.message
 

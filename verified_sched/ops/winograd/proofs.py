@@ -13,15 +13,16 @@ original instance. These replace them, per site:
                expressions (z3 over the reals, with a timeout; identity.py);
   exactness    (only when the file declares input ranges) see exact.py.
 Each is its own `obligations.Goal`, so `verified_sched.discharge` budgets and times each one.
-The decision procedures (`coverage`, `accesses_in_bounds`, `reads_in_direct_set`) answer with
-`obligations.Decided`.
+coverage and in_bounds are `AllOf` conjunctions of isl emptiness queries (one per writer, pair
+of writers or distinct access; the first violated one is the refutation, its sample point the
+counterexample), with a procedure per strip for coverage's provenance part.
 """
 from __future__ import annotations
 
 import islpy as isl
 
 from ... import budget, ir
-from ...obligations import Decided, Goal, formal_statement, procedure
+from ...obligations import AllOf, Decided, Goal, IslEmpty, Procedure, formal_statement
 from . import isl_text as wi
 from .apply import Minted, rewrite_kernel
 from .exact import exactness_goal
@@ -65,13 +66,14 @@ class _Rel:
         c = " and ".join([self.cons] + [f"0 <= x{i} < {wi.aff(d, self.ps)}" for i, d in enumerate(t.dims)])
         return isl.Set(f"{self.head} -> {{ {t.name}[{idx}] : {c} }}")
 
-    def sample(self, s: isl.Set) -> dict:
+    def point_cex(self, pt: isl.Point) -> dict:
         """{"params": {...}, "cells": [{"tensor", "index"}]} of a point of a cell set."""
-        dims = [f"x{i}" for i in range(s.dim(isl.dim_type.set))]
-        pt = wi.sample(s, self.params, dims)
-        params = {k: v for k, v in pt.items() if k in self.params}
-        name = s.get_tuple_name() if s.has_tuple_name() else ""
-        return {"params": params, "cells": [{"tensor": name, "index": [pt[d] for d in dims]}]}
+        space = pt.get_space()
+        dims = [f"x{i}" for i in range(space.dim(isl.dim_type.set))]
+        vals = wi.point_values(pt, self.params, dims)
+        params = {k: v for k, v in vals.items() if k in self.params}
+        name = space.get_tuple_name(isl.dim_type.set) if space.has_tuple_name(isl.dim_type.set) else ""
+        return {"params": params, "cells": [{"tensor": name, "index": [vals[d] for d in dims]}]}
 
 
 def _cell(cex: dict) -> str:
@@ -89,7 +91,7 @@ def _accesses(stmt):
             yield ld.tensor, ld.index, False
 
 
-# ---------------------------------------------------------------- decision procedures
+# ---------------------------------------------------------------- queries
 
 
 def profile_decided(profile: str | None) -> Decided:
@@ -103,111 +105,134 @@ def profile_decided(profile: str | None) -> Decided:
                    engine="structural")
 
 
-def coverage(before: ir.Program, after: ir.Program, region: list, m: Minted) -> Decided:
+def _refuted(message: str, cex_of=None):
+    """point -> the refutation `message` (formatted with the point's counterexample as `cell`),
+    its counterexample `cex_of(point)` (default: the point as text, an instance pair)."""
+    def witness(pt) -> Decided:
+        if cex_of is None:
+            return Decided("refuted", message, counterexample={"instances": str(pt)})
+        cex = cex_of(pt)
+        return Decided("refuted", message.format(cell=_cell(cex)), counterexample=cex)
+    return witness
+
+
+def coverage(before: ir.Program, after: ir.Program, region: list, m: Minted) -> AllOf:
     """Formal statement: for all parameter values satisfying the constraints, with W_s the set
     of cells of d written by statement s of the replacement, (1) each tile statement's write
     map is injective, (2) the W_s are pairwise disjoint, (3) their union equals the cells the
     direct nest writes, and (4) each strip's provenance map (strip instance -> direct
-    instance) is injective with range the direct instances that write W_strip."""
+    instance) is injective with range the direct instances that write W_strip.
+
+    (1)-(3) are isl emptiness queries (a pair of instances writing one cell, a cell of two
+    writers, a cell missing or extra); (4) is a procedure per strip (injectivity and an
+    equality of sets)."""
     site = m.site
-    rb, ra = _Rel(before), _Rel(after)
-    dloops = tuple((lp.var, lp.lo, lp.hi) for lp in site.loops)
-    direct = rb.access(dloops, (), site.d, site.stmt.index)
-    want = direct.range()
-    writers = []
-    for role, stmt in region:
-        for st, loops, guards in instances(stmt):
-            if st.tensor == site.d:
-                writers.append((role, st, loops, guards, ra.access(loops, guards, site.d, st.index)))
-    for role, st, loops, guards, acc in writers:
-        if role == "inverse" and not acc.is_injective():
-            pair = acc.apply_range(acc.reverse()).subtract(isl.Map.identity(acc.domain().get_space().map_from_set()))
-            pt = pair.wrap().sample_point()
-            return Decided("refuted", f"tile statement {st.sid} writes a cell twice",
-                           counterexample={"instances": str(pt)})
-    for i, (r1, s1, _, _, a1) in enumerate(writers):
-        for r2, s2, _, _, a2 in writers[i + 1:]:
-            both = a1.range().intersect(a2.range())
-            if not both.is_empty():
-                cex = ra.sample(both)
-                return Decided("refuted", f"cell {_cell(cex)} is written by both {r1} ({s1.sid}) and {r2} ({s2.sid})",
-                               counterexample=cex)
-    got = writers[0][4].range()
-    for w in writers[1:]:
-        got = got.union(w[4].range())
-    for diff, what in ((want.subtract(got), "is not written by the replacement"),
-                       (got.subtract(want), "is written by the replacement but not by the direct form")):
-        if not diff.is_empty():
-            cex = rb.sample(diff)
-            return Decided("refuted", f"cell {_cell(cex)} {what}", counterexample=cex)
-    for role, st, loops, guards, acc in writers:
-        if role not in ("row_strip", "col_strip"):
-            continue
-        its, c = ra.domain_text(loops, guards)
-        back = ", ".join(wi.aff(dict(st.provenance)[v], ra.ps) for v, _, _ in dloops)
-        prov = isl.Map(f"{ra.head} -> {{ [{its}] -> [{back}] : {c} }}")
-        owned = direct.intersect_range(acc.range()).domain()
-        if not prov.is_injective() or not prov.range().is_equal(owned):
-            bad = prov.range().symmetric_difference(owned) if not prov.range().is_equal(owned) else prov.range()
-            return Decided("refuted", f"{role} does not perform exactly the direct form's updates of its cells",
-                           counterexample={"instances": str(bad.sample_point())})
-    return Decided("proved", f"{len(writers)} statements write each cell of {site.d} exactly once, "
-                   f"exactly the direct form's cells")
+    writers = []  # (role, statement, loops, guards, write map) of each writer of d: parts() fills it
+
+    def parts():
+        writers.clear()
+        rb, ra = _Rel(before), _Rel(after)
+        dloops = tuple((lp.var, lp.lo, lp.hi) for lp in site.loops)
+        direct = rb.access(dloops, (), site.d, site.stmt.index)
+        for role, stmt in region:
+            for st, loops, guards in instances(stmt):
+                if st.tensor == site.d:
+                    writers.append((role, st, loops, guards, ra.access(loops, guards, site.d, st.index)))
+        out = [IslEmpty(lambda acc=acc: _written_twice(acc), _refuted(f"tile statement {st.sid} writes a cell twice"))
+               for role, st, _, _, acc in writers if role == "inverse"]
+        for i, (r1, s1, _, _, a1) in enumerate(writers):
+            for r2, s2, _, _, a2 in writers[i + 1:]:
+                out.append(IslEmpty(lambda a1=a1, a2=a2: a1.range().intersect(a2.range()),
+                                    _refuted(f"cell {{cell}} is written by both {r1} ({s1.sid}) and {r2} ({s2.sid})",
+                                             ra.point_cex)))
+        want, got = direct.range(), writers[0][4].range()
+        for w in writers[1:]:
+            got = got.union(w[4].range())
+        out.append(IslEmpty(lambda: want.subtract(got), _refuted("cell {cell} is not written by the replacement",
+                                                                  rb.point_cex)))
+        out.append(IslEmpty(lambda: got.subtract(want), _refuted(
+            "cell {cell} is written by the replacement but not by the direct form", rb.point_cex)))
+        out += [Procedure(lambda w=w: _strip_provenance(ra, direct, dloops, *w)) for w in writers
+                if w[0] in ("row_strip", "col_strip")]
+        return out
+    return AllOf(parts, lambda _: Decided("proved", f"{len(writers)} statements write each cell of {site.d} exactly "
+                                          f"once, exactly the direct form's cells"))
 
 
-def accesses_in_bounds(after: ir.Program, region: list) -> Decided:
-    """Formal statement: every access (read or write, every tensor) of every replacement
-    statement lies inside the tensor's dims, for all parameter values."""
-    ra = _Rel(after)
-    n, seen = 0, set()
-    for _, stmt in region:
-        for st, loops, guards in instances(stmt):
-            for t, idx, _ in _accesses(st):
-                if (t, idx, loops, guards) in seen:
-                    continue
-                seen.add((t, idx, loops, guards))
-                n += 1
-                out = ra.cells(loops, guards, t, idx).subtract(ra.box(after.tensor(t)))
-                if not out.is_empty():
-                    cex = ra.sample(out)
-                    return Decided("refuted", f"{st.sid} accesses {_cell(cex)} outside its dims", counterexample=cex)
-    return Decided("proved", f"{n} distinct accesses of the replacement are in bounds")
+def _written_twice(acc: isl.Map) -> isl.Map:
+    """{ instance -> other instance writing the same cell } of a write map."""
+    return acc.apply_range(acc.reverse()).subtract(isl.Map.identity(acc.domain().get_space().map_from_set()))
 
 
-def reads_in_direct_set(before: ir.Program, after: ir.Program, region: list, m: Minted) -> Decided:
-    """Formal statement: for every tensor T declared before the rewrite, the cells of T
-    read by the replacement are a subset of the cells of T read by the direct nest."""
-    site = m.site
-    rb, ra = _Rel(before), _Rel(after)
-    dloops = tuple((lp.var, lp.lo, lp.hi) for lp in site.loops)
-    direct = {}
-    for t, idx, _ in _accesses(site.stmt):
-        c = rb.cells(dloops, (), t, idx)
-        direct[t] = direct[t].union(c) if t in direct else c
-    old = {t.name for t in before.tensors}
-    n, seen = 0, set()
+def _strip_provenance(ra: _Rel, direct: isl.Map, dloops, role, st, loops, guards, acc) -> Decided:
+    """(4) of coverage for one strip: its provenance map is injective with range the direct
+    instances that write its cells."""
+    its, c = ra.domain_text(loops, guards)
+    back = ", ".join(wi.aff(dict(st.provenance)[v], ra.ps) for v, _, _ in dloops)
+    prov = isl.Map(f"{ra.head} -> {{ [{its}] -> [{back}] : {c} }}")
+    owned = direct.intersect_range(acc.range()).domain()
+    if not prov.is_injective() or not prov.range().is_equal(owned):
+        bad = prov.range().symmetric_difference(owned) if not prov.range().is_equal(owned) else prov.range()
+        return Decided("refuted", f"{role} does not perform exactly the direct form's updates of its cells",
+                       counterexample={"instances": str(bad.sample_point())})
+    return Decided("proved", f"{role} performs exactly the direct form's updates of its cells")
+
+
+def _distinct_accesses(region: list, reads_only: bool = False):
+    """(statement, loops, guards, tensor, index) of every distinct access of the replacement
+    (`reads_only`: its reads)."""
+    seen = set()
     for _, stmt in region:
         for st, loops, guards in instances(stmt):
             for t, idx, w in _accesses(st):
-                if w or t not in old or (t, idx, loops, guards) in seen:
+                if (w and reads_only) or (t, idx, loops, guards) in seen:
                     continue
                 seen.add((t, idx, loops, guards))
-                n += 1
-                extra = ra.cells(loops, guards, t, idx)
-                extra = extra.subtract(direct[t]) if t in direct else extra
-                if not extra.is_empty():
-                    cex = ra.sample(extra)
-                    return Decided("refuted", f"read set: {st.sid} reads {_cell(cex)}, which the direct form never "
-                                   f"reads", counterexample=cex)
-    return Decided("proved", f"read set: {n} distinct reads of pre-existing tensors lie in the direct form's read set")
+                yield st, loops, guards, t, idx
+
+
+def accesses_in_bounds(after: ir.Program, region: list) -> AllOf:
+    """Formal statement: every access (read or write, every tensor) of every replacement
+    statement lies inside the tensor's dims, for all parameter values.
+
+    One isl emptiness query per distinct access: its cells outside the tensor's box."""
+    def parts():
+        ra = _Rel(after)
+        return [IslEmpty(lambda loops=loops, guards=guards, t=t, idx=idx: ra.cells(loops, guards, t, idx).subtract(
+                    ra.box(after.tensor(t))), _refuted(f"{st.sid} accesses {{cell}} outside its dims", ra.point_cex))
+                for st, loops, guards, t, idx in _distinct_accesses(region)]
+    return AllOf(parts, lambda answers: Decided("proved", f"{len(answers)} distinct accesses of the replacement are "
+                                                f"in bounds"))
+
+
+def reads_in_direct_set(before: ir.Program, after: ir.Program, region: list, m: Minted) -> AllOf:
+    """Formal statement: for every tensor T declared before the rewrite, the cells of T
+    read by the replacement are a subset of the cells of T read by the direct nest.
+
+    One isl emptiness query per distinct read of such a tensor: its cells the direct nest
+    never reads."""
+    site = m.site
+
+    def parts():
+        rb, ra = _Rel(before), _Rel(after)
+        dloops = tuple((lp.var, lp.lo, lp.hi) for lp in site.loops)
+        direct = {}
+        for t, idx, _ in _accesses(site.stmt):
+            c = rb.cells(dloops, (), t, idx)
+            direct[t] = direct[t].union(c) if t in direct else c
+        old = {t.name for t in before.tensors}
+
+        def extra(loops, guards, t, idx):
+            cells = ra.cells(loops, guards, t, idx)
+            return cells.subtract(direct[t]) if t in direct else cells
+        return [IslEmpty(lambda a=(loops, guards, t, idx): extra(*a),
+                         _refuted(f"read set: {st.sid} reads {{cell}}, which the direct form never reads", ra.point_cex))
+                for st, loops, guards, t, idx in _distinct_accesses(region, reads_only=True) if t in old]
+    return AllOf(parts, lambda answers: Decided("proved", f"read set: {len(answers)} distinct reads of pre-existing "
+                                                f"tensors lie in the direct form's read set"))
 
 
 # ---------------------------------------------------------------- goals
-#
-# coverage and the two in_bounds goals are procedures, not one isl emptiness query each: each
-# asks isl several questions in turn (one per writer, pair of writers or distinct access, and
-# for coverage four different properties), stops at the first violated one and names it in
-# its message; their conjunction is the one obligation the report shows.
 
 
 def site_goals(before: ir.Program, after: ir.Program, region: list, m: Minted, profile: str | None,
@@ -218,10 +243,9 @@ def site_goals(before: ir.Program, after: ir.Program, region: list, m: Minted, p
     prof = profile_decided(profile)
     prof.message += note
     return [Goal("profile", formal_statement(profile_decided), prof),
-            procedure("coverage", formal_statement(coverage), lambda: coverage(before, after, region, m)),
-            procedure("in_bounds", formal_statement(accesses_in_bounds), lambda: accesses_in_bounds(after, region)),
-            procedure("in_bounds", formal_statement(reads_in_direct_set),
-                      lambda: reads_in_direct_set(before, after, region, m)),
+            Goal("coverage", formal_statement(coverage), coverage(before, after, region, m)),
+            Goal("in_bounds", formal_statement(accesses_in_bounds), accesses_in_bounds(after, region)),
+            Goal("in_bounds", formal_statement(reads_in_direct_set), reads_in_direct_set(before, after, region, m)),
             *identity_goals(dict(region), m, timeout)]
 
 
