@@ -28,7 +28,7 @@ PRIV = "verified_sched/ops/privatize/apply.py"
 SRED = "verified_sched/ops/split_reduction/apply.py"
 TENS = "verified_sched/ops/tensorize.py"
 FUSE = "verified_sched/ops/fuse_epilogue.py"
-WINO = "verified_sched/rewrites/winograd.py"
+WINO = "verified_sched/ops/winograd/apply.py"
 
 MUTANTS = (
     # ---- split: tails and partitions

@@ -1,5 +1,5 @@
-"""One IR -> isl translator (polyhedral.affine; rewrites.winograd_isl renders through it with
-prefixed names) and one IR -> z3 integer translator (smt.intexpr; winograd_exact uses it)."""
+"""One IR -> isl translator (polyhedral.affine; ops.winograd.isl_text renders through it with
+prefixed names) and one IR -> z3 integer translator (smt.intexpr; ops.winograd.exact uses it)."""
 from __future__ import annotations
 
 import islpy as isl
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from polyhedral import affine
 from smt import intexpr
 from verified_sched import ir
-from verified_sched.rewrites import winograd_isl as wi
+from verified_sched.ops.winograd import isl_text as wi
 
 _atoms = st.one_of(st.integers(-5, 5).map(ir.Int), st.sampled_from(("N", "M")).map(ir.Var))
 _exprs = st.recursive(_atoms, lambda sub: st.one_of(

@@ -60,7 +60,7 @@ def test_tiny_isl_budget_makes_generic_obligations_unknown_with_the_reason(monke
 @pytest.mark.parametrize("path, index, kinds", [
     ("privatize_matmul.vs", 3, {"dataflow", "privatize_condition", "race"}),
     ("stage_shared_matmul.vs", None, {"dataflow"}),
-    ("winograd_exact.vs", 1, {"equivalence"}),  # its rewrite check (isl) runs out first
+    ("winograd_exact.vs", 1, {"precondition"}),  # its rewrite check (isl), building the goals, runs out first
 ])
 def test_op_specific_obligations_respect_the_isl_budget(monkeypatch, path, index, kinds):
     if index is None:  # the first stage op
@@ -75,6 +75,24 @@ def test_op_specific_obligations_respect_the_isl_budget(monkeypatch, path, index
     for kind in kinds:
         assert any(o.status == "unknown" and budget.ISL_BUDGET in o.message for o in by_kind[kind]), by_kind[kind]
     assert all(o.status != "refuted" for o in obs)
+
+
+def test_winograd_goals_each_respect_the_isl_budget(monkeypatch):
+    """Each winograd goal is discharged in its own budget: with the goals built, a tiny isl
+    budget makes the isl ones (coverage, in_bounds) unknown, each with the reason, while the
+    structural profile and the z3 identity goals are still decided."""
+    from verified_sched.discharge import discharge
+    from verified_sched.ops.winograd.exact import declared_ranges
+    from verified_sched.ops.winograd.proofs import winograd_goals
+
+    ctx = op_context(EXAMPLES / "winograd_exact.vs", 1)
+    goals = winograd_goals(ctx.before, ctx.after, ctx.kernel, ctx.profile, ctx.timeout, declared_ranges(ctx.before))
+    monkeypatch.setattr(budget, "ISL_MAX_OPERATIONS", 20)
+    obs = discharge(goals, float("inf"), 1, "winograd")
+    assert len(obs) == len(goals)
+    isl_goals = [o for o in obs if o.kind in ("coverage", "in_bounds")]
+    assert len(isl_goals) == 3 and all(o.status == "unknown" and budget.ISL_BUDGET in o.message for o in isl_goals)
+    assert [o.status for o in obs if o.kind in ("profile", "equivalence")] == ["proved"] * 5
 
 
 @pytest.mark.parametrize("path, index", [("privatize_matmul.vs", 3), ("winograd_exact.vs", 1)])

@@ -13,9 +13,10 @@ from codegen.oracle import compare_kernels, random_inputs
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.interp import run_kernel
 from verified_sched.ops import apply_op
-from verified_sched.rewrites.winograd import random_atol
+from verified_sched.ops.winograd.apply import random_atol
 from verified_sched.fuzz.conv_programs import conv_source
-from verified_sched.rewrites.winograd_proofs import winograd_results
+from verified_sched.discharge import discharge
+from verified_sched.ops.winograd.proofs import winograd_goals
 from verified_sched.schedule import Winograd
 
 SIZES = [dict(N=1, OH=2, OW=2, C=1, F=1), dict(N=1, OH=3, OW=5, C=3, F=2),
@@ -94,9 +95,9 @@ def test_random_eligible_convolutions_legal_and_close(case):
     layout, fixed, sizes, seed = case
     p = parse_text(conv_source(layout=layout, sizes=fixed))
     q = apply_op(p, "conv", Winograd())
-    res = winograd_results(p, q, "conv", timeout=10.0)
+    res = discharge(winograd_goals(p, q, "conv", timeout=10.0), float("inf"))
     assert all(r.status == "proved" for r in res), [(r.kind, r.message) for r in res if r.status != "proved"]
-    assert res[0].extra["sites"] == 1
+    assert [r.kind for r in res].count("profile") == 1  # one site
     channels = {**fixed, **sizes}["C"]
     rep = compare_kernels(p, "conv", "conv", sizes, seed=seed, program_cand=q, rtol=0.0,
                           atol=random_atol(channels))

@@ -8,11 +8,12 @@ import pytest
 from verified_sched import ir
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.errors import ParseError
-from verified_sched.rewrites.winograd import rewrite_kernel
+from verified_sched.ops.winograd.apply import rewrite_kernel
 from verified_sched.fuzz.conv_programs import conv_source
 from verified_sched.dsl.inputs import parse_inputs_line
-from verified_sched.rewrites.winograd_proofs import (bounds_obligations, coverage_obligation,
-                                                     identity_obligations, winograd_results)
+from verified_sched.discharge import answer, discharge
+from verified_sched.ops.winograd.identity import identity_goals
+from verified_sched.ops.winograd.proofs import accesses_in_bounds, coverage, reads_in_direct_set, winograd_goals
 from verified_sched.verify import file_report_json, verify_program
 
 
@@ -53,12 +54,22 @@ def _replace_in(stmt, old, new):
     return ir.rewrite(stmt, lambda n: new if n == old else None)
 
 
+def identity_discharged(roles, m, timeout):
+    """The identity goals of a site, discharged (no deadline)."""
+    return discharge(identity_goals(roles, m, timeout), float("inf"))
+
+
+def discharged_goals(p, q, kernel, **kw):
+    """Every goal of the op on (p, q), discharged (no deadline)."""
+    return discharge(winograd_goals(p, q, kernel, **kw), float("inf"))
+
+
 def test_identity_wrong_coefficient_refuted_with_model():
     p, q, m, region = _site()
     roles = dict(region)
-    assert all(r.status == "proved" for r in identity_obligations(roles, m, 10.0))
+    assert all(r.status == "proved" for r in identity_discharged(roles, m, 10.0))
     roles["U"] = _replace_in(roles["U"], ir.Float(0.25), ir.Float(0.125))
-    res = identity_obligations(roles, m, 10.0)
+    res = identity_discharged(roles, m, 10.0)
     bad = [r for r in res if r.status == "refuted"]
     assert bad and all(r.kind == "equivalence" and r.counterexample["model"] for r in bad)
 
@@ -70,7 +81,7 @@ def test_identity_wrong_tile_offset_refuted():
     inv = roles["inverse"]
     first = next(n for n in ir.walk(inv) if isinstance(n, ir.BinOp) and n.op == "-")
     roles["inverse"] = _replace_in(inv, first, dataclasses.replace(first, op="+"))
-    assert any(r.status == "refuted" for r in identity_obligations(roles, m, 10.0))
+    assert any(r.status == "refuted" for r in identity_discharged(roles, m, 10.0))
 
 
 def test_coverage_refuted_when_strips_overlap():
@@ -79,14 +90,14 @@ def test_coverage_refuted_when_strips_overlap():
     oh = row.body[0]
     bad = dataclasses.replace(row, body=(dataclasses.replace(oh, lo=ir.BinOp("-", oh.lo, ir.Int(1))),))
     region2 = [(r, bad if r == "row_strip" else s) for r, s in region]
-    res = coverage_obligation(p, q, region2, m)
+    res = answer(coverage(p, q, region2, m))
     assert res.status == "refuted" and res.counterexample["cells"][0]["tensor"] == "d"
     assert res.counterexample["params"]["OH"] >= 2
 
 
 def test_coverage_refuted_when_a_strip_is_missing():
     p, q, m, region = _site()
-    res = coverage_obligation(p, q, [x for x in region if x[0] != "col_strip"], m)
+    res = answer(coverage(p, q, [x for x in region if x[0] != "col_strip"], m))
     assert res.status == "refuted" and "not written" in res.message
     assert res.counterexample["params"]["OW"] % 2 == 1
 
@@ -98,7 +109,7 @@ def test_reads_outside_direct_read_set_refuted():
     three = next(n for n in ir.walk(v) if isinstance(n, ir.BinOp) and n.b == ir.Int(3))
     bad = _replace_in(v, three, dataclasses.replace(three, b=ir.Int(4)))
     region2 = [(r, bad if r == "V" else s) for r, s in region]
-    inb, subset = bounds_obligations(p, q, region2, m)
+    inb, subset = answer(accesses_in_bounds(q, region2)), answer(reads_in_direct_set(p, q, region2, m))
     assert inb.status == "refuted" and inb.counterexample["cells"][0]["tensor"] == "a"
     assert subset.status == "refuted" and "read set" in subset.message
 
@@ -113,7 +124,7 @@ def test_reads_outside_direct_read_set_refuted():
 def test_exactness(cons, rng, status, needle):
     p = parse_text(conv_source(constraints=cons))
     q = rewrite_kernel(p, "conv")[0]
-    res = winograd_results(p, q, "conv", ranges=[parse_inputs_line(f"inputs a, b {rng}")])
+    res = discharged_goals(p, q, "conv", ranges=[parse_inputs_line(f"inputs a, b {rng}")])
     ex = [r for r in res if r.kind == "exactness"]
     assert len(ex) == 1 and ex[0].status == status, ex[0].message
     assert needle in ex[0].message
@@ -124,7 +135,7 @@ def test_exactness(cons, rng, status, needle):
 def test_exactness_tightest_condition_reported_for_unbounded_channels():
     p = parse_text(conv_source())
     q = rewrite_kernel(p, "conv")[0]
-    r = winograd_results(p, q, "conv", ranges=[parse_inputs_line("inputs a, b int in [-8, 8]")])[-1]
+    r = discharged_goals(p, q, "conv", ranges=[parse_inputs_line("inputs a, b int in [-8, 8]")])[-1]
     assert r.status == "refuted" and r.counterexample["params"]["C"] == 810
 
 
@@ -160,7 +171,7 @@ def test_inputs_line_forms():
 
 
 def test_bitwise_expected_at_sizes(cases_dir):
-    from verified_sched.rewrites.winograd_exact import bitwise_expected
+    from verified_sched.ops.winograd.exact import bitwise_expected
 
     p = parse_file(str(cases_dir / "winograd_odd.vs"))
     assert bitwise_expected(p, "conv", dict(N=1, OH=5, OW=7, C=809, F=2)) is True
@@ -175,7 +186,7 @@ def test_contraction_over_fewer_tiles_is_not_proved():
     roles = dict(region)
     th = next(n for n in ir.walk(roles["contract"]) if isinstance(n, ir.For) and n.var == "th")
     roles["contract"] = _replace_in(roles["contract"], th, dataclasses.replace(th, hi=ir.BinOp("-", th.hi, ir.Int(1))))
-    res = identity_obligations(roles, m, 10.0)
+    res = identity_discharged(roles, m, 10.0)
     assert [r.status for r in res] == ["unknown"] and "contraction" in res[0].message
 
 

@@ -237,19 +237,14 @@ def _backends(job: tuple, plain: bool) -> tuple:
 
 
 def _exact_at(program: ir.Program, kernel: str, sizes: dict, inputs: str) -> bool:
-    """Whether the verifier proves that a Winograd schedule of `kernel` computes exactly (so
-    bitwise equal to the direct form) at these sizes for the inputs drawn: small integers, or
-    the file's declared `inputs` ranges."""
-    from .ops.winograd import Winograd
+    """Whether an op of `kernel`'s schedule is proved to compute exactly (so bitwise equal to
+    the reference) at these sizes for the inputs drawn: the optional `exact_at` hook of the
+    schedule's op modules (winograd's, under small integers or declared `inputs` ranges)."""
+    from .ops import op_module
 
     sched = program.schedule_for(kernel)
-    if sched is None or not any(isinstance(op, Winograd) for op in sched.ops):
-        return False
-    if inputs != "small-int" and not program.inputs:
-        return False
-    from .rewrites.winograd_exact import bitwise_expected
-
-    return bitwise_expected(program, kernel, sizes, list(program.inputs) or None) is True
+    mods = dict.fromkeys(op_module(op) for op in (sched.ops if sched else ()))
+    return any(m.exact_at(program, kernel, sizes, inputs) for m in mods if hasattr(m, "exact_at"))
 
 
 def cmd_run(args) -> int:

@@ -169,9 +169,15 @@ def dependence_goal(ctx: OpContext, kinds=("dependence", "reassociation")) -> Go
 
 
 def own_obligations(ctx: OpContext) -> list:
-    """The op's own obligations (its module's goals), discharged."""
+    """The op's own obligations (its module's goals), discharged. Building the goals is bounded
+    by the deadline too (running out there is one `unknown` precondition); each goal gets a
+    budget of its own when discharged. A ScheduleError propagates (the op does not apply)."""
     from .ops import op_goals
-    return discharge(op_goals(ctx), ctx.deadline, ctx.op_index, ctx.op.text())
+    goals, reason = guarded(lambda: op_goals(ctx), ctx.deadline or float("inf"))  # 0: none, as for discharge
+    if reason is not None:
+        return [Obligation("precondition", ctx.op_index, ctx.op.text(), "the op's own obligations", "isl", "unknown",
+                           0.0, reason)]
+    return discharge(goals, ctx.deadline, ctx.op_index, ctx.op.text())
 
 
 def op_obligations(ctx: OpContext) -> list:
@@ -195,7 +201,7 @@ def _verify_kernel(program, kernel_name, profile, timeout, filename, shared_limi
     sched = program.schedule_for(kernel_name)
     if sched is None:
         return report
-    from .ops import apply_op, op_goals as specific
+    from .ops import apply_op
     current = program
     from .ops.common import pin_provenance
     for k, op in enumerate(sched.ops, start=1):
@@ -215,16 +221,10 @@ def _verify_kernel(program, kernel_name, profile, timeout, filename, shared_limi
                                              "structural", "proved", time.perf_counter() - t0, "applies"))
         ctx = OpContext(current, after, kernel_name, op, k, profile, timeout, deadline, shared_limit)
         try:
-            # building the goals is bounded by the deadline too; each goal gets a budget of its
-            # own when discharged
-            goals, reason = guarded(lambda: specific(ctx), deadline)
-            own = [] if reason is not None else discharge(goals, deadline, k, op.text())
+            own = own_obligations(ctx)
         except ScheduleError as exc:
-            own, reason = [Obligation("precondition", k, op.text(), "the op applies", "structural",
-                                      "refuted", 0.0, exc.message)], None
-        if reason is not None:
-            own = [Obligation("precondition", k, op.text(), "the op's own obligations", "isl", "unknown", 0.0,
-                              reason)]
+            own = [Obligation("precondition", k, op.text(), "the op applies", "structural", "refuted", 0.0,
+                              exc.message)]
         report.obligations += own
         report.obligations += op_obligations(ctx)
         current = after
@@ -252,17 +252,27 @@ def verify_claim(program: ir.Program, claim: ir.Claim, profile: str, timeout: fl
         mb = KernelModel(program, claim.b, tag="B")
         return claims_value.equivalence(ma, mb, profile)
     with budget.program(len(program.params)):
-        # one kernel the winograd rewrite of the other: the op's own proofs decide the claim
-        from .rewrites.winograd_claim import claim_results
-        wino, reason = guarded(lambda: claim_results(program, claim.a, claim.b, profile, timeout), deadline)
-        if wino is not None and reason is None:
-            report.obligations += [Obligation(r.kind, 0, text, r.statement, r.engine, r.status, r.seconds, r.message,
-                                              r.counterexample) for r in wino]
-        else:
-            report.obligations += discharge([check("equivalence", run)], deadline, 0, text)
+        # one kernel an op's rewrite of the other (an op module's `claim_goals` hook, e.g.
+        # winograd's): that op's own goals decide the claim; else the value comparison
+        goals, reason = guarded(lambda: op_claim_goals(program, claim, profile, timeout), deadline)
+        if goals is None or reason is not None:
+            goals = [check("equivalence", run)]
+        report.obligations += discharge(goals, deadline, 0, text)
     from .refute_run import confirm_claim
     report.obligations = confirm_claim(program, claim, report.obligations, profile)
     return report
+
+
+def op_claim_goals(program: ir.Program, claim: ir.Claim, profile: str, timeout: float):
+    """The goals of the first op module whose `claim_goals` hook decides `claim` (one kernel is
+    that op's rewrite of the other), or None."""
+    from .ops.registry import MODULES
+    for mod in MODULES:
+        hook = getattr(mod, "claim_goals", None)
+        goals = hook(program, claim.a, claim.b, profile, timeout) if hook else None
+        if goals is not None:
+            return goals
+    return None
 
 
 def verify_program(program: ir.Program, profile: str | None = None, timeout: float = DEFAULT_TIMEOUT,

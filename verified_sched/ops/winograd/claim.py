@@ -2,7 +2,7 @@
 
 Value trees cannot prove such a claim: Winograd's transforms compute the convolution through
 an algebraic identity (scaled sums of input and filter tiles), not through the same terms in
-another order. The `winograd` op proves exactly that identity (winograd_proofs: coverage,
+another order. The `winograd` op proves exactly that identity (proofs.py: coverage,
 bounds, the transform identity per tile position by z3, the profile and, with declared input
 ranges, exactness). A claim reuses those proofs unchanged when one side IS that rewrite of the
 other: the rewrite of the other kernel (`rewrite_kernel`) is structurally equal to it, up to
@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from .. import budget, ir
-from .winograd import rewrite_kernel
-from .winograd_exact import declared_ranges
-from .winograd_proofs import Result, winograd_results
+from ... import budget, ir
+from ...obligations import Decided, Goal
+from .apply import rewrite_kernel
+from .exact import declared_ranges
+from .proofs import winograd_goals
 
 
 def tensors_of(kernel: ir.Kernel) -> set:
@@ -60,19 +61,20 @@ def rewrite_pair(program: ir.Program, new: str, old: str):
     return before, after
 
 
-def claim_results(program: ir.Program, a: str, b: str, profile: str,
-                  timeout: float = budget.DEFAULT_TIMEOUT) -> list | None:
-    """The winograd obligations (Result records) deciding `claim a == b` when one kernel is the
-    Winograd rewrite of the other; None otherwise (the value comparison decides). Under a
-    profile other than approximate: one `unknown` equivalence (see the module docstring)."""
+def claim_goals(program: ir.Program, a: str, b: str, profile: str,
+                timeout: float = budget.DEFAULT_TIMEOUT) -> list | None:
+    """The op's `claim_goals` hook (`verify.verify_claim` asks every op module): the winograd
+    goals deciding `claim a == b` when one kernel is the Winograd rewrite of the other; None
+    otherwise (the value comparison decides). Under a profile other than approximate: one
+    `unknown` equivalence (see the module docstring)."""
     for new, old in ((a, b), (b, a)):
         pair = rewrite_pair(program, new, old)
         if pair is None:
             continue
         if profile != "approximate":
-            return [Result("equivalence", "unknown", "structural",
-                           f"{new} is the winograd rewrite of {old}: an algebraic identity that changes "
-                           f"rounding, proved only under the approximate profile (active: {profile})")]
+            return [Goal("equivalence", f"{new} is the winograd rewrite of {old}", Decided(
+                "unknown", f"{new} is the winograd rewrite of {old}: an algebraic identity that changes "
+                f"rounding, proved only under the approximate profile (active: {profile})", engine="structural"))]
         before, after = pair
-        return winograd_results(before, after, old, profile, timeout, declared_ranges(program))
+        return winograd_goals(before, after, old, profile, timeout, declared_ranges(program))
     return None

@@ -1,4 +1,4 @@
-"""Winograd F(2x2, 3x3) rewrite of a direct 3x3 stride-1 convolution.
+"""The `winograd` op's rewrite: Winograd F(2x2, 3x3) of a direct 3x3 stride-1 convolution.
 
 Recognition is deliberately narrow: one perfect serial nest at the kernel's top
 level whose single statement is `d[..] = d[..] + x * y` (either order, or fma) over three
@@ -27,8 +27,9 @@ import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .. import ir
-from .winograd_isl import implied
+from ... import ir
+from ..common import get_kernel
+from .isl_text import implied
 
 BT = ((1, 0, -1, 0), (0, 1, 1, 0), (0, -1, 1, 0), (0, 1, 0, -1))
 G = ((Fraction(1), Fraction(0), Fraction(0)),
@@ -493,6 +494,7 @@ def rewrite_kernel(program: ir.Program, kernel_name: str):
     return out, minted, reasons
 
 
-def apply_winograd(program: ir.Program, kernel_name: str) -> ir.Program:
-    """The rewritten program (the identity when no nest is eligible)."""
+def apply(program: ir.Program, kernel_name: str, op) -> ir.Program:
+    """The program with every eligible nest of the kernel rewritten (identity if none)."""
+    get_kernel(program, kernel_name, op)
     return rewrite_kernel(program, kernel_name)[0]

@@ -1,18 +1,15 @@
 """The transform identity of a Winograd site: A^T[(G g G^T) . (B^T d B)]A = correlate(d, g) per
 output position of the 2x2 tile, built from the minted statements' own expressions and
-decided by z3 over the reals (winograd_proofs.py drives it)."""
+stated as one z3 goal over the reals per position (proofs.py collects the goals)."""
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import z3
 
-from smt.solver import solver
-
-from .. import budget, ir
-from .winograd import Minted
-from .winograd_result import Result
+from ... import ir
+from ...obligations import Decided, Goal, Z3Implies, formal_statement
+from .apply import Minted
 
 
 def instances(stmt, loops=(), guards=()):
@@ -199,43 +196,45 @@ def _transform_terms(region: dict, m: Minted):
     return g, a, Y
 
 
-def identity_obligations(region: dict, m: Minted, timeout: float) -> list:
+def identity_goals(region: dict, m: Minted, timeout: float) -> list:
     """Formal statement (per output position (p, q) of the 2x2 tile): for all real tile values
     a[0..3][0..3] and kernel values g[0..2][0..2], the value the minted nests add to
     d[2 th + p, 2 tw + q] for one reduction channel, A^T[(G g G^T) . (B^T a B)]A at (p, q) as
     written in the minted statements, equals the direct form's sum of a[p + r][q + s] g[r][s]
-    over r, s in 0..2 (z3, negated query: unsat = proved, sat = refuted with a model)."""
-    t0 = time.perf_counter()
+    over r, s in 0..2 (z3, negated query: unsat = proved, sat = refuted with a model).
+
+    One goal per position (z3's query, its own timeout); one `unknown` goal when the minted
+    statements do not have the linked shape the identity is stated on."""
+    statement = formal_statement(identity_goals)
     try:
         g, a, Y = _transform_terms(region, m)
     except (_Shape, KeyError, ValueError) as exc:
-        return [Result("equivalence", "unknown", "z3", f"transform identity: {exc}",
-                       seconds=round(time.perf_counter() - t0, 4))]
+        return [Goal("equivalence", statement, Decided("unknown", f"transform identity: {exc}", engine="z3"))]
     out = []
     for p in range(2):
         for q in range(2):
-            t = time.perf_counter()
             if (p, q) not in Y:
-                out.append(Result("equivalence", "refuted", "z3", f"position ({p}, {q}) of the tile is never written",
-                                  counterexample={"position": [p, q]}))
+                out.append(Goal("equivalence", statement, Decided(
+                    "refuted", f"position ({p}, {q}) of the tile is never written",
+                    counterexample={"position": [p, q]}, engine="z3")))
                 continue
-            direct = z3.Sum([a[(p + r, q + s)] * g[(r, s)] for r in range(3) for s in range(3)])
-            if budget.expired(budget.current_deadline()):
-                out.append(Result("equivalence", "unknown", "z3", budget.deadline_message()))
-                continue
-            s = solver(timeout)  # capped by the time left before the deadline
-            s.add(Y[(p, q)] != direct)
-            res = s.check()
-            sec = round(time.perf_counter() - t, 4)
             what = f"transform identity at tile position ({p}, {q})"
-            if res == z3.unsat:
-                out.append(Result("equivalence", "proved", "z3", what + " holds over the reals", sec))
-            elif res == z3.sat:
-                mdl = s.model()
-                cex = {str(d): str(mdl[d]) for d in mdl.decls()}
-                out.append(Result("equivalence", "refuted", "z3", what + " fails", sec,
-                                  counterexample={"position": [p, q], "model": cex}))
-            else:
-                out.append(Result("equivalence", "unknown", "z3", f"{what}: {budget.z3_unknown(s.reason_unknown())}",
-                                  sec))
+            out.append(Goal("equivalence", statement, Z3Implies(
+                _identity_query(Y[(p, q)], g, a, p, q), _identity_witness(what, p, q), what + " holds over the reals",
+                timeout, undecided=what)))
     return out
+
+
+def _identity_query(value, g: dict, a: dict, p: int, q: int):
+    """() -> ([], value == the direct form's sum at (p, q)), the facts-imply-goal query."""
+    def query():
+        direct = z3.Sum([a[(p + r, q + s)] * g[(r, s)] for r in range(3) for s in range(3)])
+        return [], value == direct
+    return query
+
+
+def _identity_witness(what: str, p: int, q: int):
+    """model -> the refutation of the identity at (p, q), the model its counterexample."""
+    def witness(model: dict) -> Decided:
+        return Decided("refuted", what + " fails", counterexample={"position": [p, q], "model": model}, engine="z3")
+    return witness

@@ -12,7 +12,7 @@ import islpy as isl
 from polyhedral import affine
 from polyhedral.affine import NonAffine
 
-from .. import budget, ir
+from ... import budget, ir
 
 
 class _Names(dict):
@@ -79,7 +79,11 @@ def sample(s: isl.Set, params: list[str], dims: list[str]) -> dict | None:
     or None if `s` is empty."""
     if s.is_empty():
         return None
-    pt = s.sample_point()
+    return point_values(s.sample_point(), params, dims)
+
+
+def point_values(pt: isl.Point, params: list[str], dims: list[str]) -> dict:
+    """An isl point as {name: value} (parameters looked up by name, set dims by position)."""
     space = pt.get_space()
     out = {}
     for name in params:

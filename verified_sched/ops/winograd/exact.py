@@ -26,8 +26,10 @@ import z3
 from smt import intexpr
 from smt.solver import solver
 
-from .. import budget, ir
-from ..dsl.inputs import ranges_from_comments
+from ... import budget, ir
+from ...dsl.inputs import ranges_from_comments
+from ...obligations import Decided, formal_statement, procedure
+from .apply import Minted, rewrite_kernel
 
 LIMIT = 2 ** 24
 
@@ -166,7 +168,7 @@ class _Analysis:
             raise Unknown("a reduction loop's extent depends on other iterators")
         if isinstance(e, ir.Int):
             return Bound.const(max(e.value, 0))
-        from ..dsl.printer import expr_text
+        from ...dsl.printer import expr_text
 
         key = expr_text(e)
         self.extents[key] = e
@@ -305,7 +307,14 @@ def analyse(before, after, kernel: str, m, ranges: list):
     return reqs, extents
 
 
-def exactness_obligation(before, after, kernel: str, m, ranges: list, timeout: float = budget.DEFAULT_TIMEOUT):
+def exactness_goal(before, after, kernel: str, m: Minted, ranges: list, timeout: float = budget.DEFAULT_TIMEOUT):
+    """The `exactness` goal of one site (a procedure: one z3 query per bounded result, and
+    for a violated one a second query for the smallest violating size; not one query)."""
+    return procedure("exactness", formal_statement(exactness),
+                     lambda: exactness(before, after, kernel, m, ranges, timeout))
+
+
+def exactness(before, after, kernel: str, m: Minted, ranges: list, timeout: float = budget.DEFAULT_TIMEOUT):
     """Formal statement: for all parameter values satisfying the constraints and all inputs
     in the declared ranges and grids, every rounded result of the direct nest and of the
     Winograd nests (each product, each partial sum) has |v| * 2^e <= 2^24 where v is a
@@ -313,14 +322,12 @@ def exactness_obligation(before, after, kernel: str, m, ranges: list, timeout: f
     value is derived from the nests (interval and grid analysis, counts from the reduction
     loops' extents); refuted means some bound exceeds 2^24 units of its grid (the bounds are
     attained by sign-aligned inputs at the range ends)."""
-    from .winograd_result import Result
-
     try:
         reqs, extents = analyse(before, after, kernel, m, ranges)
         params = [p if isinstance(p, str) else p.name for p in before.params]
         cons = [_z3_cond(c) for c in before.constraints]
     except Unknown as exc:
-        return Result("exactness", "unknown", "z3", f"exactness: {exc}")
+        return Decided("unknown", f"exactness: {exc}", engine="z3")
     seen = {}
     for b, where in reqs:
         seen.setdefault(b, where)
@@ -351,11 +358,10 @@ def exactness_obligation(before, after, kernel: str, m, ranges: list, timeout: f
             unknown.append(f"{budget.z3_unknown(s.reason_unknown())} on {where}")
     if violated:
         _, b, where, cex = min(violated, key=lambda v: v[0])
-        return Result("exactness", "refuted", "z3",
-                      f"exactness: {where} may reach {_text(b)} > 2^24 units (needs {_condition(b)})",
-                      counterexample={"params": cex, "statement": where, "bound": _text(b)})
+        return Decided("refuted", f"exactness: {where} may reach {_text(b)} > 2^24 units (needs {_condition(b)})",
+                       counterexample={"params": cex, "statement": where, "bound": _text(b)}, engine="z3")
     if unknown:
-        return Result("exactness", "unknown", "z3", "exactness: " + "; ".join(unknown[:3]))
+        return Decided("unknown", "exactness: " + "; ".join(unknown[:3]), engine="z3")
     best = {}
     for key, t, where in conds:
         if key not in best or (t is not None and t < best[key][0]):
@@ -364,7 +370,7 @@ def exactness_obligation(before, after, kernel: str, m, ranges: list, timeout: f
     msg = f"exactness: all {len(seen)} bounded results of both forms are exact in f32"
     if tight:
         msg += "; conditions: " + ", ".join(tight)
-    return Result("exactness", "proved", "z3", msg, extra={"conditions": tight})
+    return Decided("proved", msg, engine="z3")
 
 
 def small_int_ranges(program: ir.Program) -> list:
@@ -381,13 +387,21 @@ def bitwise_expected(program: ir.Program, kernel: str, sizes: dict, ranges: list
     False when refuted; None when unknown or there is no site."""
     import dataclasses
 
-    from .winograd import rewrite_kernel
-
     fixed = tuple(ir.Cmp("==", ir.Var(p), ir.Int(int(v))) for p, v in sizes.items())
     p = dataclasses.replace(program, constraints=program.constraints + fixed)
     q, minted, _ = rewrite_kernel(p, kernel)
     if not minted:
         return None
     ranges = ranges if ranges is not None else small_int_ranges(program)
-    status = {exactness_obligation(p, q, kernel, m, ranges, timeout).status for m in minted}
+    status = {exactness(p, q, kernel, m, ranges, timeout).status for m in minted}
     return True if status == {"proved"} else False if "refuted" in status else None
+
+
+def exact_at(program: ir.Program, kernel: str, sizes: dict, inputs: str) -> bool:
+    """The op's `exact_at` hook (`vsched run` asks the modules of a kernel's schedule ops):
+    whether the Winograd form is proved exact, so bitwise equal to the direct form, at these
+    sizes for the inputs drawn (`inputs`: the oracle's mode; small integers, or the file's
+    declared `inputs` ranges). The oracle then demands bitwise equality, not the tolerance."""
+    if inputs != "small-int" and not program.inputs:
+        return False
+    return bitwise_expected(program, kernel, sizes, list(program.inputs) or None) is True

@@ -1,1 +1,0 @@
-"""Whole-kernel rewrites: Winograd (the convolution-backward generator is in `generators/`)."""
