@@ -34,10 +34,21 @@ def _not_core(x) -> bool:
     return not isinstance(x.stmt, ir.TensorCore)
 
 
+_LOOPS: dict = {}  # id(kernel) -> (kernel, its loop nodes): drawing asks every op kind of one kernel
+
+
 def loop_nodes(kernel: ir.Kernel) -> list:
+    """The For nodes of the kernel whose variable no other loop uses (pre-order)."""
+    hit = _LOOPS.get(id(kernel))
+    if hit is not None and hit[0] is kernel:
+        return list(hit[1])
     fors = [n for n in ir.walk(kernel.body) if isinstance(n, ir.For)]
     names = [f.var for f in fors]
-    return [f for f in fors if names.count(f.var) == 1]
+    out = [f for f in fors if names.count(f.var) == 1]
+    if len(_LOOPS) >= 256:
+        _LOOPS.clear()
+    _LOOPS[id(kernel)] = (kernel, out)
+    return list(out)
 
 
 def nested_pairs(kernel: ir.Kernel) -> list:
