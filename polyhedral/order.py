@@ -32,15 +32,16 @@ def piece(model, s, t) -> isl.Map | None:
     return cache[key]
 
 
-def before_on(model, rel: isl.UnionMap) -> isl.UnionMap:
-    """`model.before` restricted to the statement pairs (in either order) that `rel` relates;
-    the whole `before` when it is built already or `rel` relates something else."""
+def before_on(model, *rels: isl.UnionMap) -> isl.UnionMap:
+    """`model.before` restricted to the statement pairs (in either order) that the relations
+    `rels` relate; the whole `before` when it is built already or they relate something else."""
     if "before" in model.__dict__:
         return model.before
     names = {st.name for st in model.stmts}
     want = set()
     pieces = []
-    rel.foreach_map(pieces.append)
+    for rel in rels:
+        rel.foreach_map(pieces.append)
     for p in pieces:
         a, b = p.get_tuple_name(isl.dim_type.in_), p.get_tuple_name(isl.dim_type.out)
         if a not in names or b not in names:
