@@ -28,10 +28,11 @@ import islpy as isl
 
 from verified_sched import ir
 from verified_sched.ir import Assign, Float, For, If, Int, Load, TensorCore, Var, Zero
-from .affine import (NonAffine, TRUE, aff, approx_cond, cond, conjuncts, is_data_cond, join_and,
-                     negate)
+from .affine import NonAffine, TRUE, aff, approx_cond, cond, conjuncts, is_data_cond, join_and, negate
 from . import pairs
 from .lazy import blend_of, reads_in_context, where_path
+from .memo import memoized
+from .order import piece
 
 HW_AXES = ir.HW_AXES
 BLOCK_AXES = ("block.x", "block.y", "block.z")
@@ -283,6 +284,7 @@ class KernelModel:
             parts.append(approx_cond(g, names, over=True))
         return join_and(parts)
 
+    @memoized
     def index_text(self, st: Stmt, acc: Access, prefix="i"):
         """(tuple text, extra constraints, dynamic?) of an access; dynamic dims become any
         cell of the storage extent."""
@@ -324,6 +326,7 @@ class KernelModel:
             u = u.union(isl.UnionSet.from_set(s))
         return u
 
+    @memoized
     def access_map(self, st: Stmt, acc: Access, storage_view: bool = False, evaluated: bool = False) -> isl.Map:
         """Instance -> cell map (`storage_view`: plain cells, else memory-space-qualified).
         `evaluated`: over every point where the access is evaluated — for a read in an
@@ -417,6 +420,7 @@ class KernelModel:
         w, a = self.writes, self.accesses
         return w.apply_range(a.reverse()).union(a.apply_range(w.reverse()))
 
+    @memoized
     def prov_map(self, st: Stmt) -> isl.Map:
         names = st.names(self.pnames)
         outs = [aff(e, names) for e in st.orig_exprs]
@@ -474,12 +478,7 @@ class KernelModel:
 
     @cached_property
     def before(self) -> isl.UnionMap:
-        """Pairs of instances where the first runs before the second: the union of the
-        pieces of every statement pair (order.py builds each piece once; the dependence
-        obligation asks `order.before_on` for the pieces of the pairs it relates only, the
-        same maps)."""
-        from .order import piece
-
+        """Pairs of instances where the first runs before the second (order.py: pieces)."""
         maps = [m for s in self.stmts for t in self.stmts for m in [piece(self, s, t)] if m is not None]
         return self.union_map(maps)
 
@@ -496,6 +495,7 @@ class KernelModel:
         out = pairs.restrict(self.conflicts, {st.name: st for st in self.stmts}, constraint, self.union_map)
         return self.conflicts.intersect(self.before) if out is None else out
 
+    @memoized
     def is_exact(self, st: Stmt) -> bool:
         """Whether the model of `st` is exact: no data-dependent guard or loop bound, no
         dynamic index (otherwise its instances and accesses are "may")."""
