@@ -35,7 +35,8 @@ from . import term_counts
 from .claims_terms import (continues, flat_terms, has_amb, has_red, is_zero, leaf_map, node_kind,
                            same_ctx, sched_dims, shape_text, single_cell, strip)
 from .affine import NonAffine
-from .describe import Finding, coords, param_values
+from verified_sched.obligations import Decided
+from .describe import coords, param_values
 from . import finite_zero
 from .finite_zero import ctx_first
 from .isltools import tensor_box, params_text, point_of
@@ -337,7 +338,7 @@ def _pure_sums(ma: KernelModel, mb: KernelModel) -> bool:
 
 
 def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
-    """[(kind, Finding)]: equivalence and, when equal, reassociation."""
+    """[(kind, Decided)]: equivalence and, when equal, reassociation."""
     na, nb = ma.kernel.name, mb.kernel.name
     if _pure_sums(ma, mb):
         from . import contraction
@@ -362,9 +363,9 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
                 return [("equivalence", _refute(ma, t, mm, na, nb))]
         cmp.check_refs()
     except (Unsupported, isl.Error) as exc:
-        return [("equivalence", Finding("unknown", f"not decided by value: {exc}", STATEMENT))]
+        return [("equivalence", Decided("unknown", f"not decided by value: {exc}", STATEMENT))]
     assumed = f"; {cmp.dropped.text(profile)}" if cmp.dropped else ""
-    eq = Finding("proved", f"{na} and {nb} leave the same value in every observable cell{assumed}",
+    eq = Decided("proved", f"{na} and {nb} leave the same value in every observable cell{assumed}",
                  STATEMENT + (f"; {finite_zero.ASSUMPTION}" if cmp.dropped else ""))
     st_red = "every reduction sums its terms in the same order in both kernels (bitwise equal)"
     for dom, why in cmp.refused:
@@ -375,18 +376,18 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
         params = param_values(ma, p)
         t = tup[0][0][len("OUT_"):]
         cell = tup[0][1]
-        red = Finding("refuted", f"{t}[{', '.join(map(str, cell))}] at {params_text(params)}: {why}", st_red,
+        red = Decided("refuted", f"{t}[{', '.join(map(str, cell))}] at {params_text(params)}: {why}", st_red,
                       {"params": params, "cells": [{"tensor": t, "index": cell}], "profile": profile})
         return [("equivalence", eq), ("reassociation", red)]
     if not cmp.notes:
-        red = Finding("proved", "same expression trees and summation orders (bitwise equal)", st_red)
+        red = Decided("proved", "same expression trees and summation orders (bitwise equal)", st_red)
     else:
         what = []
         if "reassociates" in cmp.notes:
             what.append("the kernels sum reductions in different orders")
         if "fma" in cmp.notes:
             what.append("one kernel contracts a*b + c into fma")
-        red = Finding("proved", f"{'; '.join(what)} (allowed by the {profile} profile)", st_red, None,
+        red = Decided("proved", f"{'; '.join(what)} (allowed by the {profile} profile)", st_red, None,
                       reassociates=True)
     return [("equivalence", eq), ("reassociation", red)]
 
@@ -395,13 +396,13 @@ def _input(t: str, box: isl.Set) -> Leaf:
     return Leaf(t, identity(box).set_tuple_name(isl.dim_type.out, f"T_{safe_name(t)}"))
 
 
-def _refute(model: KernelModel, t: str, mm: Mismatch, na: str, nb: str) -> Finding:
+def _refute(model: KernelModel, t: str, mm: Mismatch, na: str, nb: str) -> Decided:
     pt = point_of(mm.where)
     if pt is None:
-        return Finding("unknown", f"not decided by value: {mm.message} (no cell found)", STATEMENT)
+        return Decided("unknown", f"not decided by value: {mm.message} (no cell found)", STATEMENT)
     p, tup = coords(pt)
     params = param_values(model, p)
     cell = tup[0][1]
     text = f"{t}[{', '.join(map(str, cell))}]"
     msg = (f"{text} differs at {params_text(params)}: {mm.message}")
-    return Finding("refuted", msg, STATEMENT, {"params": params, "cells": [{"tensor": t, "index": cell}], **mm.extra})
+    return Decided("refuted", msg, STATEMENT, {"params": params, "cells": [{"tensor": t, "index": cell}], **mm.extra})

@@ -21,7 +21,8 @@ import islpy as isl
 from verified_sched.ir import BinOp, Float, Int, Load
 from .affine import NonAffine, aff
 from .isltools import tensor_box, params_text, point_of
-from .describe import Finding, coords, instance, param_values, sets_of
+from verified_sched.obligations import Decided
+from .describe import coords, instance, param_values, sets_of
 from .model import KernelModel, safe_name
 
 
@@ -145,14 +146,14 @@ def _term_text(key, vals, prog) -> tuple:
 
 
 def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
-    """Returns [(kind, Finding)]: equivalence, and (when equal) reassociation."""
+    """Returns [(kind, Decided)]: equivalence, and (when equal) reassociation."""
     statement = ("forall params and every observable cell: the multiset of product terms added "
                  f"to it (and its initial value) is the same in {ma.kernel.name} and {mb.kernel.name}")
     fams = {}
     try:
         sa, sb = Shape(ma, fams), Shape(mb, fams)
     except (Unsupported, NonAffine) as exc:
-        return [("equivalence", Finding("unknown", f"outside the supported contraction shape: {exc}", statement))]
+        return [("equivalence", Decided("unknown", f"outside the supported contraction shape: {exc}", statement))]
     na, nb = ma.kernel.name, mb.kernel.name
     prog = ma.program
     for t in sorted(set(sa.pattern) | set(sb.pattern)):
@@ -164,7 +165,7 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
                 continue
             p, tup = coords(pt)
             params = param_values(m, p)
-            return [("equivalence", Finding("refuted", f"{who} writes {t}[{', '.join(map(str, tup[0][1]))}] and "
+            return [("equivalence", Decided("refuted", f"{who} writes {t}[{', '.join(map(str, tup[0][1]))}] and "
                                             f"{other} never writes {t}, at {params_text(params)}", statement,
                                             {"params": params, "cells": [{"tensor": t, "index": tup[0][1]}]}))]
         if sa.pattern[t] != sb.pattern[t]:
@@ -174,17 +175,17 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
                 p, tup = coords(pt)
                 params = param_values(ma, p)
                 zk = na if sa.pattern[t] == "zero+acc" else nb
-                return [("equivalence", Finding("refuted", f"{zk} zeroes {t} before accumulating and the other "
+                return [("equivalence", Decided("refuted", f"{zk} zeroes {t} before accumulating and the other "
                                                 f"kernel accumulates onto its input values", statement,
                                                 {"params": params, "cells": [{"tensor": t, "index": tup[0][1]}]}))]
-            return [("equivalence", Finding("unknown", f"{t} is built differently ({sa.pattern[t]} vs {sb.pattern[t]})",
+            return [("equivalence", Decided("unknown", f"{t} is built differently ({sa.pattern[t]} vs {sb.pattern[t]})",
                                             statement))]
     groups = {}
     for key in set(sa.terms) | set(sb.terms):
         groups.setdefault((key[0], key[1], key[3]), set()).add(key)
     for g, keys in groups.items():
         if len(keys) > 1:
-            return [("equivalence", Finding("unknown", f"terms of {g[0]} with factors {g[2]} appear with different "
+            return [("equivalence", Decided("unknown", f"terms of {g[0]} with factors {g[2]} appear with different "
                                             "constant coefficients", statement))]
     for key in sorted(set(sa.terms) | set(sb.terms), key=str):
         ta, tb = sa.terms.get(key), sb.terms.get(key)
@@ -196,7 +197,7 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
             if pt is None:
                 continue
             if key in sa.ambiguous or key in sb.ambiguous:
-                return [("equivalence", Finding("unknown", "a term reads one tensor twice and the term sets differ "
+                return [("equivalence", Decided("unknown", "a term reads one tensor twice and the term sets differ "
                                                 "(factor order is not canonical)", statement))]
             p, tup = coords(pt)
             params = param_values(m, p)
@@ -206,7 +207,7 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
             if src is not None:
                 _, st = coords(src)
                 insts.append(instance(m, st[0][0], st[0][1], params, have))
-            return [("equivalence", Finding(
+            return [("equivalence", Decided(
                 "refuted", f"{key[0]}[{', '.join(map(str, cell))}] gets the term {term} in {have} but not in {lack}, "
                 f"at {params_text(params)}", statement,
                 {"params": params, "cells": [{"tensor": key[0], "index": cell}], "term": term,
@@ -226,19 +227,19 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
                 isl.Set.from_point(pt).unwrap().domain())).range())
             _, tt = coords(term_pt)
             cell, term = _term_text(key, tt[0][1], prog)
-            return [("equivalence", Finding(
+            return [("equivalence", Decided(
                 "refuted", f"{who} adds the term {term} to {key[0]}[{', '.join(map(str, cell))}] twice, {other} once, "
                 f"at {params_text(params)}", statement,
                 {"params": params, "cells": [{"tensor": key[0], "index": cell}], "term": term,
                  "extra_in": who, "instances": [i1, i2]}))]
         if not inj_a:
-            return [("equivalence", Finding("unknown", "terms with multiplicity above one in both kernels "
+            return [("equivalence", Decided("unknown", "terms with multiplicity above one in both kernels "
                                             "(counting is not implemented)", statement))]
-    eq = Finding("proved", f"{na} and {nb} add the same terms to every cell, each exactly once", statement)
+    eq = Decided("proved", f"{na} and {nb} add the same terms to every cell, each exactly once", statement)
     return [("equivalence", eq), ("reassociation", _order(sa, sb, profile))]
 
 
-def _order(sa: Shape, sb: Shape, profile: str) -> Finding:
+def _order(sa: Shape, sb: Shape, profile: str) -> Decided:
     statement = "every cell receives its terms in the same order in both kernels"
 
     def rel(s: Shape):
@@ -253,17 +254,17 @@ def _order(sa: Shape, sb: Shape, profile: str) -> Finding:
 
     ra, rb = rel(sa), rel(sb)
     if ra is None or rb is None or ra.is_equal(rb):
-        return Finding("proved", "same summation order per cell (bitwise equal)", statement)
+        return Decided("proved", "same summation order per cell (bitwise equal)", statement)
     diff = ra.subtract(rb).union(rb.subtract(ra))
     pt = point_of(diff)
     p, tup = coords(pt)
     params = param_values(sa.model, p)
     ints = all(sa.model.program.tensor(k[0]).prec == "i32" for k in list(sa.terms) + list(sb.terms) if k[1] == "acc")
     if ints:  # wrapping integer + is associative and commutative: any order is exact
-        return Finding("proved", "the kernels sum integers in different orders (exact)", statement)
+        return Decided("proved", "the kernels sum integers in different orders (exact)", statement)
     if profile == "reproducible":
-        return Finding("refuted", f"the kernels add terms to a cell in different orders at {params_text(params)}; "
+        return Decided("refuted", f"the kernels add terms to a cell in different orders at {params_text(params)}; "
                        "the reproducible profile refuses reassociation", statement,
                        {"params": params, "points": [list(tup[0][1]), list(tup[1][1])]})
-    return Finding("proved", f"the kernels sum in different orders (reassociation allowed by the {profile} profile)",
+    return Decided("proved", f"the kernels sum in different orders (reassociation allowed by the {profile} profile)",
                    statement, None, reassociates=True)

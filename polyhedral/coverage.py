@@ -9,7 +9,8 @@ import islpy as isl
 
 from verified_sched.ir import Load, Var
 from .affine import NonAffine, aff, is_affine
-from .describe import Finding, coords, instance, param_values, sets_of
+from verified_sched.obligations import Decided
+from .describe import coords, instance, param_values, sets_of
 from .isltools import tensor_box, kv_text, params_text, point_of
 from .model import KernelModel
 from .order import before_on
@@ -163,7 +164,7 @@ def _group(model, sid):
     return [s for s in model.stmts if s.sid == sid]
 
 
-def coverage(before: KernelModel, after: KernelModel, idempotent) -> Finding:
+def coverage(before: KernelModel, after: KernelModel, idempotent) -> Decided:
     """Formal statement: with P_b, P_a the provenance maps (instance -> original instance):
     P_a(Dom_a) = P_b(Dom_b) for every statement, P_a injective (or, for an idempotent
     statement, duplicates allowed), instances outside the original set write only padding
@@ -173,7 +174,7 @@ def coverage(before: KernelModel, after: KernelModel, idempotent) -> Finding:
                  "instances write only unread padding, accesses agree through provenance")
     before.domains, after.domains  # noqa: B018 - building them records over-approximations
     if before.approximate or after.approximate:
-        return Finding("unknown", "loop bounds depend on data: instance sets are over-approximated, so "
+        return Decided("unknown", "loop bounds depend on data: instance sets are over-approximated, so "
                        "coverage cannot be decided", statement)
     for t in before.program.tensors:
         if t.memory == "global":
@@ -182,7 +183,7 @@ def coverage(before: KernelModel, after: KernelModel, idempotent) -> Finding:
             except KeyError:
                 same = False
             if not same:
-                return Finding("unknown", f"the op changed the declaration of global tensor {t.name}", statement)
+                return Decided("unknown", f"the op changed the declaration of global tensor {t.name}", statement)
     sids = list(dict.fromkeys([s.sid for s in before.stmts] + [s.sid for s in after.stmts]))
     notes, unknown = [], []
     for sid in sids:
@@ -193,7 +194,7 @@ def coverage(before: KernelModel, after: KernelModel, idempotent) -> Finding:
             if pt is not None:
                 p, tup = coords(pt)
                 params = param_values(before, p)
-                return Finding("refuted", f"statement {sid} no longer executes (e.g. original instance "
+                return Decided("refuted", f"statement {sid} no longer executes (e.g. original instance "
                                f"{tup[0][1]} at {params_text(params)})", statement,
                                {"params": params, "instances": [{"kernel": "before", "stmt": sid,
                                                                 "original": dict(zip(sb[0].orig_names, tup[0][1]))}]})
@@ -204,7 +205,7 @@ def coverage(before: KernelModel, after: KernelModel, idempotent) -> Finding:
         try:
             f = _cover_one(before, after, sid, sb, sa, idempotent, notes)
         except NonAffine as exc:
-            f = Finding("unknown", f"statement {sid}: provenance is not affine ({exc})")
+            f = Decided("unknown", f"statement {sid}: provenance is not affine ({exc})")
         if f is not None:
             if f.status == "unknown":
                 unknown.append(f.message)
@@ -212,8 +213,8 @@ def coverage(before: KernelModel, after: KernelModel, idempotent) -> Finding:
             f.statement = statement
             return f
     if unknown:
-        return Finding("unknown", "; ".join(unknown), statement)
-    return Finding("proved", "every original instance runs exactly once" + (" (" + "; ".join(notes) + ")" if notes else ""),
+        return Decided("unknown", "; ".join(unknown), statement)
+    return Decided("proved", "every original instance runs exactly once" + (" (" + "; ".join(notes) + ")" if notes else ""),
                    statement)
 
 
@@ -226,7 +227,7 @@ def _cover_one(before, after, sid, sb, sa, idempotent, notes):
     pt = point_of(missing)
     if pt is not None:
         if has_data:
-            return Finding("unknown", f"statement {sid} has data-dependent guards and its instance sets differ")
+            return Decided("unknown", f"statement {sid} has data-dependent guards and its instance sets differ")
         p, tup = coords(pt)
         params = param_values(before, p)
         orig = dict(zip(sb[0].orig_names, tup[0][1]))
@@ -238,7 +239,7 @@ def _cover_one(before, after, sid, sb, sa, idempotent, notes):
             insts.append(instance(before, bt[0][0], bt[0][1], params, "before"))
         else:
             insts.append({"kernel": "before", "stmt": sid, "original": orig})
-        return Finding("refuted", f"original instance {sid}({kv_text(orig)}) is never executed after the op, "
+        return Decided("refuted", f"original instance {sid}({kv_text(orig)}) is never executed after the op, "
                        f"at {params_text(params)}", counterexample={"params": params, "instances": insts})
     extra = img_a.subtract(img_b)
     if not extra.is_empty():
@@ -253,7 +254,7 @@ def _cover_one(before, after, sid, sb, sa, idempotent, notes):
         if idempotent(sid):
             notes.append(f"{sid}: recomputed instances write equal values")
         elif not sa[0].acc_op:
-            return Finding("unknown", f"{sid} executes some original instances twice and reads cells the kernel "
+            return Decided("unknown", f"{sid} executes some original instances twice and reads cells the kernel "
                            "writes: that both executions store equal values is not proved")
         else:
             p, tup = coords(pt)
@@ -261,7 +262,7 @@ def _cover_one(before, after, sid, sb, sa, idempotent, notes):
             i1 = instance(after, tup[0][0], tup[0][1], params, "after")
             i2 = instance(after, tup[1][0], tup[1][1], params, "after")
             what = "an accumulation"
-            return Finding("refuted", f"{what} executes twice: {sid}({kv_text(i1['original'])}) runs at "
+            return Decided("refuted", f"{what} executes twice: {sid}({kv_text(i1['original'])}) runs at "
                            f"({kv_text(i1['at'])}) and at ({kv_text(i2['at'])}), at {params_text(params)}",
                            counterexample={"params": params, "instances": [i1, i2],
                                            "cells": [i1["writes"]] if i1.get("writes") else []})
@@ -304,7 +305,7 @@ def _extra_instances(after, sid, pa, extra, idempotent=lambda sid: False):
     pt = point_of(final)
     if pt is not None:
         if _rewrites_equal(after, sid, ext, final):
-            return Finding("unknown", f"{sid} runs instances with no original that store, to observable cells, "
+            return Decided("unknown", f"{sid} runs instances with no original that store, to observable cells, "
                            "values some original instance also stores there; not validated")
         return _extra_cex(after, sid, pt, "its store to an observable cell is never overwritten")
     seen = seen.subtract(bef.reverse())
@@ -323,7 +324,7 @@ def _extra_cex(after, sid, pt, why):
     inst = instance(after, tup[0][0], tup[0][1], params, "after")
     insts = [inst] + ([instance(after, tup[1][0], tup[1][1], params, "after")] if len(tup) > 1 else [])
     w = inst["writes"]
-    return Finding("refuted", f"{sid} runs an instance with no original, ({kv_text(inst['at'])}) standing for "
+    return Decided("refuted", f"{sid} runs an instance with no original, ({kv_text(inst['at'])}) standing for "
                    f"({kv_text(inst['original'])}), that writes {w['tensor']}[{', '.join(map(str, w['index'] or []))}]: "
                    f"{why}, at {params_text(params)}",
                    counterexample={"params": params, "instances": insts, "cells": [w]})
@@ -348,7 +349,7 @@ def _consistent(before, after, sid, sb, sa, pa, pb):
             ska, la = skeleton(after, a, m.domain())
             skb, lb = skeleton(before, b, m.range())
             if ska != skb or len(la) != len(lb):
-                return Finding("unknown", f"statement {sid} computes a different expression after the op "
+                return Decided("unknown", f"statement {sid} computes a different expression after the op "
                                           f"(structure changed; not validated generically)")
             if not la:
                 continue
@@ -361,7 +362,7 @@ def _consistent(before, after, sid, sb, sa, pa, pb):
                 p, tup = coords(pt)
                 params = param_values(after, p)
                 inst = instance(after, tup[0][0], tup[0][1], params, "after")
-                return Finding("refuted", f"{sid} at ({kv_text(inst['at'])}) accesses or computes something other "
+                return Decided("refuted", f"{sid} at ({kv_text(inst['at'])}) accesses or computes something other "
                                f"than its original instance ({kv_text(inst['original'])}), at {params_text(params)}",
                                counterexample={"params": params, "instances": [inst]})
     return None

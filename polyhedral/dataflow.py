@@ -24,7 +24,8 @@ import islpy as isl
 from verified_sched import ir
 from verified_sched.ir import Load
 from .affine import join_and
-from .describe import Finding, coords, instance, param_values
+from verified_sched.obligations import Decided
+from .describe import coords, instance, param_values
 from .model import HW_AXES, Access, KernelModel, Stmt, lex_before
 
 STATEMENT = ("forall params and every read r of the tile: the writes of r's cell that happen before r "
@@ -88,15 +89,15 @@ class Dataflow:
         return self.m.union_map(maps)
 
 
-def tile_dataflow(mb: KernelModel, ma: KernelModel, source: str, tile: str) -> Finding:
+def tile_dataflow(mb: KernelModel, ma: KernelModel, source: str, tile: str) -> Decided:
     """The formal statement above for TILE standing for reads of SOURCE (mb: before the op)."""
     writers = [st for st in ma.stmts if st.accesses[0].write and st.accesses[0].tensor == tile]
     readers = [(st, a) for st in ma.stmts for a in st.accesses if not a.write and a.tensor == tile]
     if not readers:
-        return Finding("unknown", f"nothing reads the tile {tile}: the staging redirected no read", STATEMENT)
+        return Decided("unknown", f"nothing reads the tile {tile}: the staging redirected no read", STATEMENT)
     for st in writers + [r for r, _ in readers]:
         if not ma.is_exact(st):
-            return Finding("unknown", f"{st.sid}: data-dependent guards or indices (may-accesses)", STATEMENT)
+            return Decided("unknown", f"{st.sid}: data-dependent guards or indices (may-accesses)", STATEMENT)
     copies = [w for w in writers if isinstance(w.node.value, (Load, ir.Cast))
               and _src_load(w.node.value, source) is not None]
     df = Dataflow(ma)
@@ -113,7 +114,7 @@ def tile_dataflow(mb: KernelModel, ma: KernelModel, source: str, tile: str) -> F
     for r, acc in readers:
         before = _original_index(mb, r, source)
         if before is None:
-            return Finding("unknown", f"{r.sid}: no unique original read of {source} to compare with", STATEMENT)
+            return Decided("unknown", f"{r.sid}: no unique original read of {source} to compare with", STATEMENT)
         R = isl.UnionMap.from_map(ma.access_map(r, acc))
         same = R.apply_range(W.reverse())
         D = same.intersect(hb_wr.reverse())
@@ -141,7 +142,7 @@ def tile_dataflow(mb: KernelModel, ma: KernelModel, source: str, tile: str) -> F
         if not racing.is_empty():
             return _refute(ma, racing.domain(), f"{r.sid}: a write of the {tile} cell it reads is unordered with "
                                                  f"the read (no barrier between them)")
-    return Finding("proved", f"{len(readers)} tile read(s) of {tile}: each sees exactly one load, of the "
+    return Decided("proved", f"{len(readers)} tile read(s) of {tile}: each sees exactly one load, of the "
                              f"{source} cell the original read", STATEMENT)
 
 
@@ -164,11 +165,11 @@ def _original_index(mb: KernelModel, r: Stmt, source: str):
     return next(iter(idx)) if len(idx) == 1 else None
 
 
-def _refute(model: KernelModel, uset, message: str) -> Finding:
+def _refute(model: KernelModel, uset, message: str) -> Decided:
     lst = uset.get_set_list()
     pt = lst.get_at(0).sample_point()
     params, tuples = coords(pt)
     pv = param_values(model, params)
     name, vals = tuples[0]
     cex = {"params": pv, "instances": [instance(model, name, vals, pv, "after")]}
-    return Finding("refuted", message, STATEMENT, cex)
+    return Decided("refuted", message, STATEMENT, cex)

@@ -6,24 +6,9 @@ ints and strings (JSON-ready).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import islpy as isl
 
 from .evaluate import Dynamic, ev
-
-
-@dataclass
-class Finding:
-    """The outcome of one polyhedral check (verify.py turns it into an Obligation)."""
-
-    status: str  # proved | refuted | unknown
-    message: str
-    statement: str = ""
-    counterexample: dict | None = None
-    reassociates: bool = False
-    engine: str = "isl"
-    pending: list = field(default_factory=list)  # (Stmt, Access) isl could not state (for z3)
 
 
 def coords(pt: isl.Point) -> tuple:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import islpy as isl
 
 from .affine import aff
-from .describe import Finding, coords, instance, param_values, shared_cells
+from verified_sched.obligations import Decided
+from .describe import coords, instance, param_values, shared_cells
 from .isltools import params_text, point_of
 from .model import HW_AXES, Access, KernelModel
 
@@ -54,7 +55,7 @@ def cells_of(model, sts, witness, n_outer, acc=None):
 
 
 def dataflow(model: KernelModel, users, loads, stores, witness: dict, n_outer: int,
-             tensor: str, acc: str) -> Finding:
+             tensor: str, acc: str) -> Decided:
     """Formal statement: for all params and every iteration o of the loops enclosing L,
     (1) every cell c of T that a user accesses at o is loaded into ACC before L and stored
     back after L at o, and every cell stored back at o was loaded at o; (2) the pairs (c, a) of a T cell and the ACC cell standing for it at o
@@ -73,7 +74,7 @@ def dataflow(model: KernelModel, users, loads, stores, witness: dict, n_outer: i
         p, tup = coords(pt)
         params = param_values(model, p)
         o, c = tup[0][1][:n_outer], tup[0][1][n_outer:]
-        return Finding("refuted", f"{tensor}[{', '.join(map(str, c))}] is stored back at outer iteration {o} "
+        return Decided("refuted", f"{tensor}[{', '.join(map(str, c))}] is stored back at outer iteration {o} "
                        f"from a cell of {acc} that was not loaded there, at {params_text(params)}", statement,
                        {"params": params, "cells": [{"tensor": tensor, "index": c}], "outer": o})
     for name, group in (("loaded into", loads), ("stored back from", stores)):
@@ -85,7 +86,7 @@ def dataflow(model: KernelModel, users, loads, stores, witness: dict, n_outer: i
             p, tup = coords(pt)
             params = param_values(model, p)
             o, c = tup[0][1][:n_outer], tup[0][1][n_outer:]
-            return Finding("refuted", f"{tensor}[{', '.join(map(str, c))}] is accessed under the loop at "
+            return Decided("refuted", f"{tensor}[{', '.join(map(str, c))}] is accessed under the loop at "
                            f"outer iteration {o} but never {name} {acc}, at {params_text(params)}", statement,
                            {"params": params, "cells": [{"tensor": tensor, "index": c}], "outer": o})
     rel = []
@@ -117,9 +118,9 @@ def dataflow(model: KernelModel, users, loads, stores, witness: dict, n_outer: i
         if pt is not None:
             p, tup = coords(pt)
             params = param_values(model, p)
-            return Finding("refuted", f"{what} at {params_text(params)} ({tup[0][1]} and {tup[1][1]})",
+            return Decided("refuted", f"{what} at {params_text(params)} ({tup[0][1]} and {tup[1][1]})",
                            statement, {"params": params, "points": [tup[0][1], tup[1][1]]})
-    return Finding("proved", f"every accessed cell of {tensor} is transferred, and {acc} maps onto it one to one",
+    return Decided("proved", f"every accessed cell of {tensor} is transferred, and {acc} maps onto it one to one",
                    statement)
 
 
@@ -134,7 +135,7 @@ def _pair(model, pt):
 
 
 def privatize_condition(model: KernelModel, users, stores, witness: dict, n_outer: int,
-                        tensor: str, acc: str) -> Finding:
+                        tensor: str, acc: str) -> Decided:
     """Formal statement: for all params, no store-back instance s at (o, c) such that no user
     writes cell c at o (s stores back an accumulator that never received an update: the
     value it loaded) is unordered with an instance w (another thread, or another lane) that
@@ -179,13 +180,13 @@ def privatize_condition(model: KernelModel, users, stores, witness: dict, n_oute
     pt = point_of(clash(stale_sure, wexact))
     if pt is None:
         if not clash(stale_may, wmaps).is_empty():
-            return Finding("unknown", "a guard that depends on data may let a thread store back an untouched "
+            return Decided("unknown", "a guard that depends on data may let a thread store back an untouched "
                            f"copy of a {tensor} cell another thread updates", statement)
-        return Finding("proved", "no thread stores back an untouched copy of a cell another instance updates",
+        return Decided("proved", "no thread stores back an untouched copy of a cell another instance updates",
                        statement)
     params, i1, i2 = _pair(model, pt)
     cell = i1["writes"]
-    return Finding("refuted", f"the guard lets a thread store back an accumulator that never received the "
+    return Decided("refuted", f"the guard lets a thread store back an accumulator that never received the "
                    f"update: at {params_text(params)} {fmt(i1)} stores back an untouched copy of "
                    f"{cell['tensor']}[{', '.join(map(str, cell['index']))}], which {fmt(i2)} updates, unordered "
                    f"with it (another thread)", statement,
@@ -203,7 +204,7 @@ def _thread(model, inst) -> dict:
     return {lp.var: inst["at"].get(lp.var) for lp in st.loops if lp.axis in HW_AXES}
 
 
-def race(model: KernelModel, transfers, acc_users, tensor: str, acc: str) -> Finding:
+def race(model: KernelModel, transfers, acc_users, tensor: str, acc: str) -> Decided:
     """Formal statement: for all params, no two distinct instances that are unordered
     (different hardware indices or vectorized lanes) conflict on a cell, one writing, where
     one of them is a transfer (init-load or store-back) or both access the accumulator.
@@ -235,9 +236,9 @@ def race(model: KernelModel, transfers, acc_users, tensor: str, acc: str) -> Fin
     pt = point_of(sure)
     if pt is None:
         if not may.is_empty():
-            return Finding("unknown", "a transfer may conflict with another thread through a data-dependent "
+            return Decided("unknown", "a transfer may conflict with another thread through a data-dependent "
                            "guard or index", statement)
-        return Finding("proved", "the transfers and the accumulator conflict with no unordered instance",
+        return Decided("proved", "the transfers and the accumulator conflict with no unordered instance",
                        statement)
     p, tup = coords(pt)
     params = param_values(model, p)
@@ -250,7 +251,7 @@ def race(model: KernelModel, transfers, acc_users, tensor: str, acc: str) -> Fin
     ctext = ", ".join(f"{c['tensor']}[{', '.join(map(str, c['index']))}]" for c in cells)
     threads = _hw_indices(model, [(n1, v1), (n2, v2)])
     lanes = " (vectorized lanes of one thread)" if threads[0] == threads[1] else ""
-    return Finding("refuted", f"race on {ctext} at {params_text(params)}: {fmt(i1)} and {fmt(i2)} are "
+    return Decided("refuted", f"race on {ctext} at {params_text(params)}: {fmt(i1)} and {fmt(i2)} are "
                    f"unordered{lanes}", statement,
                    {"params": params, "instances": [i1, i2], "cells": cells, "threads": threads,
                     "order": {"before": "n/a (new statement)", "after": "unordered"}})

@@ -11,7 +11,7 @@ from verified_sched.dsl import parse_file, parse_text
 from verified_sched.dsl.printer import print_kernel
 from verified_sched.errors import ScheduleError
 from verified_sched.ops import fuse_epilogue as fe
-from verified_sched.verify import OpContext, op_obligations
+from verified_sched.verify import OpContext, op_obligations, own_obligations
 
 from test_privatize_ops import assert_runs_equal, refuted, report, scheduled
 
@@ -75,7 +75,7 @@ def test_relaxed_neighbour_tail_is_refuted_by_dependence(cases_dir):
     op = program.schedule_for("dense").ops[0]
     after = fe.fuse(program, "dense", op, strict=False)
     ctx = OpContext(program, after, "dense", op, 1, "default", 10.0, float("inf"))
-    obls = fe.obligations(ctx) + op_obligations(ctx)
+    obls = own_obligations(ctx) + op_obligations(ctx)
     deps = [o for o in obls if o.kind == "dependence"]
     assert deps and all(o.status == "refuted" for o in deps)
     cex = deps[0].counterexample

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from polyhedral import checks
-from polyhedral.describe import Finding
+from verified_sched.obligations import Decided
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file
 from verified_sched.fuzz.reproducer import read_sizes
@@ -61,7 +61,7 @@ def test_planted_verifier_bug_reported(tmp_path, monkeypatch, capsys):
 
     def always_proved(before, after, profile):
         _, red = real(before, after, profile)
-        return Finding("proved", "planted: every dependence kept"), red
+        return Decided("proved", "planted: every dependence kept"), red
 
     monkeypatch.setattr(checks, "dependence", always_proved)
     rc, rep = _fuzz(capsys, "--examples", "20", "--shapes", "stencil", "--ops", "interchange",

@@ -74,9 +74,9 @@ def test_refute_by_run_never_proves(cases_dir, monkeypatch):
     """An obligation isl cannot decide on a correct schedule stays unknown: equal runs prove
     nothing."""
     from polyhedral import checks
-    from polyhedral.describe import Finding
+    from verified_sched.obligations import Decided
 
-    monkeypatch.setattr(checks, "coverage", lambda *a, **k: Finding("unknown", "planted: not decided"))
+    monkeypatch.setattr(checks, "coverage", lambda *a, **k: Decided("unknown", "planted: not decided"))
     obls = _obligations(str(cases_dir / "matmul_tiled.vs"))
     cov = [o for o in obls if o.kind == "coverage"]
     assert cov and all(o.status == "unknown" and o.engine != "run" for o in cov)

@@ -1,10 +1,11 @@
-"""Op-specific obligations of the loop ops, decided through ops.op_obligations."""
+"""Op-specific obligations of the loop ops, decided through verify.own_obligations."""
 from __future__ import annotations
 
 import pytest
 
 from verified_sched.dsl import parse_text
-from verified_sched.ops import apply_op, op_obligations
+from verified_sched.ops import apply_op
+from verified_sched.verify import own_obligations as op_obligations
 from test_ops_support import assert_same_results, scheduled
 
 RELU = """params N where N >= {lo}
@@ -26,6 +27,7 @@ class Ctx:
 
     def __init__(self, before, after, kernel, op, op_index=1):
         self.before, self.after, self.kernel, self.op, self.op_index = before, after, kernel, op, op_index
+        self.deadline = 0.0  # none
 
 
 def obligations(text: str) -> list:

@@ -14,6 +14,7 @@ from verified_sched.dsl import parse_file, parse_text
 from verified_sched.errors import ScheduleError
 from verified_sched.interp import run_kernel
 from verified_sched.ops import apply_op
+from verified_sched.verify import own_obligations
 from verified_sched.verify import file_report_json, verify_program
 from support.scheduling import scheduled
 
@@ -246,7 +247,7 @@ def _tampered(cases_dir, fn):
     k = after.kernel("matmul")
     after = after.with_kernel(dataclasses.replace(k, body=tuple(ir.rewrite(s, fn) for s in k.body)))
     ctx = OpContext(before, after, "matmul", ops[-1], 3, "default", 10.0, float("inf"))
-    return {o.kind: o for o in privatize.obligations(ctx)}
+    return {o.kind: o for o in own_obligations(ctx)}
 
 
 def test_dataflow_refutes_a_short_init_load(cases_dir):

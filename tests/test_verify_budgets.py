@@ -16,7 +16,8 @@ from verified_sched import budget, memlimit
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.errors import UsageError
-from verified_sched.ops import apply_op, op_obligations
+from verified_sched.ops import apply_op
+from verified_sched.verify import own_obligations as op_obligations
 from verified_sched.verify import OpContext, verify_program
 
 from conftest import REPO_ROOT

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import z3
 
-from polyhedral.describe import Finding
+from verified_sched.obligations import Decided
 from smt.intexpr import NoTerm, cond, term
 from smt.solver import solver, model_dict
 from . import budget, ir
@@ -85,19 +85,19 @@ def _launch_checks(program: ir.Program, stmt, k: int, shared_limit: int, env: di
 
 
 def hardware_limits(program: ir.Program, kernel_name: str, shared_limit: int = SHARED_LIMIT,
-                    timeout: float = 5.0) -> Finding:
+                    timeout: float = 5.0) -> Decided:
     kernel = program.kernel(kernel_name)
     env = {p: z3.Int(p) for p in program.params}
     try:
         base = [cond(c, env) for c in program.constraints]
     except NoTerm as exc:
-        return Finding("unknown", f"a size constraint has no integer meaning ({exc})", STATEMENT, engine="z3")
+        return Decided("unknown", f"a size constraint has no integer meaning ({exc})", STATEMENT, engine="z3")
     n = 0
     for k, stmt in enumerate(kernel.body):
         try:
             facts, goals = _launch_checks(program, stmt, k, shared_limit, env)
         except NoTerm as exc:
-            return Finding("unknown", f"launch {k}: an extent or tile size depends on data ({exc})", STATEMENT,
+            return Decided("unknown", f"launch {k}: an extent or tile size depends on data ({exc})", STATEMENT,
                            engine="z3")
         for text, goal in goals:
             n += 1
@@ -105,12 +105,12 @@ def hardware_limits(program: ir.Program, kernel_name: str, shared_limit: int = S
             s.add(*base, *facts, z3.Not(goal))
             r = s.check()
             if r == z3.unknown:
-                return Finding("unknown", f"{text}: z3 gave up ({budget.z3_unknown(s.reason_unknown())})", STATEMENT, engine="z3")
+                return Decided("unknown", f"{text}: z3 gave up ({budget.z3_unknown(s.reason_unknown())})", STATEMENT, engine="z3")
             if r == z3.sat:
                 mdl = model_dict(s.model())
                 params = {p: mdl.get(p, 0) for p in program.params}
                 block = {key: v for key, v in mdl.items() if key.startswith("block_")}
-                return Finding("refuted", f"{text} fails at {', '.join(f'{a}={b}' for a, b in params.items()) or 'any size'}"
+                return Decided("refuted", f"{text} fails at {', '.join(f'{a}={b}' for a, b in params.items()) or 'any size'}"
                                + (f" (block {block})" if block else ""), STATEMENT,
                                {"params": params, "launch": k, "limit": text, "block": block}, engine="z3")
-    return Finding("proved", f"{n} hardware limit(s) hold for all sizes", STATEMENT, engine="z3")
+    return Decided("proved", f"{n} hardware limit(s) hold for all sizes", STATEMENT, engine="z3")

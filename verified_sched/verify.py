@@ -10,20 +10,21 @@ For each `claim A == B`: contraction equivalence with multiplicities.
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
 
-import islpy as isl
-
-from polyhedral import checks, claims_value, race
-from polyhedral.describe import Finding, fmt_instance
+from polyhedral import checks, claims_value
+from polyhedral.describe import fmt_instance
 from polyhedral.model import KernelModel
 from . import budget, gpu_limits, ir
 from .budget import DEFAULT_TIMEOUT
 from .errors import ScheduleError
-from .obligations import Obligation, to_obligation, verdict
+from .discharge import discharge
+from .generic.in_bounds import in_bounds_goal
+from .generic.independence import independence_goal
+from .generic.race import barrier_goal, race_goal
+from .obligations import Goal, Obligation, Procedure, verdict
 
 GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence")
 # isl's own budget per check (its operation counter): a runaway query becomes "unknown"
@@ -86,109 +87,52 @@ class OpContext:
     def model_after(self) -> KernelModel:
         return KernelModel(self.program_after, self.kernel_name, tag="A")
 
-    def obligation(self, kind: str, finding: Finding, seconds: float = 0.0) -> Obligation:
-        return to_obligation(kind, self.op_index, self.op.text(), finding, seconds)
-
 
 guarded = budget.guarded  # re-exported: fn() inside one obligation's budget
 
+# the formal statements of the driver's goals (a check's answer may refine its statement)
+STATEMENTS = {
+    "coverage": "the op performs exactly the original statement instances (provenance is a bijection)",
+    "dependence": "forall params, dependences (b1 -> b2) of before: the after instances of b1 run before "
+                  "the after instances of b2",
+    "hardware_limits": "the launch respects the target's thread, grid and shared-memory limits",
+    "equivalence": "the two kernels compute the same values",
+}
 
-def _run(kind, op_index, op_text, fn, deadline) -> list:
-    """Run one check (returning a Finding or a list of (kind, Finding)) with timing; isl
-    giving up or the deadline passing makes it unknown, never proved."""
-    t0 = time.perf_counter()
-    out, reason = guarded(fn, deadline)
-    if reason is not None:
-        out = Finding("unknown", reason)
-    dt = time.perf_counter() - t0
-    pairs = out if isinstance(out, list) else [(kind, out)]
-    return [to_obligation(k, op_index, op_text, f, dt / len(pairs)) for k, f in pairs]
+
+def check(kind: str, fn) -> Goal:
+    """The driver's goal `kind` decided by the check `fn()` (a Decided, or a list of (kind,
+    Decided) when one computation decides several kinds)."""
+    return Goal(kind, STATEMENTS[kind], Procedure(fn))
 
 
 def idempotent(model: KernelModel):
     return checks.idempotent_fn(model)
 
 
-def in_bounds(model: KernelModel, label: str, timeout: float = DEFAULT_TIMEOUT) -> Finding:
-    """isl for affine accesses; z3 for integer accesses isl cannot state (products of sizes)
-    and for dynamic indices, whose reads become symbols bounded by the enclosing guards and the
-    tensor's declared `inputs` range."""
-    f = checks.in_bounds(model, label)
-    if f.status == "proved" and not f.pending:
-        return _int64(model, f)
-    if f.status != "proved":
-        return f
-    from smt.bounds import access_in_bounds, read_symbols
-    prog = model.program
-    stable = {t.name for t in prog.tensors} - {a.tensor for st in model.stmts for a in st.accesses if a.write}
-    ranges = {n: (math.ceil(r.lo), math.floor(r.hi)) for r in prog.inputs if r.grid_exp == 0 for n in r.tensors}
-    for st, acc in f.pending:
-        loops = [(lp.var, lp.lo, lp.hi) for lp in st.loops]
-        # where the access is evaluated: under its lazy context (where branch, condition)
-        guards = list(st.guards if acc.context is None else acc.context)
-        facts = []
-        d = access_in_bounds(prog.params, prog.constraints, loops, guards, acc.index,
-                             prog.tensor(acc.tensor).storage_dims(), timeout,
-                             read_symbols(facts, stable, ranges), facts)
-        if d.status == "refuted" and any(isinstance(n, ir.Load) for n in ir.walk(acc.index)):
-            # the values that break it are data nobody promised: not a replayable refutation
-            return Finding("unknown", f"{st.sid}: dynamic index into {acc.tensor} may leave storage (no guard "
-                           f"or declared `inputs` range bounds it)", f.statement, engine="z3")
-        if d.status == "unknown":
-            return Finding("unknown", f"{st.sid}: access to {acc.tensor} not decided ({d.reason})", f.statement,
-                           engine="z3")
-        if d.status == "refuted":
-            params = {p: d.model.get(p, 0) for p in prog.params}
-            at = {lp.var: d.model.get(lp.var, 0) for lp in st.loops}
-            from polyhedral.evaluate import ev
-            env = {**params, **at}
-            cell = [ev(e, env) for e in acc.index]
-            return Finding("refuted", f"{st.sid} accesses {acc.tensor}[{', '.join(map(str, cell))}] outside its "
-                           f"storage at {', '.join(f'{k}={v}' for k, v in params.items())}", f.statement,
-                           {"params": params, "instances": [{"kernel": label, "stmt": st.sid, "at": at}],
-                            "cells": [{"tensor": acc.tensor, "index": cell}]}, engine="z3")
-    f.engine = "z3"
-    f.message += f" ({len(f.pending)} non-affine decided by z3)"
-    return _int64(model, f)
-
-
-def _int64(model: KernelModel, f: Finding) -> Finding:
-    """The in_bounds finding, refuted or unknown when the kernel's index arithmetic may leave
-    int64 for an admitted size (verified_sched/int_range.py)."""
-    from . import int_range
-
-    status, message, cex = int_range.prove(model.program, model.kernel.name)
-    statement = f"{f.statement}; {int_range.STATEMENT}"
-    if status == "proved":
-        return Finding(f.status, f.message, statement, f.counterexample, engine=f.engine)
-    return Finding(status, message, statement, cex, engine="structural")
+def kernel_goals(program, kernel_name, shared_limit=gpu_limits.SHARED_LIMIT) -> list:
+    """The kernel's own goals (op_index 0): in_bounds, independence, race."""
+    model = KernelModel(program, kernel_name, tag="K")
+    out = [in_bounds_goal(model, "kernel")]
+    for loop, inside, depth in checks.parallel_loops(model):
+        out.append(independence_goal(model, loop, inside, depth, "kernel"))
+    return out + gpu_goals(program, kernel_name, model, "kernel", shared_limit)
 
 
 def kernel_obligations(program, kernel_name, deadline, shared_limit=gpu_limits.SHARED_LIMIT) -> list:
-    """The kernel's own obligations (op_index 0): in_bounds, independence, race."""
-    label = f"kernel {kernel_name}"
-    model = KernelModel(program, kernel_name, tag="K")
-    out = _run("in_bounds", 0, label, lambda: in_bounds(model, "kernel"), deadline)
-    for loop, inside, depth in checks.parallel_loops(model):
-        out += _run("independence", 0, label,
-                    lambda loop=loop, inside=inside, depth=depth: checks.independence(
-                        model, loop, inside, depth, "kernel"), deadline)
-    out += gpu_obligations(program, kernel_name, model, 0, label, deadline, shared_limit)
-    return out
+    """The kernel's own obligations, discharged."""
+    return discharge(kernel_goals(program, kernel_name, shared_limit), deadline, 0, f"kernel {kernel_name}")
 
 
-def gpu_obligations(program, kernel_name, model: KernelModel, op_index, op_text, deadline,
-                    shared_limit=gpu_limits.SHARED_LIMIT) -> list:
+def gpu_goals(program, kernel_name, model: KernelModel, label: str, shared_limit=gpu_limits.SHARED_LIMIT) -> list:
     """barrier_uniformity (when the kernel has barriers), race and hardware_limits (when it has
     hardware loops) of one kernel: polyhedral/race.py, polyhedral/phases.py, gpu_limits.py."""
     out = []
     if model.barriers:
-        out += _run("barrier_uniformity", op_index, op_text, lambda: race.barrier_uniformity(model), deadline)
+        out.append(barrier_goal(model))
     if any(lp.axis in ir.HW_AXES for st in model.stmts for lp in st.loops):
-        out += _run("race", op_index, op_text, lambda: race.race(model, "kernel" if op_index == 0 else "after"),
-                    deadline)
-        out += _run("hardware_limits", op_index, op_text,
-                    lambda: gpu_limits.hardware_limits(program, kernel_name, shared_limit), deadline)
+        out.append(race_goal(model, label))
+        out.append(check("hardware_limits", lambda: gpu_limits.hardware_limits(program, kernel_name, shared_limit)))
     return out
 
 
@@ -197,29 +141,42 @@ def _new_parallel(mb: KernelModel, ma: KernelModel):
     return [x for x in checks.parallel_loops(ma) if (x[0].var, x[0].axis) not in old]
 
 
-def op_obligations(ctx: OpContext) -> list:
+def generic_goals(ctx: OpContext) -> list:
+    """The generic goals of one op (narrowed by its module's `GENERIC`)."""
     from .ops import op_module
-    text = ctx.op.text()
-    idx = ctx.op_index
     generic = getattr(op_module(ctx.op), "GENERIC", GENERIC)
-    mb, ma = ctx.model_before, ctx.model_after
     out = []
     if "in_bounds" in generic:
-        out += _run("in_bounds", idx, text, lambda: in_bounds(ma, "after", ctx.timeout), ctx.deadline)
+        out.append(in_bounds_goal(ctx.model_after, "after", ctx.timeout))
     if "coverage" in generic:
-        out += _run("coverage", idx, text, lambda: checks.coverage(mb, ma, idempotent(ma)), ctx.deadline)
+        out.append(check("coverage", lambda: checks.coverage(ctx.model_before, ctx.model_after,
+                                                             idempotent(ctx.model_after))))
     if "dependence" in generic or "reassociation" in generic:
-        def dep():
-            d, r = checks.dependence(mb, ma, ctx.profile)
-            return [(k, f) for k, f in (("dependence", d), ("reassociation", r)) if k in generic]
-        out += _run("dependence", idx, text, dep, ctx.deadline)
+        out.append(dependence_goal(ctx, tuple(k for k in ("dependence", "reassociation") if k in generic)))
     if "independence" in generic:
-        for loop, inside, depth in _new_parallel(mb, ma):
-            out += _run("independence", idx, text,
-                        lambda loop=loop, inside=inside, depth=depth: checks.independence(ma, loop, inside, depth),
-                        ctx.deadline)
-    out += gpu_obligations(ctx.program_after, ctx.kernel_name, ma, idx, text, ctx.deadline, ctx.shared_limit)
-    return out
+        for loop, inside, depth in _new_parallel(ctx.model_before, ctx.model_after):
+            out.append(independence_goal(ctx.model_after, loop, inside, depth))
+    return out + gpu_goals(ctx.program_after, ctx.kernel_name, ctx.model_after, "after", ctx.shared_limit)
+
+
+def dependence_goal(ctx: OpContext, kinds=("dependence", "reassociation")) -> Goal:
+    """dependence and reassociation of one op (those of `kinds`): one procedure (value flow
+    when the memory order changes: polyhedral/checks.py) deciding both."""
+    def run():
+        d, r = checks.dependence(ctx.model_before, ctx.model_after, ctx.profile)
+        return [(k, f) for k, f in (("dependence", d), ("reassociation", r)) if k in kinds]
+    return check("dependence", run)
+
+
+def own_obligations(ctx: OpContext) -> list:
+    """The op's own obligations (its module's goals), discharged."""
+    from .ops import op_goals
+    return discharge(op_goals(ctx), ctx.deadline, ctx.op_index, ctx.op.text())
+
+
+def op_obligations(ctx: OpContext) -> list:
+    """The generic obligations of one op, discharged."""
+    return discharge(generic_goals(ctx), ctx.deadline, ctx.op_index, ctx.op.text())
 
 
 def verify_kernel(program: ir.Program, kernel_name: str, profile: str, timeout: float, filename="",
@@ -238,7 +195,7 @@ def _verify_kernel(program, kernel_name, profile, timeout, filename, shared_limi
     sched = program.schedule_for(kernel_name)
     if sched is None:
         return report
-    from .ops import apply_op, op_obligations as specific
+    from .ops import apply_op, op_goals as specific
     current = program
     from .ops.common import pin_provenance
     for k, op in enumerate(sched.ops, start=1):
@@ -258,9 +215,10 @@ def _verify_kernel(program, kernel_name, profile, timeout, filename, shared_limi
                                              "structural", "proved", time.perf_counter() - t0, "applies"))
         ctx = OpContext(current, after, kernel_name, op, k, profile, timeout, deadline, shared_limit)
         try:
-            # each op-specific obligation has a budget of its own (ops.common.timed); this scope
-            # only bounds the work an op does outside them
-            own, reason = guarded(lambda: specific(ctx), deadline)
+            # building the goals is bounded by the deadline too; each goal gets a budget of its
+            # own when discharged
+            goals, reason = guarded(lambda: specific(ctx), deadline)
+            own = [] if reason is not None else discharge(goals, deadline, k, op.text())
         except ScheduleError as exc:
             own, reason = [Obligation("precondition", k, op.text(), "the op applies", "structural",
                                       "refuted", 0.0, exc.message)], None
@@ -301,7 +259,7 @@ def verify_claim(program: ir.Program, claim: ir.Claim, profile: str, timeout: fl
             report.obligations += [Obligation(r.kind, 0, text, r.statement, r.engine, r.status, r.seconds, r.message,
                                               r.counterexample) for r in wino]
         else:
-            report.obligations += _run("equivalence", 0, text, run, deadline)
+            report.obligations += discharge([check("equivalence", run)], deadline, 0, text)
     from .refute_run import confirm_claim
     report.obligations = confirm_claim(program, claim, report.obligations, profile)
     return report

@@ -11,7 +11,7 @@ import dataclasses
 from .. import ir
 from ..errors import ScheduleError
 from ..ir import Assign, For, If, Int, Kernel, TensorCore, Zero
-from ..schedule import op_name
+from ..op_syntax import op_name
 from ..simplify import Context, fold_index
 
 
@@ -183,27 +183,19 @@ def rename_loops(stmts: tuple, mapping: dict) -> tuple:
 # ---------------------------------------------------------------- obligations
 
 
-def obligation(ctx, kind: str, statement: str, status: str, message: str,
-               counterexample: dict | None = None, engine: str = "isl"):
-    """An Obligation record of the op in `ctx` (seconds are filled in by `timed`)."""
-    from ..obligations import Obligation
-    return Obligation(kind=kind, op_index=ctx.op_index, op=ctx.op.text(), statement=statement,
-                      engine=engine, status=status, seconds=0.0, message=message,
-                      counterexample=counterexample)
+def decided(statement: str, status: str, message: str, counterexample: dict | None = None,
+            engine: str = "isl"):
+    """The answer of one of an op's decision procedures (a `Procedure` goal's result)."""
+    from ..obligations import Decided
+    return Decided(status, message, statement, counterexample, engine=engine)
 
 
-def timed(fn, ctx, kind: str):
-    """Run one obligation builder inside its own budget (isl operations, the deadline, z3's
-    timeout: verified_sched.budget) and record how long it took. Running out makes the
-    obligation `kind` unknown with the reason; the deadline passed before it starts, too."""
-    import time
-
-    from ..budget import guarded
-    t0 = time.perf_counter()
-    ob, reason = guarded(lambda: fn(ctx), getattr(ctx, "deadline", 0.0) or float("inf"))
-    if reason is not None:
-        ob = obligation(ctx, kind, "", "unknown", reason)
-    return dataclasses.replace(ob, seconds=time.perf_counter() - t0)
+def goal(fn, ctx, kind: str):
+    """The goal `kind` decided by `fn(ctx)` (-> Decided) when discharged
+    (verified_sched.discharge: its own budget, timing, unknown when the budget runs out); its
+    statement is the "Formal statement" paragraph of `fn`'s docstring."""
+    from ..obligations import Goal, Procedure, formal_statement
+    return Goal(kind, formal_statement(fn) or kind, Procedure(lambda: fn(ctx)))
 
 
 def pin_provenance(program: ir.Program, kernel_name: str) -> ir.Program:

@@ -41,13 +41,25 @@ message names the update the tail would overtake.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
+from typing import Optional
 
 from .. import ir
+from ..errors import Loc
 from ..ir import And, Assign, Barrier, Cmp, For, If, Load, TensorCore, Var, Zero
-from ..schedule import FuseEpilogue
+from ..op_syntax import OPTIONS, OpRecord, Option, Syntax, loc_field, tensor_field
 from ..simplify import Context, norm_index, simplify_kernel
 from . import common
 from .common import error
+
+
+@dataclass(frozen=True)
+class FuseEpilogue(OpRecord):
+    SYNTAX = Syntax("fuse_epilogue", (tensor_field(), OPTIONS), (Option("shared", "flag"),))
+    tensor: str
+    shared: bool = False
+    loc: Optional[Loc] = loc_field()
+
 
 RECORD = FuseEpilogue  # the op record this module applies (ops/registry.py)
 
@@ -267,9 +279,9 @@ def final_value(ctx):
     tail is a later top-level statement than every write of T (and nothing after it writes T),
     so this is exactly "the tail reads the final value of T". Decided by isl over the after
     model's writes and order; a sample point names the update the tail overtakes."""
-    from polyhedral.describe import Finding, coords, instance, param_values
+    from verified_sched.obligations import Decided
+    from polyhedral.describe import coords, instance, param_values
     from polyhedral.isltools import params_text, point_of
-    from ..obligations import to_obligation
     op, model = ctx.op, ctx.model_after
     before_k = ctx.before.kernel(ctx.kernel)
     _, t = find_tail(ctx.before, before_k, op)
@@ -284,9 +296,9 @@ def final_value(ctx):
     sure, may = model.split_exact(late)
     pt = point_of(sure)
     if pt is None:
-        f = (Finding("unknown", "a write of the cell may follow the tail through a data-dependent guard",
+        f = (Decided("unknown", "a write of the cell may follow the tail through a data-dependent guard",
                      statement) if not may.is_empty() else
-             Finding("proved", f"every tail instance runs after the last write of the {op.tensor} cells it reads",
+             Decided("proved", f"every tail instance runs after the last write of the {op.tensor} cells it reads",
                      statement))
     else:
         p, tup = coords(pt)
@@ -294,14 +306,14 @@ def final_value(ctx):
         iu = instance(model, tup[0][0], tup[0][1], params, "after")
         ix = instance(model, tup[1][0], tup[1][1], params, "after")
         from polyhedral.describe import fmt_instance
-        f = Finding("refuted", f"the fused tail reads {op.tensor} before its final value: at {params_text(params)} "
+        f = Decided("refuted", f"the fused tail reads {op.tensor} before its final value: at {params_text(params)} "
                     f"{fmt_instance(ix)} does not run after {fmt_instance(iu)}", statement,
                     {"params": params, "instances": [iu, ix], "cells": [iu["writes"]],
                      "order": {"before": "the first runs before the second",
                                "after": "the second runs first or they are unordered"}, "kind": "RAW"})
-    return to_obligation("dependence", ctx.op_index, op.text(), f, 0.0)
+    return f
 
 
 def obligations(ctx) -> list:
     """The final-value dependence of the moved tail (the generic ones are all kept)."""
-    return [common.timed(final_value, ctx, "dependence")]
+    return [common.goal(final_value, ctx, "dependence")]

@@ -57,19 +57,18 @@ def injective_partials(ctx):
     if f.dynamic:
         return _dyn_injective(ctx, f, mb, ma, S, A, C)
     if not I_ or not C:
-        return common.obligation(ctx, "injective_partials", statement, "unknown",
+        return common.decided(statement, "unknown",
                                  "the initialization or the combine is not in the kernel")
     for sts, what in ((I_, "partial"), (C, "target")):
         w = _write(ma, sts)
         if not w.is_injective():
             params, insts = _pair_cex(ma, w, "after")
-            return common.obligation(
-                ctx, "injective_partials", statement, "refuted",
+            return common.decided(statement, "refuted",
                 f"two iterations of the loops enclosing '{ctx.op.loop}' use the same {what} cell at "
                 f"{params_text(params)}: {insts[0]['at']} and {insts[1]['at']} (a loop enclosing it "
                 f"does not pin a component of {ctx.op.tensor}'s index)",
                 {"params": params, "instances": insts})
-    return common.obligation(ctx, "injective_partials", statement, "proved",
+    return common.decided(statement, "proved",
                              "each enclosing iteration has its own partial cell and target cell")
 
 
@@ -128,7 +127,7 @@ def equivalence(ctx):
         return _dyn_equivalence(ctx, f, mb, ma, S, A, C)
 
     def ob(status, msg, cex=None):
-        return common.obligation(ctx, "equivalence", statement, status, msg, cex)
+        return common.decided(statement, status, msg, cex)
     if not (S and A and I_ and C):
         return ob("unknown", "a statement of the two passes is missing from the kernel model")
     pa, pb = ma.union_map(ma.prov_map(st) for st in A), mb.union_map(mb.prov_map(st) for st in S)
@@ -182,9 +181,9 @@ def reassociation(ctx):
     dup = _dup(tb)
     pt = point_of(dup)
     if pt is None:
-        return common.obligation(ctx, "reassociation", statement, "proved", "no cell receives two terms")
+        return common.decided(statement, "proved", "no cell receives two terms")
     if f.acc_op in ("max", "min"):
-        return common.obligation(ctx, "reassociation", statement, "proved",
+        return common.decided(statement, "proved",
                                  f"regroups the {f.acc_op} reduction (exact)")
     if ctx.profile == "reproducible":
         from polyhedral.witness import sample_large  # many terms per cell: the regrouping shows
@@ -193,13 +192,12 @@ def reassociation(ctx):
     params = param_values(mb, p)
     insts = [instance(mb, n, v, params, "before") for n, v in tup]
     if ctx.profile == "reproducible":
-        return common.obligation(
-            ctx, "reassociation", statement, "refuted",
+        return common.decided(statement, "refuted",
             f"the two-pass {f.acc_op} reduction regroups the terms of {ctx.op.tensor} (partials per block, "
             f"then a tree): at {params_text(params)} the terms of {insts[0]['at']} and {insts[1]['at']} "
             "are added in a different grouping; the reproducible profile refuses it",
             {"params": params, "instances": insts})
-    ob = common.obligation(ctx, "reassociation", statement, "proved",
+    ob = common.decided(statement, "proved",
                            f"regroups the {f.acc_op} reduction of {ctx.op.tensor} (allowed by the {ctx.profile} "
                            "profile)")
     ob.reassociates = True
@@ -211,7 +209,7 @@ def reassociation(ctx):
 
 def _dyn_ob(ctx, kind, statement):
     def ob(status, msg, cex=None):
-        return common.obligation(ctx, kind, statement, status, msg, cex)
+        return common.decided(statement, status, msg, cex)
     return ob
 
 

@@ -32,12 +32,12 @@ def dataflow(ctx):
         from .stage import apply as stage_apply, reswizzle
         plain = stage_apply(ctx.before, ctx.kernel, dataclasses.replace(op, swizzle=None))
         if reswizzle(plain, ctx.kernel, op) != ctx.after:
-            return common.obligation(ctx, "dataflow", STATEMENT, "unknown",
+            return common.decided(STATEMENT, "unknown",
                                      "the swizzled kernel is not the plain staging re-swizzled (not decided)")
         model = KernelModel(plain, ctx.kernel, tag="A")
         note = " (on logical cells; the swizzle's bijection is its own obligation)"
     f = tile_dataflow(ctx.model_before, model, op.source, op.tile)
-    return common.obligation(ctx, "dataflow", f.statement, f.status, f.message + note, f.counterexample, f.engine)
+    return common.decided(f.statement, f.status, f.message + note, f.counterexample, f.engine)
 
 
 STATEMENT = "every tile read sees exactly the source value its original read saw"
@@ -94,25 +94,25 @@ def correspondence(ctx):
     statement = ("the kernel without load nests and barriers, tile reads read back as source reads, equals the "
                  "kernel before the op")
     if index is None:
-        return common.obligation(ctx, "coverage", statement, "unknown",
+        return common.decided(statement, "unknown",
                                  f"{op.source} is read with several index vectors", engine="structural")
     if a == b and writes_ok:
-        return common.obligation(ctx, "coverage", statement, "proved",
+        return common.decided(statement, "proved",
                                  "same statements on the same instances; load nests write only the tile",
                                  engine="structural")
-    return common.obligation(ctx, "coverage", statement, "unknown",
+    return common.decided(statement, "unknown",
                              "the staged kernel differs from the original beyond the load nests and barriers "
                              "(not decided)",
                              engine="structural")
 
 
 def obligations(ctx) -> list:
-    out = [common.timed(dataflow, ctx, "dataflow"), common.timed(correspondence, ctx, "coverage")]
+    out = [common.goal(dataflow, ctx, "dataflow"), common.goal(correspondence, ctx, "coverage")]
     op = ctx.op
     if op.swizzle is not None:
-        out.append(common.timed(bijection_obligation, ctx, "bijection"))
+        out.append(common.goal(bijection_obligation, ctx, "bijection"))
     if op.pipeline == 2:
-        out.append(common.timed(rotation_obligation, ctx, "dataflow"))
+        out.append(common.goal(rotation_obligation, ctx, "dataflow"))
     return out
 
 
@@ -139,7 +139,7 @@ def bijection_obligation(ctx):
     if wit is not None:
         cex = {"params": {}, "cells": [{"tensor": op.tile, "index": [wit["row"], c]} for c in wit["cols"]],
                "images": wit["images"]}
-    return common.obligation(ctx, "bijection", BIJECTION, status, msg, cex, "z3")
+    return common.decided(BIJECTION, status, msg, cex, "z3")
 
 
 def _buffer_exprs(kernel, tile):
@@ -160,15 +160,15 @@ def rotation_obligation(ctx):
     consts = {w for w in writes if not ir.free_vars(w)}
     loops = {w for w in writes if ir.free_vars(w)}
     if len(rset) != 1 or len(consts) != 1 or len(loops) != 1:
-        return common.obligation(ctx, "dataflow", ROTATION, "unknown",
+        return common.decided(ROTATION, "unknown",
                                  "the rotating buffer indices are not one read, one prologue and one prefetch form",
                                  engine="z3")
     r, p, w = rset.pop(), consts.pop(), loops.pop()
     names = ir.free_vars(r) | ir.free_vars(w)
     if len(names) != 1:
-        return common.obligation(ctx, "dataflow", ROTATION, "unknown", "buffer index over several counters",
+        return common.decided(ROTATION, "unknown", "buffer index over several counters",
                                  engine="z3")
     kname = names.pop()
     status, msg, kv = check_rotation(r, w, p, kname, ctx.timeout)
     cex = None if kv is None else {"params": {}, "instances": [{"stmt": "read", "at": {kname: kv}}]}
-    return common.obligation(ctx, "dataflow", ROTATION, status, msg, cex, "z3")
+    return common.decided(ROTATION, status, msg, cex, "z3")

@@ -6,7 +6,8 @@ import dataclasses
 import islpy as isl
 
 from polyhedral import contraction
-from polyhedral.describe import Finding, coords, instance, param_values
+from verified_sched.obligations import Decided
+from polyhedral.describe import coords, instance, param_values
 from polyhedral.isltools import params_text, point_of
 from polyhedral.model import KernelModel
 from .. import ir
@@ -47,7 +48,7 @@ def equivalence(ctx):
     f.statement = ("forall params: the tensor-core block's contraction (shape "
                    f"{'x'.join(map(str, tc.shape))} from the tile bases) adds the same products, with "
                    "multiplicity, to every cell as its scalar fallback")
-    return ctx.obligation("equivalence", f)
+    return (f)
 
 
 def race(ctx):
@@ -66,14 +67,14 @@ def race(ctx):
             lt = next(d for d, lp in enumerate(t.loops) if lp.var == lane)
             maps.append(isl.Map(m.space(f"{m.tup(s, 'a')} -> {m.tup(t, 'b')} : a{ls} != b{lt}")))
     if not maps:
-        return ctx.obligation("race", Finding("proved", "the block holds no statement", statement))
+        return (Decided("proved", "the block holds no statement", statement))
     pairs = m.conflicts.intersect(m.union_map(maps))
     pt = point_of(pairs)
     if pt is None:
-        return ctx.obligation("race", Finding("proved", "only lane 0 runs the fallback: no two lanes conflict",
+        return (Decided("proved", "only lane 0 runs the fallback: no two lanes conflict",
                                               statement))
     p, tup = coords(pt)
     params = param_values(m, p)
     insts = [instance(m, n, v, params, "after") for n, v in tup]
-    return ctx.obligation("race", Finding("refuted", f"two lanes conflict at {params_text(params)}", statement,
+    return (Decided("refuted", f"two lanes conflict at {params_text(params)}", statement,
                                           {"params": params, "instances": insts}))

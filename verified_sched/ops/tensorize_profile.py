@@ -13,7 +13,7 @@ loop), and WMMA's summation order inside a fragment is unspecified. So:
 """
 from __future__ import annotations
 
-from polyhedral.describe import Finding
+from verified_sched.obligations import Decided
 from .tensorize import find_block
 
 STATEMENT = ("the tensor-core block runs its scalar fallback's summation order on every backend, "
@@ -45,16 +45,16 @@ def _sizes(program) -> dict:
 def profile(ctx):
     wmma = _wmma(ctx)
     if not wmma:
-        return ctx.obligation("profile", Finding(
+        return (Decided(
             "proved", "no backend renders this block as an intrinsic (not a WMMA shape): every backend "
                       "runs the exact scalar fallback", STATEMENT, engine="structural"))
     if ctx.profile == "reproducible":
-        return ctx.obligation("profile", Finding(
+        return (Decided(
             "refuted", "the CUDA backend renders this block as WMMA (f16/bf16 x f32, 16-multiple shape, "
                        "one-warp lane loop), whose summation order is unspecified: refused under the "
                        "reproducible profile (replays on a GPU: vsched run --target cuda)",
             STATEMENT, {"params": _sizes(ctx.before), "profile": "reproducible", "backend": "cuda"},
             engine="structural"))
-    return ctx.obligation("profile", Finding(
+    return (Decided(
         "proved", f"WMMA on CUDA reorders the block's sums (allowed by the {ctx.profile} profile)",
         STATEMENT, reassociates=True, engine="structural"))

@@ -15,9 +15,19 @@ Input ranges for `exactness`: the file's `inputs a, b int in [-8, 8]` or
 """
 from __future__ import annotations
 
-from .. import budget, ir
-from ..obligations import Obligation
-from ..schedule import Winograd
+from dataclasses import dataclass
+from typing import Optional
+
+from .. import ir
+from ..errors import Loc
+from ..op_syntax import OpRecord, Syntax, loc_field
+
+
+@dataclass(frozen=True)
+class Winograd(OpRecord):
+    SYNTAX = Syntax("winograd")
+    loc: Optional[Loc] = loc_field()
+
 
 RECORD = Winograd  # the op record this module applies (ops/registry.py)
 
@@ -35,21 +45,20 @@ def apply(program: ir.Program, kernel_name: str, op: Winograd) -> ir.Program:
 
 
 def obligations(ctx) -> list:
-    """The Winograd obligations of ctx's (before, after) pair, as Obligation records."""
+    """The Winograd obligations of ctx's (before, after) pair: one procedure deciding the
+    kinds of rewrites/winograd_proofs.py (coverage, in_bounds, equivalence, exactness,
+    profile), each answer with its own statement."""
+    from ..obligations import Decided, Goal, Procedure
     from ..rewrites.winograd_exact import declared_ranges
     from ..rewrites.winograd_proofs import winograd_results
 
-    timeout = ctx.timeout  # z3 queries are also capped by the deadline (verified_sched.budget)
     ranges = declared_ranges(ctx.before)
-    text = ctx.op.text()
-    deadline = getattr(ctx, "deadline", 0.0) or float("inf")
-    results, reason = budget.guarded(lambda: winograd_results(ctx.before, ctx.after, ctx.kernel, ctx.profile,
-                                                              timeout, ranges), deadline)
-    if reason is not None:
-        return [Obligation("equivalence", ctx.op_index, text, "the winograd obligations", "isl", "unknown", 0.0,
-                           reason)]
     note = ("; exactness is not an obligation: the file declares no input ranges "
             "(e.g. 'inputs a, b int in [-8, 8]')")
-    return [Obligation(r.kind, ctx.op_index, text, r.statement, r.engine, r.status, r.seconds,
-                       r.message + (note if r.kind == "profile" and not ranges else ""), r.counterexample)
-            for r in results]
+
+    def run():
+        # z3 queries are also capped by the deadline (verified_sched.budget)
+        results = winograd_results(ctx.before, ctx.after, ctx.kernel, ctx.profile, ctx.timeout, ranges)
+        return [(r.kind, Decided(r.status, r.message + (note if r.kind == "profile" and not ranges else ""),
+                                 r.statement, r.counterexample, engine=r.engine)) for r in results]
+    return [Goal("equivalence", "the winograd obligations", Procedure(run))]

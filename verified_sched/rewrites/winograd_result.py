@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..obligations import formal_statement as formal  # noqa: F401 (re-exported)
+
 
 @dataclass
 class Result:
@@ -16,13 +18,3 @@ class Result:
     counterexample: dict | None = None
     extra: dict = field(default_factory=dict)
     statement: str = ""
-
-
-def formal(fn) -> str:
-    """The "Formal statement:" paragraph of a function's docstring, on one line."""
-    doc = fn.__doc__ or ""
-    at = doc.find("Formal statement")
-    if at < 0:
-        return ""
-    text = doc[at:].split("\n\n")[0]
-    return " ".join(text.split()).removeprefix("Formal statement").lstrip(" :(").strip()
