@@ -14,6 +14,7 @@ from verified_sched.obligations import Decided
 from .describe import coords, instance, maps_of, param_values, shared_cells
 from .isltools import tensor_box, extent_text, params_text, point_of  # noqa: F401
 from .model import HW_AXES, KernelModel
+from .order import before_on
 
 
 # ---------------------------------------------------------------- in_bounds
@@ -92,8 +93,7 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
               "the op are a reassociation; refused for + and * under the reproducible profile")
     equal = equal_stores(before)
     dep_b = before.dependences.subtract(equal)
-    bef = after.before
-    sure, may, red_rev = _violations(before, after, dep_b, bef)
+    sure, may, red_rev, bef = _violations(before, after, dep_b)
     value_based = None
     if not (sure.is_empty() and may.is_empty() and red_rev.is_empty()):
         # pairs the op moves into different copies of a local/shared tensor no longer interact
@@ -101,11 +101,12 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
         apart = separated_pairs(before, after)
         if not apart.is_empty():
             dep_b = dep_b.subtract(apart)
-            sure, may, red_rev = _violations(before, after, dep_b, bef)
+            sure, may, red_rev, bef = _violations(before, after, dep_b)
     if not sure.is_empty():
         # memory order changes: decide on values instead (valuedeps.py; only when something
         # is violated, it needs the value flow), unless the flow is not modelled
         from .valuedeps import Unsupported, value_violations
+        bef = after.before  # the value-based conditions relate other pairs too
         try:
             value_based = value_violations(before, after, bef, equal, red_rev)
         except Unsupported:
@@ -188,8 +189,9 @@ def _value_finding(before, after, bef, v, sure, statement) -> Decided:
                    "no value does)", statement)
 
 
-def _violations(before, after, dep_b, bef):
-    """(sure, may) violated dependences and the reversed reduction pairs, over after instances."""
+def _violations(before, after, dep_b):
+    """(sure, may) violated dependences and the reversed reduction pairs, over after instances,
+    and the after order of the pairs they relate (order.before_on)."""
     pb, pa = before.prov, after.prov
     red_b = before.reductions.intersect(dep_b)
     ident = pb.range().identity()
@@ -198,10 +200,11 @@ def _violations(before, after, dep_b, bef):
     inv = pa.reverse()
     d_a = d_o.apply_domain(inv).apply_range(inv)
     r_a = r_o.apply_domain(inv).apply_range(inv)
+    bef = before_on(after, d_a)
     viol = d_a.subtract(bef)
     red_rev = viol.intersect(r_a).intersect(bef.reverse())
     sure, may = after.split_exact(viol.subtract(red_rev))
-    return sure, may, red_rev
+    return sure, may, red_rev, bef
 
 
 def _integer_acc(model: KernelModel, name: str) -> bool:

@@ -13,6 +13,7 @@ from verified_sched.obligations import Decided
 from .describe import coords, instance, param_values, sets_of
 from .isltools import tensor_box, kv_text, params_text, point_of
 from .model import KernelModel
+from .order import before_on
 
 # ---------------------------------------------------------------- skeletons
 
@@ -290,11 +291,12 @@ def _extra_instances(after, sid, pa, extra, idempotent=lambda sid: False):
     overwriting store. (Reads by other extra instances only feed stores held to the same rule.)"""
     ext = pa.intersect_range(extra).domain()
     others = after.domain.subtract(ext)
-    bef = after.before
     we = after.writes.intersect_domain(ext)
     wo = after.writes.intersect_domain(others)
-    reads = after.reads
-    killed_by = we.apply_range(wo.reverse()).intersect(bef)  # e -> later original store, same cell
+    reads_o = after.reads.intersect_domain(others).reverse()
+    same_cell, seen, wr = we.apply_range(wo.reverse()), we.apply_range(reads_o), wo.apply_range(reads_o)
+    bef = before_on(after, same_cell, seen, wr)  # the order of those pairs only
+    killed_by = same_cell.intersect(bef)  # e -> later original store, same cell
     observable = after.writes.range().empty(after.writes.range().get_space())
     for t in after.program.tensors:
         if t.memory == "global":
@@ -306,8 +308,8 @@ def _extra_instances(after, sid, pa, extra, idempotent=lambda sid: False):
             return Decided("unknown", f"{sid} runs instances with no original that store, to observable cells, "
                            "values some original instance also stores there; not validated")
         return _extra_cex(after, sid, pt, "its store to an observable cell is never overwritten")
-    seen = we.apply_range(reads.intersect_domain(others).reverse()).subtract(bef.reverse())
-    wr = wo.apply_range(reads.intersect_domain(others).reverse()).intersect(bef)  # store -> later read
+    seen = seen.subtract(bef.reverse())
+    wr = wr.intersect(bef)  # store -> later read
     kill = killed_by.apply_range(wr)
     harmful = seen.subtract(kill)
     pt = point_of(harmful)

@@ -29,6 +29,8 @@ from verified_sched import ir
 from verified_sched.ir import Load
 from .affine import NonAffine, TRUE, aff, approx_cond, cond, join_and
 from . import pairs
+from .memo import memoized
+from .order import piece
 # the statements and their builder (re-exported: other modules import them from here)
 from .model_build import HW_AXES, Access, Loop, Stmt, StatementBuilder, safe_name  # noqa: F401
 
@@ -109,6 +111,7 @@ class KernelModel:
             parts.append(approx_cond(g, names, over=True))
         return join_and(parts)
 
+    @memoized
     def index_text(self, st: Stmt, acc: Access, prefix="i"):
         """(tuple text, extra constraints, dynamic?) of an access; dynamic dims become any
         cell of the storage extent."""
@@ -150,6 +153,7 @@ class KernelModel:
             u = u.union(isl.UnionSet.from_set(s))
         return u
 
+    @memoized
     def access_map(self, st: Stmt, acc: Access, storage_view: bool = False, evaluated: bool = False) -> isl.Map:
         """Instance -> cell map (`storage_view`: plain cells, else memory-space-qualified).
         `evaluated`: over every point where the access is evaluated — for a read in an
@@ -243,6 +247,7 @@ class KernelModel:
         w, a = self.writes, self.accesses
         return w.apply_range(a.reverse()).union(a.apply_range(w.reverse()))
 
+    @memoized
     def prov_map(self, st: Stmt) -> isl.Map:
         names = st.names(self.pnames)
         outs = [aff(e, names) for e in st.orig_exprs]
@@ -300,13 +305,11 @@ class KernelModel:
 
     @cached_property
     def before(self) -> isl.UnionMap:
-        maps = []
-        for s in self.stmts:
-            for t in self.stmts:
-                c = self.before_pair(s, t)
-                if c is not None:
-                    m = isl.Map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))
-                    maps.append(m.intersect_domain(self.domains[s.name]).intersect_range(self.domains[t.name]))
+        """Pairs of instances where the first runs before the second: the union of the
+        pieces of every statement pair (order.py builds each piece once; the dependence
+        obligation asks `order.before_on` for the pieces of the pairs it relates only, the
+        same maps)."""
+        maps = [m for s in self.stmts for t in self.stmts for m in [piece(self, s, t)] if m is not None]
         return self.union_map(maps)
 
     @cached_property
@@ -322,6 +325,7 @@ class KernelModel:
         out = pairs.restrict(self.conflicts, {st.name: st for st in self.stmts}, constraint, self.union_map)
         return self.conflicts.intersect(self.before) if out is None else out
 
+    @memoized
     def is_exact(self, st: Stmt) -> bool:
         """Whether the model of `st` is exact: no data-dependent guard or loop bound, no
         dynamic index (otherwise its instances and accesses are "may")."""

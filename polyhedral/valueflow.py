@@ -11,7 +11,8 @@ loop is not modelled (`Unsupported`).
 
 Every statement instance S[i] gets the schedule vector [P0, i0, P1, ..., P_d, tz, ty, tx, k]
 (2d+1 form, positions padded to one width, thread iterators moved last; k = 0 for its reads,
-1 for its store, so an instance reads before it writes). isl's `compute_flow`
+1 for its store, so an instance reads before it writes), compressed to fewer dimensions with
+the same order (`_vectors`). isl's `compute_flow`
 (`UnionAccessInfo`) then gives, for each read access (one pseudo statement `R<k>_<S>` per access) and for each cell of every tensor at the end of
 the kernel (`OUT_<T>`), the unique last write that precedes it, or none (the cell's value on
 entry). Only exactly modelled kernels qualify: no data-dependent guard, bound or index.
@@ -27,6 +28,8 @@ from .model import KernelModel, Stmt, safe_name
 
 
 THREADS = ("thread.z", "thread.y", "thread.x")
+FINAL = None  # the key of the final state's schedule vector
+FINAL_POS = 1_000_000  # its first position: after every top-level statement
 
 
 class Unsupported(Exception):
@@ -64,23 +67,54 @@ class ValueFlow:
 
     # ------------------------------------------------------------ schedule
 
-    @property
-    def n_dims(self) -> int:
-        return (self.depth + 1) * self.width + self.depth + len(THREADS) + 1
-
-    def _vector(self, st: Stmt, last: int) -> list:
+    def _blocks(self, st: Stmt, last: int) -> list:
+        """The uncompressed schedule vector of `st` as blocks: a tuple of ints per position
+        level (padded to one width), a text per loop, thread and final (k) dimension."""
         out = []
         for j, part in enumerate(st.sched):
             if j % 2 == 0:
-                out += [str(x) for x in part] + ["0"] * (self.width - len(part))
+                out.append(tuple(part) + (0,) * (self.width - len(part)))
             elif part.axis in THREADS:
                 out.append("0")  # thread indices order last: lockstep (below)
             else:
                 out.append(f"i{j // 2}")
-        out += ["0"] * ((self.depth - st.depth) * (self.width + 1))
+        for _ in range(self.depth - st.depth):
+            out += ["0", (0,) * self.width]
         hw = st.hw()
         out += [f"i{hw[a]}" if a in hw else "0" for a in THREADS]
         return out + [str(last)]
+
+    @cached_property
+    def _vectors(self) -> dict:
+        """(statement name or FINAL, k) -> schedule vector (texts). The same lexicographic
+        order as the blocks, in fewer dimensions (isl's flow analysis costs grow fast with
+        them): each position block becomes its rank among the blocks in its column (an
+        order-preserving injection), and columns equal in every vector are dropped."""
+        rows = {(st.name, k): self._blocks(st, k) for st in self.m.stmts for k in (0, 1)}
+        n_levels = 2 * self.depth + 1
+        # the final state after everything: first block above every position
+        rows[(FINAL, 0)] = ([(FINAL_POS,) + (0,) * (self.width - 1)] +
+                            ["0" if c % 2 else (0,) * self.width for c in range(1, n_levels)] +
+                            ["0"] * (len(THREADS) + 1))
+        table = list(rows.values())
+        width = len(table[0])
+        for c in range(width):
+            blocks = sorted({r[c] for r in table if isinstance(r[c], tuple)})
+            if blocks:
+                rank = {b: str(k) for k, b in enumerate(blocks)}
+                for r in table:
+                    r[c] = rank[r[c]]
+        keep = [c for c in range(width) if len({r[c] for r in table}) > 1 or not table[0][c].isdigit()]
+        if not keep:
+            keep = [0]
+        return {key: [r[c] for c in keep] for key, r in rows.items()}
+
+    @property
+    def n_dims(self) -> int:
+        return len(next(iter(self._vectors.values())))
+
+    def _vector(self, st: Stmt, last: int) -> list:
+        return self._vectors[(st.name, last)]
 
     def sched_map(self, st: Stmt, tuple_name: str, last: int) -> isl.Map:
         return isl.Map(self.m.space(f"{tuple_name}[{', '.join(st.dims())}] -> "
@@ -114,8 +148,7 @@ class ValueFlow:
         return m.set_tuple_name(isl.dim_type.in_, read_tuple(st, k))
 
     def _final_sinks(self):
-        n = self.n_dims
-        vec = ", ".join(["1000000"] + ["0"] * (n - 1))
+        vec = ", ".join(self._vectors[(FINAL, 0)])
         for t in sorted({a.tensor for st in self.m.stmts for a in st.accesses if a.write}):
             tensor = self.m.program.tensor(t)
             if tensor.memory not in ("global", "constant"):

@@ -32,11 +32,14 @@ class Campaign:
     duplicates: int = 0
     crashes: list = field(default_factory=list)  # worker processes that died (no reproducer)
     started: float = 0.0
+    ended: float | None = None  # when run() returned: `seconds` stops there
     batches: int = 0
 
     @property
     def seconds(self) -> float:
-        return time.perf_counter() - self.started
+        """Seconds since the campaign started, up to its end once run() returned (a campaign
+        read later, like the benchmark's table, does not count the time after it)."""
+        return (time.perf_counter() if self.ended is None else self.ended) - self.started
 
     def done(self) -> bool:
         if self.examples is not None and self.stats.examples >= self.examples:
@@ -60,7 +63,14 @@ class Campaign:
             self.findings.append(rec)
 
     def run(self, on_update=lambda c: None) -> "Campaign":
-        self.started = time.perf_counter()
+        self.started, self.ended = time.perf_counter(), None
+        try:
+            self._run(on_update)
+        finally:
+            self.ended = time.perf_counter()
+        return self
+
+    def _run(self, on_update) -> None:
         if self.dask:
             self._run_dask(on_update)
         elif self.workers <= 1:
@@ -73,7 +83,6 @@ class Campaign:
                 on_update(self)
         else:
             self._run_pool(on_update)
-        return self
 
     def _run_pool(self, on_update) -> None:
         import multiprocessing

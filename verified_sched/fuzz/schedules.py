@@ -47,10 +47,34 @@ def _not_core(x) -> bool:
     return not isinstance(x.stmt, ir.TensorCore)
 
 
-def loop_nodes(kernel: ir.Kernel) -> list:
+_PER_KERNEL: dict = {}  # (id(kernel), what) -> (kernel, value): drawing asks every op kind of one kernel
+
+
+def _per_kernel(kernel: ir.Kernel, what: str, compute):
+    """`compute(kernel)`, computed once per kernel object (kernels are frozen)."""
+    hit = _PER_KERNEL.get((id(kernel), what))
+    if hit is not None and hit[0] is kernel:
+        return hit[1]
+    value = compute(kernel)
+    if len(_PER_KERNEL) >= 512:
+        _PER_KERNEL.clear()
+    _PER_KERNEL[(id(kernel), what)] = (kernel, value)
+    return value
+
+
+def _loop_nodes(kernel: ir.Kernel) -> tuple:
     fors = [n for n in ir.walk(kernel.body) if isinstance(n, ir.For)]
     names = [f.var for f in fors]
-    return [f for f in fors if names.count(f.var) == 1]
+    return tuple(f for f in fors if names.count(f.var) == 1)
+
+
+def loop_nodes(kernel: ir.Kernel) -> list:
+    """The For nodes of the kernel whose variable no other loop uses (pre-order)."""
+    return list(_per_kernel(kernel, "loops", _loop_nodes))
+
+
+def _loop_vars(kernel: ir.Kernel) -> frozenset:
+    return frozenset(f.var for f in ir.walk(kernel.body) if isinstance(f, ir.For))
 
 
 def nested_pairs(kernel: ir.Kernel) -> list:
@@ -84,7 +108,7 @@ def _reductions(kernel: ir.Kernel) -> list:
 
 
 def _fresh(cur: ir.Program, kernel: ir.Kernel, stem: str) -> str:
-    taken = {f.var for f in ir.walk(kernel.body) if isinstance(f, ir.For)} | {t.name for t in cur.tensors}
+    taken = _per_kernel(kernel, "vars", _loop_vars) | {t.name for t in cur.tensors}
     n = 0
     while f"{stem}{n}" in taken:
         n += 1
