@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import islpy as isl
 
+from polyhedral.affine import NonAffine
+
 from ... import budget, ir
 from ...obligations import AllOf, Decided, Goal, IslEmpty, Procedure, formal_statement
 from . import isl_text as wi
@@ -152,7 +154,7 @@ def coverage(before: ir.Program, after: ir.Program, region: list, m: Minted) -> 
                                                                   rb.point_cex)))
         out.append(IslEmpty(lambda: got.subtract(want), _refuted(
             "cell {cell} is written by the replacement but not by the direct form", rb.point_cex)))
-        out += [Procedure(lambda w=w: _strip_provenance(ra, direct, dloops, *w)) for w in writers
+        out += [Procedure(lambda w=w: _strip_provenance(ra, direct, dloops, site.stmt, *w)) for w in writers
                 if w[0] in ("row_strip", "col_strip")]
         return out
     return AllOf(parts, lambda _: Decided("proved", f"{len(writers)} statements write each cell of {site.d} exactly "
@@ -164,13 +166,24 @@ def _written_twice(acc: isl.Map) -> isl.Map:
     return acc.apply_range(acc.reverse()).subtract(isl.Map.identity(acc.domain().get_space().map_from_set()))
 
 
-def _strip_provenance(ra: _Rel, direct: isl.Map, dloops, role, st, loops, guards, acc) -> Decided:
+def _strip_provenance(ra: _Rel, direct: isl.Map, dloops, dstmt, role, st, loops, guards, acc) -> Decided:
     """(4) of coverage for one strip: its provenance map is injective with range the direct
-    instances that write its cells."""
+    instances that write its cells, both as original instances (the direct statement's own
+    provenance maps its loops to them: an earlier op, like partition, may have renamed them)."""
+    dprov = dict(dstmt.provenance) or {v: ir.Var(v) for v, _, _ in dloops}
+    sprov = dict(st.provenance)
+    if set(sprov) != set(dprov):
+        return Decided("unknown", f"{role}: its provenance does not name the direct statement's original iterators")
+    keys = list(dprov)
     its, c = ra.domain_text(loops, guards)
-    back = ", ".join(wi.aff(dict(st.provenance)[v], ra.ps) for v, _, _ in dloops)
-    prov = isl.Map(f"{ra.head} -> {{ [{its}] -> [{back}] : {c} }}")
-    owned = direct.intersect_range(acc.range()).domain()
+    dits, dc = ra.domain_text(dloops, ())
+    try:
+        prov = isl.Map(f"{ra.head} -> {{ [{its}] -> [{', '.join(wi.aff(sprov[k], ra.ps) for k in keys)}] : {c} }}")
+        to_orig = isl.Map(f"{ra.head} -> {{ [{dits}] -> [{', '.join(wi.aff(dprov[k], ra.ps) for k in keys)}] "
+                          f": {dc} }}")
+    except NonAffine as exc:
+        return Decided("unknown", f"{role}: provenance is not affine ({exc})")
+    owned = direct.intersect_range(acc.range()).domain().apply(to_orig)
     if not prov.is_injective() or not prov.range().is_equal(owned):
         bad = prov.range().symmetric_difference(owned) if not prov.range().is_equal(owned) else prov.range()
         return Decided("refuted", f"{role} does not perform exactly the direct form's updates of its cells",
