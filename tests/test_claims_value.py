@@ -25,7 +25,11 @@ LEGAL = sorted(p.stem for p in CASES.glob("*.vs") if re.search(r"#\s*expect:\s*l
 # verdict, whose blended tail leaves `y[I] = y[I]` pieces: the scheduled kernel's value
 # expression then reads y's own earlier value, which the comparison takes for an in-place
 # recurrence the original does not have.
-NOT_PROVED = {"fuzz_partition_blend_noop_dependence": "unknown"}
+NOT_PROVED = {"fuzz_partition_blend_noop_dependence": "unknown",
+              # the winograd op's claim hook recognizes a kernel that IS the rewrite of the other;
+              # after a partition it is not, and the value comparison of the rewritten nest runs
+              # out of isl's operation budget: unknown, never legal
+              "fuzz_partition_winograd_renamed_provenance": "unknown"}
 
 
 def scheduled_claim(path: Path) -> str:
