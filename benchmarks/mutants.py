@@ -187,7 +187,7 @@ MUTANTS = (
     Mutant("fuse_epilogue_guard_skips_first", FUSE,
            "c = And(Cmp(\">=\", e, ir.substitute(lp.lo, sub)), Cmp(\"<\", e, ir.substitute(lp.hi, sub)))",
            "c = And(Cmp(\">\", e, ir.substitute(lp.lo, sub)), Cmp(\"<\", e, ir.substitute(lp.hi, sub)))",
-           "fuse_epilogue: the epilogue guard skips the first row", nth=1),
+           "fuse_epilogue: the epilogue guard skips the first row"),
     # ---- winograd
     Mutant("winograd_sign_lost", WINO, "acc = ir.BinOp(\"+\" if c > 0 else \"-\", acc, t)",
            "acc = ir.BinOp(\"+\", acc, t)", "winograd: transform signs lost (all terms added)"),

@@ -48,6 +48,20 @@ switch typedef union unsigned void volatile while _Bool _Complex _Imaginary _Ali
 _Atomic _Generic _Noreturn _Static_assert _Thread_local _Float16 bool true false main
 int32_t int64_t uint16_t uint32_t size_t memset memcpy malloc free NAN INFINITY""".split())
 
+def _float_helpers(ctype: str, suffix: str, zero: str) -> str:
+    """The C text of vs_min/vs_max/vs_abs of one float type (IEEE 754-2019 minimum/maximum: a
+    NaN operand gives the canonical quiet NaN, -0 < +0; see the prelude's comment)."""
+    lines = []
+    for fn, cmp, tie in (("min", "<", "a : b"), ("max", ">", "b : a")):
+        lines += [f"static inline {ctype} vs_{fn}_{suffix}({ctype} a, {ctype} b) {{",
+                  f"  if (a != a || b != b) return vs_nan_{suffix}();",
+                  f"  if (a == b) return vs_neg_{suffix}(a) ? {tie};",
+                  f"  return a {cmp} b ? a : b;",
+                  "}"]
+    lines.append(f"static inline {ctype} vs_abs_{suffix}({ctype} a) {{ return a < {zero} ? -a : a; }}")
+    return "\n".join(lines) + "\n"
+
+
 PRELUDE = r"""#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,29 +83,7 @@ static inline float vs_nan_f32(void) { uint32_t u = 0x7fc00000u; float f; memcpy
 static inline double vs_nan_f64(void) { uint64_t u = 0x7ff8000000000000ull; double f; memcpy(&f, &u, 8); return f; }
 static inline int vs_neg_f32(float a) { uint32_t u; memcpy(&u, &a, 4); return (int)(u >> 31); }
 static inline int vs_neg_f64(double a) { uint64_t u; memcpy(&u, &a, 8); return (int)(u >> 63); }
-static inline float vs_min_f32(float a, float b) {
-  if (a != a || b != b) return vs_nan_f32();
-  if (a == b) return vs_neg_f32(a) ? a : b;
-  return a < b ? a : b;
-}
-static inline float vs_max_f32(float a, float b) {
-  if (a != a || b != b) return vs_nan_f32();
-  if (a == b) return vs_neg_f32(a) ? b : a;
-  return a > b ? a : b;
-}
-static inline float vs_abs_f32(float a) { return a < 0.0f ? -a : a; }
-static inline double vs_min_f64(double a, double b) {
-  if (a != a || b != b) return vs_nan_f64();
-  if (a == b) return vs_neg_f64(a) ? a : b;
-  return a < b ? a : b;
-}
-static inline double vs_max_f64(double a, double b) {
-  if (a != a || b != b) return vs_nan_f64();
-  if (a == b) return vs_neg_f64(a) ? b : a;
-  return a > b ? a : b;
-}
-static inline double vs_abs_f64(double a) { return a < 0.0 ? -a : a; }
-static inline float vs_bf2f(uint16_t b) { uint32_t u = (uint32_t)b << 16; float f; memcpy(&f, &u, 4); return f; }
+""" + _float_helpers("float", "f32", "0.0f") + _float_helpers("double", "f64", "0.0") + r"""static inline float vs_bf2f(uint16_t b) { uint32_t u = (uint32_t)b << 16; float f; memcpy(&f, &u, 4); return f; }
 static inline uint16_t vs_f2bf(float f) {
   uint32_t u; memcpy(&u, &f, 4);
   if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);

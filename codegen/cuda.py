@@ -198,6 +198,15 @@ class CudaEmitter(GpuLowering):
             self.out(depth + 1, f"vs_t[{slot}] = vs_max_i64(vs_t[{slot}], {self.index(hi)[0]});")
         self.out(depth, "}")
 
+    def fail(self, cond: str, report: list, rc: int) -> None:
+        """Host code in a launch's block: when `cond` holds, run the `report` lines and leave
+        with exit code `rc`."""
+        self.out(2, f"if ({cond}) {{")
+        for line in report:
+            self.out(3, line)
+        self.out(3, f"vs_rc = {rc}; goto vs_done;")
+        self.out(2, "}")
+
     def host(self, kernel: ir.Kernel, launches: list) -> str:
         self.lines, self.hw = [], False
         tensors = global_tensors(self.program)
@@ -227,28 +236,24 @@ class CudaEmitter(GpuLowering):
                 self.out(1, "}")
                 continue
             self.geometry(launch, 2)
-            self.out(2, f"if (vs_t[0] * vs_t[1] * vs_t[2] > {MAX_THREADS} || vs_t[2] > 64 || vs_g[1] > 65535 || "
-                        "vs_g[2] > 65535 || vs_g[0] > 2147483647) {")
-            self.out(3, f'fprintf(stderr, "verified_sched: vs_launch_{kernel.name}: launch {launch.index} '
-                        f'needs grid (%lld, %lld, %lld) x block (%lld, %lld, %lld), beyond the hardware '
-                        f'limits\\n", (long long)vs_g[0], (long long)vs_g[1], (long long)vs_g[2], '
-                        f'(long long)vs_t[0], (long long)vs_t[1], (long long)vs_t[2]);')
-            self.out(3, "vs_rc = 2; goto vs_done;")
-            self.out(2, "}")
+            self.fail(f"vs_t[0] * vs_t[1] * vs_t[2] > {MAX_THREADS} || vs_t[2] > 64 || vs_g[1] > 65535 || "
+                      "vs_g[2] > 65535 || vs_g[0] > 2147483647",
+                      [f'fprintf(stderr, "verified_sched: vs_launch_{kernel.name}: launch {launch.index} '
+                       f'needs grid (%lld, %lld, %lld) x block (%lld, %lld, %lld), beyond the hardware '
+                       f'limits\\n", (long long)vs_g[0], (long long)vs_g[1], (long long)vs_g[2], '
+                       f'(long long)vs_t[0], (long long)vs_t[1], (long long)vs_t[2]);'], 2)
             self.out(2, f"vs_{kernel.name}_L{launch.index}<<<dim3((unsigned)vs_g[0], (unsigned)vs_g[1], "
                         f"(unsigned)vs_g[2]), dim3((unsigned)vs_t[0], (unsigned)vs_t[1], (unsigned)vs_t[2])>>>"
                         f"({', '.join(dev_args)});")
             self.out(2, "VS_CHECK(cudaGetLastError());")
             self.out(2, "VS_CHECK(cudaDeviceSynchronize());")
             self.out(2, "VS_CHECK(cudaMemcpy(vs_herr, vs_derr, sizeof vs_herr, cudaMemcpyDeviceToHost));")
-            self.out(2, "if (vs_herr[0] != 0) {")
             locs = ", ".join('"' + b.replace('"', "'") + '"' for b in self.barriers) or '"?"'
-            self.out(3, f"static const char *const vs_locs[] = {{{locs}}};")
-            self.out(3, f'fprintf(stderr, "verified_sched: vs_launch_{kernel.name}: barrier divergence: the '
-                        f'barrier at %s is reached by %d threads of block (%d, %d, %d) but not by all\\n", '
-                        f'vs_locs[vs_herr[1]], vs_herr[5], vs_herr[2], vs_herr[3], vs_herr[4]);')
-            self.out(3, "vs_rc = 3; goto vs_done;")
-            self.out(2, "}")
+            self.fail("vs_herr[0] != 0",
+                      [f"static const char *const vs_locs[] = {{{locs}}};",
+                       f'fprintf(stderr, "verified_sched: vs_launch_{kernel.name}: barrier divergence: the '
+                       f'barrier at %s is reached by %d threads of block (%d, %d, %d) but not by all\\n", '
+                       f'vs_locs[vs_herr[1]], vs_herr[5], vs_herr[2], vs_herr[3], vs_herr[4]);'], 3)
             self.out(1, "}")
         written = {n.tensor for n in ir.walk(kernel.body) if isinstance(n, (ir.Assign, ir.Zero))}
         for t in used:

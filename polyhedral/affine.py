@@ -70,24 +70,39 @@ def aff(e, names: dict) -> str:
 
 
 def is_affine(e, names: dict) -> bool:
+    return _expressible(aff, e, names)
+
+
+def _expressible(text_of, x, names: dict) -> bool:
+    """Whether `text_of(x, names)` (aff or cond) has an isl text (raises no NonAffine)."""
     try:
-        aff(e, names)
+        text_of(x, names)
         return True
     except NonAffine:
         return False
 
 
+def _connective(c, sub) -> str | None:
+    """isl text of an and/or/not node whose operands' texts are `sub(operand, negated)`
+    (negated: the operand stands under the `not`); None for any other node."""
+    match c:
+        case And(a=a, b=b):
+            return f"({sub(a, False)} and {sub(b, False)})"
+        case Or(a=a, b=b):
+            return f"({sub(a, False)} or {sub(b, False)})"
+        case Not(a=a):
+            return f"(not {sub(a, True)})"
+    return None
+
+
 def cond(c, names: dict) -> str:
     """isl constraint text of an affine condition (raises NonAffine otherwise)."""
+    text = _connective(c, lambda x, _: cond(x, names))
+    if text is not None:
+        return text
     match c:
         case Cmp(op=op, a=a, b=b):
             return f"({aff(a, names)} {_CMP[op]} {aff(b, names)})"
-        case And(a=a, b=b):
-            return f"({cond(a, names)} and {cond(b, names)})"
-        case Or(a=a, b=b):
-            return f"({cond(a, names)} or {cond(b, names)})"
-        case Not(a=a):
-            return f"(not {cond(a, names)})"
         case BoolConst(value=v):
             return TRUE if v else FALSE
     raise NonAffine(f"unsupported condition {type(c).__name__}")
@@ -100,13 +115,9 @@ def approx_cond(c, names: dict, over: bool) -> str:
     where it appears positively, false under a negation); over=False: a subset where it
     surely holds.
     """
-    match c:
-        case And(a=a, b=b):
-            return f"({approx_cond(a, names, over)} and {approx_cond(b, names, over)})"
-        case Or(a=a, b=b):
-            return f"({approx_cond(a, names, over)} or {approx_cond(b, names, over)})"
-        case Not(a=a):
-            return f"(not {approx_cond(a, names, not over)})"
+    text = _connective(c, lambda x, negated: approx_cond(x, names, over != negated))
+    if text is not None:
+        return text
     try:
         return cond(c, names)
     except NonAffine:
@@ -130,11 +141,7 @@ def negate(c):
 
 
 def is_data_cond(c, names: dict) -> bool:
-    try:
-        cond(c, names)
-        return False
-    except NonAffine:
-        return True
+    return not _expressible(cond, c, names)
 
 
 def bounds_text(lo_hi_pairs) -> str:

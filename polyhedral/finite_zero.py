@@ -30,6 +30,7 @@ is what lets the lowered convolutions fit isl's operation budget.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import islpy as isl
@@ -83,11 +84,21 @@ def finite_shape(shape) -> bool:
 
 # ------------------------------------------------------------ expression nodes
 
+def _every_case(pred):
+    """`pred` on node forms: `At` wrappers stripped first (`_strip`), and true of a
+    piecewise node when it has cases and every case has it."""
+    @functools.wraps(pred)
+    def lifted(n) -> bool:
+        n = _strip(n)
+        if isinstance(n, Pw):
+            return bool(n.pieces) and all(lifted(e) for _, e in n.pieces)
+        return pred(n)
+    return lifted
+
+
+@_every_case
 def zero_node(n) -> bool:
     """Node form of `zero_shape`: every case of n is +0 or -0 when every input is finite."""
-    n = _strip(n)
-    if isinstance(n, Pw):
-        return bool(n.pieces) and all(zero_node(e) for _, e in n.pieces)
     if isinstance(n, Const):
         return n.value == 0.0
     if isinstance(n, Op) and n.name == "*" and len(n.args) == 2:
@@ -98,21 +109,17 @@ def zero_node(n) -> bool:
     return False
 
 
+@_every_case
 def finite_node(n) -> bool:
-    n = _strip(n)
-    if isinstance(n, Pw):
-        return bool(n.pieces) and all(finite_node(e) for _, e in n.pieces)
     if isinstance(n, Const):
         return math.isfinite(n.value)
     return isinstance(n, (Leaf, Iter))
 
 
+@_every_case
 def never_negzero(n) -> bool:
     """n is never -0.0: +0.0 or a nonzero constant, or a + reduction (a sum) from such an
     initial value (round to nearest gives -0 only for -0 + -0)."""
-    n = _strip(n)
-    if isinstance(n, Pw):
-        return bool(n.pieces) and all(never_negzero(e) for _, e in n.pieces)
     if isinstance(n, Const):
         return n.value != 0.0 or math.copysign(1.0, n.value) > 0
     if isinstance(n, Red):

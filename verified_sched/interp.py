@@ -27,6 +27,7 @@ cross-checked against at tiny sizes, bitwise. Semantics (README: Semantics):
 from __future__ import annotations
 
 import itertools
+import operator
 import os
 import random
 
@@ -36,14 +37,16 @@ from codegen.dtypes import NP_DTYPE, check_array, check_sizes, storage_shape
 from . import ir
 from .errors import InternalError, UsageError
 from .interp_phases import run_phases
-from .interp_scalar import (COMPUTE, NUMS, KernelError, Num, check_bounds, describe_instance, read_scalar,
+from .interp_ops import binary, connective, integer, lazy_and, lazy_or, reader, unary, writer
+from .interp_scalar import (COMPUTE, NUMS, KernelError, Num, bounds_checker, describe_instance, read_scalar,
                             to_storage)
 
 __all__ = ["run_kernel", "KernelError"]
 
 
-_CMP = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
-        ">=": lambda x, y: x >= y, "==": lambda x, y: x == y, "!=": lambda x, y: x != y}
+_CMP = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
+        "!=": operator.ne}
+_PICK = {"min": min, "max": max}
 
 
 class _State:
@@ -70,6 +73,7 @@ class Compiler:
     def __init__(self, program: ir.Program, env: dict, vectorize: bool = True, advance=None):
         self.program = program
         self.params = set(env)
+        self.bounds = bounds_checker(self.params)  # the cell check of every load and store
         self.prec = {t.name: t.prec for t in program.tensors}
         self.vectorize = vectorize  # run independent loops on the numpy path (interp_vector)
         self.vectorized = 0  # loops compiled for the vector path so far
@@ -99,47 +103,16 @@ class Compiler:
 
     def load(self, e: ir.Load):
         """Raw read of a tensor cell, bounds-checked, in the tensor's own compute type."""
-        name, idx, params, loc = e.tensor, [self.int(x) for x in e.index], self.params, e.loc
-        read = read_scalar(self.prec[name])
-
-        def f(env, st):
-            arr = st.mem[name]
-            cell = tuple([g(env, st) for g in idx])
-            check_bounds(name, cell, arr.shape, env, params, st, loc)
-            return read(arr[cell])
-        return f
+        return reader(e.tensor, [self.int(x) for x in e.index], self.bounds, e.loc, read_scalar(self.prec[e.tensor]))
 
     def int(self, e):
         """Exact integer evaluation (index and size positions; floor semantics)."""
+        f = integer(e, self.int, _PICK)
+        if f is not None:
+            return f
         match e:
-            case ir.Int(value=v):
-                return lambda env, st: v
-            case ir.Var(name=n):
-                return lambda env, st: env[n]
-            case ir.BinOp(op=op, a=a, b=b) if op != "/":
-                fa, fb = self.int(a), self.int(b)
-                match op:
-                    case "+":
-                        return lambda env, st: fa(env, st) + fb(env, st)
-                    case "-":
-                        return lambda env, st: fa(env, st) - fb(env, st)
-                    case "*":
-                        return lambda env, st: fa(env, st) * fb(env, st)
-            case ir.FloorDiv(a=a, divisor=c):
-                fa = self.int(a)
-                return lambda env, st: fa(env, st) // c
-            case ir.Mod(a=a, divisor=c):
-                fa = self.int(a)
-                return lambda env, st: fa(env, st) % c
-            case ir.Call(fn=("min" | "max") as fn, args=(a, b)):
-                fa, fb, pick = self.int(a), self.int(b), min if fn == "min" else max
-                return lambda env, st: pick(fa(env, st), fb(env, st))
-            case ir.Call(fn="neg", args=(a,)):
-                fa = self.int(a)
-                return lambda env, st: -fa(env, st)
-            case ir.Call(fn="abs", args=(a,)):
-                fa = self.int(a)
-                return lambda env, st: abs(fa(env, st))
+            case ir.Call(fn=("neg" | "abs") as fn, args=(a,)):
+                return unary(operator.neg if fn == "neg" else abs, self.int(a))
             case ir.Where(cond=c, a=a, b=b):
                 fc, fa, fb = self.cond(c, None), self.int(a), self.int(b)
                 return lambda env, st: fa(env, st) if fc(env, st) else fb(env, st)
@@ -157,9 +130,8 @@ class Compiler:
             case ir.Var(name=n):
                 return lambda env, st: conv(env[n])
             case ir.BinOp(op=op, a=a, b=b):
-                fa, fb = self.value(a, T), self.value(b, T)
                 fn = {"+": T.add, "-": T.sub, "*": T.mul, "/": T.div}[op]
-                return lambda env, st: fn(fa(env, st), fb(env, st))
+                return binary(fn, self.value(a, T), self.value(b, T))
             case ir.FloorDiv() | ir.Mod():  # integer first (int64 in C), then converted
                 fi = self.int(e)
                 return lambda env, st: conv(fi(env, st))
@@ -167,11 +139,9 @@ class Compiler:
                 fs = [self.value(x, T) for x in args]
                 op = getattr(T, fn)
                 if len(fs) == 1:
-                    f0 = fs[0]
-                    return lambda env, st: op(f0(env, st))
+                    return unary(op, fs[0])
                 if len(fs) == 2:
-                    f0, f1 = fs
-                    return lambda env, st: op(f0(env, st), f1(env, st))
+                    return binary(op, *fs)
                 f0, f1, f2 = fs
                 return lambda env, st: op(f0(env, st), f1(env, st), f2(env, st))
             case ir.Where(cond=c, a=a, b=b):
@@ -188,18 +158,10 @@ class Compiler:
     def cond(self, c, T):
         """A condition; comparisons of integer operands are exact, others compare in T (or, in
         a statement-level `if`, in the widest compute type among the operands)."""
+        f = connective(c, lambda x: self.cond(x, T), operator.not_, lazy_and, lazy_or)
+        if f is not None:
+            return f
         match c:
-            case ir.BoolConst(value=v):
-                return lambda env, st: v
-            case ir.Not(a=a):
-                fa = self.cond(a, T)
-                return lambda env, st: not fa(env, st)
-            case ir.And(a=a, b=b):
-                fa, fb = self.cond(a, T), self.cond(b, T)
-                return lambda env, st: fa(env, st) and fb(env, st)
-            case ir.Or(a=a, b=b):
-                fa, fb = self.cond(a, T), self.cond(b, T)
-                return lambda env, st: fa(env, st) or fb(env, st)
             case ir.Cmp(op=op, a=a, b=b):
                 cmp = _CMP[op]
                 if self.is_int(a) and self.is_int(b):
@@ -207,7 +169,7 @@ class Compiler:
                 else:
                     U = T or NUMS[self.widest(c)]
                     fa, fb = self.value(a, U), self.value(b, U)
-                return lambda env, st: cmp(fa(env, st), fb(env, st))
+                return binary(cmp, fa, fb)
         raise InternalError(f"cannot evaluate condition {c!r}")
 
     def widest(self, node) -> str:
@@ -288,21 +250,16 @@ class Compiler:
     def assign(self, s: ir.Assign):
         prec = self.prec[s.tensor]
         T = NUMS[COMPUTE[prec]]
-        fv, store = self.value(s.value, T), to_storage(prec)
-        name, idx, params, loc = s.tensor, [self.int(x) for x in s.index], self.params, s.loc
+        fv, params, loc = self.value(s.value, T), self.params, s.loc
 
-        def run(env, st):
+        def value(env, st):  # an error without a place (a conversion) gets the statement's
             try:
-                value = fv(env, st)
+                return fv(env, st)
             except KernelError as e:
                 if e.loc is not None:
                     raise
                 raise KernelError(f"{e.message} at {describe_instance(env, params, st)}", loc) from None
-            arr = st.mem[name]
-            cell = tuple([g(env, st) for g in idx])
-            check_bounds(name, cell, arr.shape, env, params, st, loc)
-            arr[cell] = store(value)
-        return run
+        return writer(s.tensor, [self.int(x) for x in s.index], self.bounds, loc, value, to_storage(prec))
 
     def loop(self, s: ir.For, where, gen: bool):
         var, axis = s.var, s.axis

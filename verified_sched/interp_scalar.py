@@ -99,28 +99,25 @@ class Num:
 def ieee_minimum(scalar):
     """IEEE 754-2019 minimum in `scalar`'s type, as the C helpers vs_min_f32/f64: a NaN
     operand gives the canonical quiet NaN (np.nan's bits), -0 < +0."""
-    nan = scalar(np.nan)
-
-    def minimum(a, b):
-        if a != a or b != b:
-            return nan
-        if a == b:
-            return a if np.signbit(a) else b
-        return a if a < b else b
-    return minimum
+    return _ieee_pick(scalar, True)
 
 
 def ieee_maximum(scalar):
     """IEEE 754-2019 maximum (see ieee_minimum)."""
+    return _ieee_pick(scalar, False)
+
+
+def _ieee_pick(scalar, lower: bool):
+    """The IEEE 754-2019 minimum (`lower`) or maximum of two values of `scalar`'s type."""
     nan = scalar(np.nan)
 
-    def maximum(a, b):
+    def pick(a, b):
         if a != a or b != b:
             return nan
-        if a == b:
-            return b if np.signbit(a) else a
-        return a if a > b else b
-    return maximum
+        if a == b:  # -0 and +0: the minimum is the negative one
+            return a if bool(np.signbit(a)) == lower else b
+        return a if (a < b) == lower else b
+    return pick
 
 
 def _idiv(a: int, b: int) -> int:
@@ -176,13 +173,17 @@ def to_storage(prec: str):
 # ---------------------------------------------------------------- errors
 
 
-def check_bounds(name, cell, shape, env, params, st, loc):
-    """KernelError naming the tensor, the index and the instance unless `cell` is inside `shape`."""
-    for i, n in zip(cell, shape):
-        if not 0 <= i < n:
-            raise KernelError(
-                f"index out of bounds: {name}[{', '.join(map(str, cell))}] outside its storage "
-                f"[{', '.join(map(str, shape))}] at {describe_instance(env, params, st)}", loc)
+def bounds_checker(params: set):
+    """`check(name, cell, shape, env, st, loc)`: a KernelError naming the tensor, the index and
+    the instance (its iterators: the names of `env` not in `params`) unless `cell` is inside
+    `shape`."""
+    def check(name, cell, shape, env, st, loc):
+        for i, n in zip(cell, shape):
+            if not 0 <= i < n:
+                raise KernelError(
+                    f"index out of bounds: {name}[{', '.join(map(str, cell))}] outside its storage "
+                    f"[{', '.join(map(str, shape))}] at {describe_instance(env, params, st)}", loc)
+    return check
 
 
 def describe_instance(env: dict, params: set, st) -> str:

@@ -30,11 +30,20 @@ from __future__ import annotations
 import numpy as np
 
 from . import ir
-from .interp_scalar import COMPUTE, NUMS, Num, check_bounds
+from .interp_ops import ARITH, binary, connective, integer, reader, unary, writer
+from .interp_scalar import COMPUTE, NUMS, Num, bounds_checker
 
 FLOAT_DTYPE = {"f32": np.float32, "f64": np.float64}
 _CMP = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "==": np.equal,
         "!=": np.not_equal}
+
+
+_LANE_PICK = {"min": lambda a, b: np.minimum(a, b)[()], "max": lambda a, b: np.maximum(a, b)[()]}
+
+
+def _lanes(op):
+    """A combinator of two mask closures through the lane-wise `op` (both sides evaluated)."""
+    return lambda fa, fb: binary(op, fa, fb)
 
 
 class NoVector(Exception):
@@ -212,21 +221,12 @@ class VectorCompiler:
 
     def mask(self, c):
         """A condition over integers as a boolean per lane (no memory reads, nothing lazy)."""
+        f = connective(c, self.mask, np.logical_not, _lanes(np.logical_and), _lanes(np.logical_or))
+        if f is not None:
+            return f
         match c:
-            case ir.BoolConst(value=v):
-                return lambda env, st: v
-            case ir.Not(a=a):
-                fa = self.mask(a)
-                return lambda env, st: np.logical_not(fa(env, st))
-            case ir.And(a=a, b=b):
-                fa, fb = self.mask(a), self.mask(b)
-                return lambda env, st: np.logical_and(fa(env, st), fb(env, st))
-            case ir.Or(a=a, b=b):
-                fa, fb = self.mask(a), self.mask(b)
-                return lambda env, st: np.logical_or(fa(env, st), fb(env, st))
             case ir.Cmp(op=op, a=a, b=b) if self.comp.is_int(a) and self.comp.is_int(b):
-                fa, fb, cmp = self.int(a), self.int(b), _CMP[op]
-                return lambda env, st: cmp(fa(env, st), fb(env, st))
+                return binary(_CMP[op], self.int(a), self.int(b))
         raise NoVector(f"lane-dependent condition {type(c).__name__}")
 
     def assign(self, s: ir.Assign):
@@ -234,43 +234,16 @@ class VectorCompiler:
         if COMPUTE[prec] == "i32":
             raise NoVector("integer arithmetic")
         T = NUMS[COMPUTE[prec]]
-        fv, store = self.value(s.value, T), _store(prec)
-        idx, name, loc, bounds = [self.int(x) for x in s.index], s.tensor, s.loc, self.bounds
-
-        def run(env, st):
-            value = fv(env, st)
-            arr = st.mem[name]
-            cell = tuple([g(env, st) for g in idx])
-            bounds(name, cell, arr.shape, env, st, loc)
-            arr[cell] = store(value)
-        return run
+        return writer(s.tensor, [self.int(x) for x in s.index], self.bounds, s.loc, self.value(s.value, T),
+                      _store(prec))
 
     # ------------------------------------------------------------ expressions
 
     def int(self, e):
-        match e:
-            case ir.Int(value=v):
-                return lambda env, st: v
-            case ir.Var(name=n):
-                return lambda env, st: env[n]
-            case ir.BinOp(op=("+" | "-" | "*") as op, a=a, b=b):
-                fa, fb = self.int(a), self.int(b)
-                if op == "+":
-                    return lambda env, st: fa(env, st) + fb(env, st)
-                if op == "-":
-                    return lambda env, st: fa(env, st) - fb(env, st)
-                return lambda env, st: fa(env, st) * fb(env, st)
-            case ir.FloorDiv(a=a, divisor=c):
-                fa = self.int(a)
-                return lambda env, st: fa(env, st) // c
-            case ir.Mod(a=a, divisor=c):
-                fa = self.int(a)
-                return lambda env, st: fa(env, st) % c
-            case ir.Call(fn=("min" | "max") as fn, args=(a, b)):
-                fa, fb = self.int(a), self.int(b)
-                pick = np.minimum if fn == "min" else np.maximum
-                return lambda env, st: pick(fa(env, st), fb(env, st))[()]
-        raise NoVector(f"index {type(e).__name__}")
+        f = integer(e, self.int, _LANE_PICK)
+        if f is None:
+            raise NoVector(f"index {type(e).__name__}")
+        return f
 
     def value(self, e, T: Num):
         dtype = FLOAT_DTYPE[T.name]
@@ -280,17 +253,8 @@ class VectorCompiler:
                 return lambda env, st: c
             case ir.Var(name=n):
                 return lambda env, st: np.asarray(env[n]).astype(dtype)[()]
-            case ir.BinOp(op=op, a=a, b=b):
-                fa, fb = self.value(a, T), self.value(b, T)
-                match op:
-                    case "+":
-                        return lambda env, st: fa(env, st) + fb(env, st)
-                    case "-":
-                        return lambda env, st: fa(env, st) - fb(env, st)
-                    case "*":
-                        return lambda env, st: fa(env, st) * fb(env, st)
-                    case "/":
-                        return lambda env, st: fa(env, st) / fb(env, st)
+            case ir.BinOp(op=("+" | "-" | "*" | "/") as op, a=a, b=b):
+                return binary(ARITH[op], self.value(a, T), self.value(b, T))
             case ir.FloorDiv() | ir.Mod():
                 fi = self.int(e)
                 return lambda env, st: np.asarray(fi(env, st)).astype(dtype)[()]
@@ -299,13 +263,11 @@ class VectorCompiler:
                 if fn == "relu":
                     (f0,), zero = fs, T.zero
                     return lambda env, st: _fmax(f0(env, st), zero)
-                f0, f1 = fs
-                pick = _fmin if fn == "min" else _fmax
-                return lambda env, st: pick(f0(env, st), f1(env, st))
+                return binary(_fmin if fn == "min" else _fmax, *fs)
             case ir.Call(fn=("neg" | "abs" | "sqrt") as fn, args=(a,)):
                 fa = self.value(a, T)
                 op = {"neg": np.negative, "abs": np.abs, "sqrt": np.sqrt}[fn]
-                return lambda env, st: op(fa(env, st))[()]
+                return unary(lambda v: op(v)[()], fa)
             case ir.Cast(prec=p, a=a) if p != "i32":
                 inner = NUMS[COMPUTE[p]]
                 fa, rnd, back = self.value(a, inner), _store(p), _read(p)
@@ -316,19 +278,16 @@ class VectorCompiler:
                     raise NoVector("integer load")
                 if any(ir.reads(x) for x in index):
                     raise NoVector("dynamic index")
-                idx, read, bounds, loc = [self.int(x) for x in index], _read(prec), self.bounds, e.loc
-
-                def load(env, st):
-                    arr = st.mem[t]
-                    cell = tuple([g(env, st) for g in idx])
-                    bounds(t, cell, arr.shape, env, st, loc)
-                    return np.asarray(read(arr[cell])).astype(dtype)[()]
-                return load
+                read = _read(prec)
+                return reader(t, [self.int(x) for x in index], self.bounds, e.loc,
+                              lambda v: np.asarray(read(v)).astype(dtype)[()])
         raise NoVector(f"expression {type(e).__name__}")
 
 
 def vector_bounds(params):
     """The bounds check of the vector path: the scalar check on the first failing lane."""
+    scalar = bounds_checker(params)
+
     def check(name, cell, shape, env, st, loc):
         bad = None
         for i, n in zip(cell, shape):
@@ -343,7 +302,7 @@ def vector_bounds(params):
             return
         lane_env = {k: (int(v[bad]) if isinstance(v, np.ndarray) else v) for k, v in env.items()}
         lane_cell = tuple(int(i[bad]) if isinstance(i, np.ndarray) else i for i in cell)
-        check_bounds(name, lane_cell, shape, lane_env, params, st, loc)
+        scalar(name, lane_cell, shape, lane_env, st, loc)
     return check
 
 

@@ -36,11 +36,12 @@ def _check(ok: bool, msg: str) -> None:
         raise InternalError(msg)
 
 
-def _tuple(obj, name: str) -> None:
-    """Coerce a list field to a tuple (frozen dataclasses must hold hashable values)."""
-    value = getattr(obj, name)
-    if isinstance(value, list):
-        object.__setattr__(obj, name, tuple(value))
+def _tuple(obj, *names: str) -> None:
+    """Coerce list fields to tuples (frozen dataclasses must hold hashable values)."""
+    for name in names:
+        value = getattr(obj, name)
+        if isinstance(value, list):
+            object.__setattr__(obj, name, tuple(value))
 
 
 class Node:
@@ -92,27 +93,26 @@ class BinOp(Node):
 
 
 @dataclass(frozen=True)
-class FloorDiv(Node):
-    """floor(a / divisor) with a constant positive divisor (mathematical, not truncating)."""
+class _ByConstant(Node):
+    """The fields of FloorDiv and Mod: an operand and a constant positive divisor."""
 
     a: "Expr"
     divisor: int
     loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
-        _check(isinstance(self.divisor, int) and self.divisor > 0, f"FloorDiv divisor {self.divisor!r}")
+        _check(isinstance(self.divisor, int) and self.divisor > 0,
+               f"{type(self).__name__} divisor {self.divisor!r}")
 
 
 @dataclass(frozen=True)
-class Mod(Node):
+class FloorDiv(_ByConstant):
+    """floor(a / divisor) with a constant positive divisor (mathematical, not truncating)."""
+
+
+@dataclass(frozen=True)
+class Mod(_ByConstant):
     """a mod divisor, result in [0, divisor) (mathematical, not C's %)."""
-
-    a: "Expr"
-    divisor: int
-    loc: Optional[Loc] = _loc_field()
-
-    def __post_init__(self):
-        _check(isinstance(self.divisor, int) and self.divisor > 0, f"Mod divisor {self.divisor!r}")
 
 
 @dataclass(frozen=True)
@@ -176,17 +176,22 @@ class Cmp(Node):
 
 
 @dataclass(frozen=True)
-class And(Node):
+class _Connective(Node):
+    """The fields of And and Or: two conditions."""
+
     a: "Cond"
     b: "Cond"
     loc: Optional[Loc] = _loc_field()
 
 
 @dataclass(frozen=True)
-class Or(Node):
-    a: "Cond"
-    b: "Cond"
-    loc: Optional[Loc] = _loc_field()
+class And(_Connective):
+    pass
+
+
+@dataclass(frozen=True)
+class Or(_Connective):
+    pass
 
 
 @dataclass(frozen=True)
@@ -239,8 +244,7 @@ class Assign(Node):
     loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
-        _tuple(self, "index")
-        _tuple(self, "provenance")
+        _tuple(self, "index", "provenance")
 
 
 @dataclass(frozen=True)
@@ -259,8 +263,7 @@ class If(Node):
     loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
-        _tuple(self, "then")
-        _tuple(self, "orelse")
+        _tuple(self, "then", "orelse")
 
 
 @dataclass(frozen=True)
@@ -281,8 +284,7 @@ class TensorCore(Node):
     loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
-        _tuple(self, "shape")
-        _tuple(self, "fallback")
+        _tuple(self, "shape", "fallback")
 
 
 Stmt = Union[For, Assign, Zero, If, Barrier, TensorCore]
@@ -304,8 +306,7 @@ class Tensor(Node):
     loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
-        _tuple(self, "dims")
-        _tuple(self, "pad")
+        _tuple(self, "dims", "pad")
         if not self.pad:
             object.__setattr__(self, "pad", (0,) * len(self.dims))
         _check(self.prec in PRECISIONS, f"Tensor prec {self.prec!r}")

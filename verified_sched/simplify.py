@@ -32,6 +32,19 @@ NotAffine = affine.NonAffine  # the expression or condition is outside what isl 
 # ---------------------------------------------------------------- linear forms
 
 
+def add_linear(la: tuple, lb: tuple, sign: int = 1) -> tuple:
+    """`la + sign * lb` of two linear forms (terms: dict atom -> coef, const); zero terms go."""
+    terms = dict(la[0])
+    for k, c in lb[0].items():
+        terms[k] = terms.get(k, 0) + sign * c
+    return {k: c for k, c in terms.items() if c != 0}, la[1] + sign * lb[1]
+
+
+def scale_linear(la: tuple, k: int) -> tuple:
+    """`k * la` of a linear form (terms, const); zero terms go."""
+    return {t: c * k for t, c in la[0].items() if c * k != 0}, la[1] * k
+
+
 def linear_form(e, dyn=True):
     """(terms: dict atom -> coef, const) for an integer index expression, or None.
 
@@ -46,11 +59,7 @@ def linear_form(e, dyn=True):
             la, lb = linear_form(a, dyn), linear_form(b, dyn)
             if la is None or lb is None:
                 return None
-            s = 1 if op == "+" else -1
-            terms = dict(la[0])
-            for k, c in lb[0].items():
-                terms[k] = terms.get(k, 0) + s * c
-            return {k: c for k, c in terms.items() if c != 0}, la[1] + s * lb[1]
+            return add_linear(la, lb, 1 if op == "+" else -1)
         case BinOp(op="*", a=a, b=b):
             la, lb = linear_form(a, dyn), linear_form(b, dyn)
             if la is None or lb is None:
@@ -58,8 +67,7 @@ def linear_form(e, dyn=True):
             if not la[0]:
                 la, lb = lb, la
             if not lb[0]:
-                k = lb[1]
-                return {t: c * k for t, c in la[0].items() if c * k != 0}, la[1] * k
+                return scale_linear(la, lb[1])
             return {BinOp("*", render_linear(*la), render_linear(*lb)): 1}, 0
         case FloorDiv(a=a, divisor=d):
             la = linear_form(a, dyn)
@@ -93,9 +101,7 @@ def linear_form(e, dyn=True):
             return {Call(fn, (render_linear(*la), render_linear(*lb))): 1}, 0
         case Call(fn="neg", args=(a,)):
             la = linear_form(a, dyn)
-            if la is None:
-                return None
-            return {t: -c for t, c in la[0].items()}, -la[1]
+            return None if la is None else scale_linear(la, -1)
         case Load(tensor=t, index=idx) if dyn:
             return {Load(t, tuple(norm_index(x) for x in idx)): 1}, 0
     return None
@@ -312,24 +318,17 @@ def fold_cond(c, ctx: Context | None):
     match c:
         case Cmp():
             c2 = _fold_cmp(c, ctx)
-        case And(a=a, b=b):
+        case And(a=a, b=b) | Or(a=a, b=b):
             x, y = fold_cond(a, ctx), fold_cond(b, ctx)
-            if x == BoolConst(False) or y == BoolConst(False):
-                return BoolConst(False)
-            if x == BoolConst(True):
+            unit = BoolConst(isinstance(c, And))  # true for `and`, false for `or`
+            absorbing = BoolConst(not unit.value)
+            if x == absorbing or y == absorbing:
+                return absorbing
+            if x == unit:
                 return y
-            if y == BoolConst(True):
+            if y == unit:
                 return x
-            c2 = c if (x is a and y is b) else And(x, y, loc=c.loc)
-        case Or(a=a, b=b):
-            x, y = fold_cond(a, ctx), fold_cond(b, ctx)
-            if x == BoolConst(True) or y == BoolConst(True):
-                return BoolConst(True)
-            if x == BoolConst(False):
-                return y
-            if y == BoolConst(False):
-                return x
-            c2 = c if (x is a and y is b) else Or(x, y, loc=c.loc)
+            c2 = c if (x is a and y is b) else type(c)(x, y, loc=c.loc)
         case Not(a=a):
             x = fold_cond(a, ctx)
             if isinstance(x, BoolConst):

@@ -224,17 +224,17 @@ class TokenStream:
     # ---------------------------------------------------------------- conditions
 
     def cond(self) -> ir.Cond:
-        left = self._and()
-        while self.at_word("or"):
-            op = self.next()
-            left = ir.Or(left, self._and(), loc=op.loc)
-        return left
+        return self._connected("or", self._and, ir.Or)
 
     def _and(self) -> ir.Cond:
-        left = self._not()
-        while self.at_word("and"):
+        return self._connected("and", self._not, ir.And)
+
+    def _connected(self, word: str, operand, node) -> ir.Cond:
+        """operand (word operand)*, grouped to the left as `node`s located at each word."""
+        left = operand()
+        while self.at_word(word):
             op = self.next()
-            left = ir.And(left, self._not(), loc=op.loc)
+            left = node(left, operand(), loc=op.loc)
         return left
 
     def _not(self) -> ir.Cond:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from verified_sched import ir
 from verified_sched.dsl.printer import expr_text
+from verified_sched.simplify import add_linear, scale_linear
 
 
 class NotAffine(Exception):
@@ -30,20 +31,16 @@ def linear(e):
             la, lb = linear(a), linear(b)
             if la is None or lb is None:
                 return None
-            sign = 1 if op == "+" else -1
-            coeffs = dict(la[0])
-            for k, v in lb[0].items():
-                coeffs[k] = coeffs.get(k, 0) + sign * v
-            return {k: v for k, v in coeffs.items() if v}, la[1] + sign * lb[1]
+            return add_linear(la, lb, 1 if op == "+" else -1)
         case ir.BinOp(op="*", a=a, b=b):
             la, lb = linear(a), linear(b)
             if la is None or lb is None or (la[0] and lb[0]):
                 return None
             c, other = (la[1], lb) if not la[0] else (lb[1], la)
-            return {n: c * v for n, v in other[0].items() if c * v}, c * other[1]
+            return scale_linear(other, c)
         case ir.Call(fn="neg", args=(a,)):
             la = linear(a)
-            return None if la is None else ({k: -v for k, v in la[0].items()}, -la[1])
+            return None if la is None else scale_linear(la, -1)
     return None
 
 

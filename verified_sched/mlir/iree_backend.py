@@ -20,9 +20,9 @@ import numpy as np
 
 from codegen.dtypes import NP_DTYPE, global_tensors
 from verified_sched import ir
-from verified_sched.errors import UsageError
 
 from .emit import emit_mlir
+from .optional import require
 
 FLAGS = ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
          "--iree-llvmcpu-target-cpu=generic", "--iree-input-demote-f64-to-f32=false")
@@ -35,13 +35,8 @@ class IreeError(Exception):
 
 
 def _iree():
-    try:
-        import iree.compiler as compiler
-        import iree.runtime as runtime
-    except ImportError:
-        raise UsageError("the IREE backend needs the optional extra: pip install '.[iree]' "
-                         "(iree-base-compiler and iree-base-runtime 3.13.0)") from None
-    return compiler, runtime
+    return require("the IREE backend needs the optional extra: pip install '.[iree]' "
+                   "(iree-base-compiler and iree-base-runtime 3.13.0)", "iree.compiler", "iree.runtime")
 
 
 def cache_dir() -> Path:

@@ -10,22 +10,19 @@ from __future__ import annotations
 import functools
 import warnings
 
-from verified_sched.errors import UsageError, VschedError
+from verified_sched.errors import VschedError
 
 
 class TorchMlirError(VschedError):
     """torch-mlir could not lower the module (a finding about torch-mlir, not a usage error)."""
 from verified_sched.generators.conv_backward import Conv
 
+from .optional import require
+
 
 def torch_modules():
-    try:
-        import torch
-        from torch_mlir import fx
-    except ImportError:
-        raise UsageError("--against torch-mlir needs the optional extra: pip install '.[iree]' "
-                         "(torch==2.13.0, torch-mlir==20261001)") from None
-    return torch, fx
+    return require("--against torch-mlir needs the optional extra: pip install '.[iree]' "
+                   "(torch==2.13.0, torch-mlir==20261001)", "torch", "torch_mlir.fx")
 
 
 def shapes(cv: Conv) -> dict:

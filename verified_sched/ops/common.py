@@ -46,6 +46,22 @@ def find_loop(kernel: Kernel, name: str, op, arg: str = "loop") -> Site:
     return found[0]
 
 
+def loop_site(program: ir.Program, kernel_name: str, op) -> tuple:
+    """(kernel, site) of the loop an op names in its `loop` field (ScheduleError when the
+    kernel or the loop is missing or the loop name is ambiguous)."""
+    kernel = get_kernel(program, kernel_name, op)
+    return kernel, find_loop(kernel, op.loop, op)
+
+
+def zero_start_context(program: ir.Program, site: Site, op, message: str) -> Context:
+    """The isl context at the loop `site` (context_at); ScheduleError `message` unless the loop
+    provably starts at 0 there."""
+    ctx = context_at(program, site)
+    if not is_zero(program, site.stmt.lo, ctx):
+        raise error(op, message)
+    return ctx
+
+
 def context_at(program: ir.Program, site: Site) -> Context:
     """The isl context of the statement at `site` (params, enclosing loops and guards)."""
     ctx = Context.of_program(program)
@@ -118,18 +134,21 @@ def is_zero(program, e, ctx: Context | None = None) -> bool:
     return fold_index(e, ctx) == Int(0)
 
 
-def map_leaves(stmts: tuple, fn) -> tuple:
+def map_leaves(stmts: tuple, fn, leaf=None) -> tuple:
     """Apply `fn` (stmt -> tuple of stmts) to every effectful leaf: Assign, Zero and
-    TensorCore blocks (barriers are kept where they are, so they stay uniform)."""
+    TensorCore blocks (barriers are kept where they are, so they stay uniform), and to every
+    statement for which `leaf(stmt)` holds (taken whole, not entered)."""
     out = []
     for s in stmts:
         match s:
+            case _ if leaf is not None and leaf(s):
+                out.extend(fn(s))
             case Assign() | Zero() | TensorCore():
                 out.extend(fn(s))
             case For(body=b):
-                out.append(dataclasses.replace(s, body=map_leaves(b, fn)))
+                out.append(dataclasses.replace(s, body=map_leaves(b, fn, leaf)))
             case If(then=t, orelse=e):
-                out.append(dataclasses.replace(s, then=map_leaves(t, fn), orelse=map_leaves(e, fn)))
+                out.append(dataclasses.replace(s, then=map_leaves(t, fn, leaf), orelse=map_leaves(e, fn, leaf)))
             case _:
                 out.append(s)
     return tuple(out)
@@ -143,20 +162,8 @@ def guard_leaves(stmts: tuple, cond) -> tuple:
     """Wrap every effectful leaf in `if cond { leaf }`. An `if` whose condition reads memory
     counts as a leaf and is wrapped whole: its condition must not be evaluated where `cond`
     fails (it could read outside storage there)."""
-    out = []
-    for s in stmts:
-        match s:
-            case If(cond=c) if reads_memory(c):
-                out.append(If(cond, (s,), loc=s.loc))
-            case Assign() | Zero() | TensorCore():
-                out.append(If(cond, (s,), loc=s.loc))
-            case For(body=b):
-                out.append(dataclasses.replace(s, body=guard_leaves(b, cond)))
-            case If(then=t, orelse=e):
-                out.append(dataclasses.replace(s, then=guard_leaves(t, cond), orelse=guard_leaves(e, cond)))
-            case _:
-                out.append(s)
-    return tuple(out)
+    return map_leaves(stmts, lambda s: (If(cond, (s,), loc=s.loc),),
+                      leaf=lambda s: isinstance(s, If) and reads_memory(s.cond))
 
 
 def copy_sids(stmts: tuple, k: int) -> tuple:

@@ -213,19 +213,26 @@ def _tc_site(program, kernel, w, op, site, tc, loops, s):
         used.add(name)
         ren[lp.var] = ir.Var(name)
     index = tuple(ir.substitute(e, ren) for e in site.stmt.index)
-    sub = {lp.var: e for lp, e in zip(loops, index)}
-    moved = common.subst((s,), sub)[0]
-    guard = None
-    for lp, e in zip(loops, index):
-        c = And(Cmp(">=", e, ir.substitute(lp.lo, sub)), Cmp("<", e, ir.substitute(lp.hi, sub)))
-        guard = c if guard is None else And(guard, c)
-    stmt = If(guard, (moved,), loc=op.loc)
+    stmt = moved_tail(s, loops, index, op.loc)
     for lp in reversed(tile):
         stmt = For(ren[lp.var].name, lp.lo, lp.hi, "serial", (stmt,), loc=op.loc)
     if any(lp.var == tc.stmt.lane for lp in outside):
         stmt = If(Cmp("==", ir.Var(tc.stmt.lane), ir.Int(0)), (stmt,), loc=op.loc)
     path = (("body", w),) + tc.path[1:]
     return path, stmt, index
+
+
+def moved_tail(s, loops: list, index: tuple, loc):
+    """The tail's statement `s` at the accumulator's cell `index`: its loops' iterators
+    replaced by the cell's index expressions, guarded to run only where the cell lies inside
+    the tail's bounds."""
+    sub = {lp.var: e for lp, e in zip(loops, index)}
+    moved = common.subst((s,), sub)[0]
+    guard = None
+    for lp, e in zip(loops, index):
+        c = And(Cmp(">=", e, ir.substitute(lp.lo, sub)), Cmp("<", e, ir.substitute(lp.hi, sub)))
+        guard = c if guard is None else And(guard, c)
+    return If(guard, (moved,), loc=loc)
 
 
 def fuse(program: ir.Program, kernel_name: str, op: FuseEpilogue, strict: bool = True) -> ir.Program:
@@ -245,13 +252,7 @@ def fuse(program: ir.Program, kernel_name: str, op: FuseEpilogue, strict: bool =
     if tc is not None:
         path, new_stmt, _ = _tc_site(program, kernel, w, op, site, tc, loops, s)
     else:
-        sub = {lp.var: e for lp, e in zip(loops, idx)}
-        moved = common.subst((s,), sub)[0]
-        guard = None
-        for lp, e in zip(loops, idx):
-            c = And(Cmp(">=", e, ir.substitute(lp.lo, sub)), Cmp("<", e, ir.substitute(lp.hi, sub)))
-            guard = c if guard is None else And(guard, c)
-        new_stmt = If(guard, (moved,), loc=op.loc)
+        new_stmt = moved_tail(s, loops, idx, op.loc)
     kernel2 = common.replace_at(kernel, path, (_at(kernel, path), new_stmt))
     kernel2 = dataclasses.replace(kernel2, body=kernel2.body[:t] + kernel2.body[t + 1:])
     return program.with_kernel(simplify_kernel(program, kernel2))

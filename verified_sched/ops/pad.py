@@ -20,7 +20,6 @@ from ..ir import BinOp, Cmp, FloorDiv, Int, Mod, Var
 from ..op_syntax import Field, OpRecord, Syntax, Word, loc_field, loop_field
 from ..simplify import simplify_kernel
 from . import common
-from .common import error
 
 
 @dataclass(frozen=True)
@@ -35,12 +34,10 @@ RECORD = Pad  # the op record this module applies (ops/registry.py)
 
 
 def apply(program: ir.Program, kernel_name: str, op: Pad) -> ir.Program:
-    kernel = common.get_kernel(program, kernel_name, op)
-    site = common.find_loop(kernel, op.loop, op)
+    kernel, site = common.loop_site(program, kernel_name, op)
     loop = site.stmt
-    ctx = common.context_at(program, site)
-    if not common.is_zero(program, loop.lo, ctx):
-        raise error(op, f"loop '{op.loop}': starts at a value other than 0; pad needs a loop from 0")
+    ctx = common.zero_start_context(program, site, op, f"loop '{op.loop}': starts at a value other than 0; "
+                                                       f"pad needs a loop from 0")
     f, n = op.to, loop.hi
     if ctx.decide(Cmp("==", Mod(n, f), Int(0))) is True:
         return program

@@ -197,8 +197,7 @@ def auto_breakpoints(program, loop: For, ctx) -> list:
 
 
 def apply(program: ir.Program, kernel_name: str, op: Partition) -> ir.Program:
-    kernel = common.get_kernel(program, kernel_name, op)
-    site = common.find_loop(kernel, op.loop, op)
+    kernel, site = common.loop_site(program, kernel_name, op)
     loop = site.stmt
     if ir.is_hardware(loop.axis):
         raise error(op, f"loop '{op.loop}': a {loop.axis} loop cannot be partitioned")

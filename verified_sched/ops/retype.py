@@ -35,13 +35,10 @@ RECORD = Retype  # the op record this module applies (ops/registry.py)
 
 
 def apply(program: ir.Program, kernel_name: str, op: Retype) -> ir.Program:
-    kernel = common.get_kernel(program, kernel_name, op)
-    site = common.find_loop(kernel, op.loop, op)
+    kernel, site = common.loop_site(program, kernel_name, op)
     loop = site.stmt
     if ir.is_hardware(op.axis):
-        ctx = common.context_at(program, site)
-        if not common.is_zero(program, loop.lo, ctx):
-            raise error(op, f"loop '{op.loop}': a {op.axis} loop must start at 0")
+        common.zero_start_context(program, site, op, f"loop '{op.loop}': a {op.axis} loop must start at 0")
         inside = [n for n in ir.walk(loop.body) if isinstance(n, For)]
         for other in list(site.loops) + inside:
             if other.axis == op.axis:

@@ -39,8 +39,7 @@ RECORD = Reverse  # the op record this module applies (ops/registry.py)
 
 
 def apply(program: ir.Program, kernel_name: str, op: Reverse) -> ir.Program:
-    kernel = common.get_kernel(program, kernel_name, op)
-    site = common.find_loop(kernel, op.loop, op)
+    kernel, site = common.loop_site(program, kernel_name, op)
     loop = site.stmt
     # lo + hi - 1 - i: an affine expression over the loop's own iterator and the bounds' names
     mirror = ir.BinOp("-", ir.BinOp("-", ir.BinOp("+", loop.lo, loop.hi), ir.Int(1)), ir.Var(loop.var))

@@ -201,13 +201,10 @@ def tail_names(op: Split) -> tuple:
 
 
 def apply(program: ir.Program, kernel_name: str, op: Split) -> ir.Program:
-    kernel = common.get_kernel(program, kernel_name, op)
-    site = common.find_loop(kernel, op.loop, op)
+    kernel, site = common.loop_site(program, kernel_name, op)
     loop = site.stmt
-    ctx = common.context_at(program, site)
-    if not common.is_zero(program, loop.lo, ctx):
-        raise error(op, f"loop '{op.loop}': starts at a value other than 0; split needs a loop "
-                        f"from 0 (partition it first)")
+    ctx = common.zero_start_context(program, site, op, f"loop '{op.loop}': starts at a value other than 0; "
+                                                       f"split needs a loop from 0 (partition it first)")
     common.check_fresh(program, kernel, (op.outer, op.inner), op, "new loop", reusable=(op.loop,))
     n, f = loop.hi, op.factor
     count = FloorDiv(BinOp("+", n, Int(f - 1)), f)

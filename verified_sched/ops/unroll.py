@@ -38,8 +38,7 @@ MAX_COPIES = 4096
 
 
 def apply(program: ir.Program, kernel_name: str, op: Unroll) -> ir.Program:
-    kernel = common.get_kernel(program, kernel_name, op)
-    site = common.find_loop(kernel, op.loop, op)
+    kernel, site = common.loop_site(program, kernel_name, op)
     loop = site.stmt
     if not op.materialize:
         new = (dataclasses.replace(loop, axis="unrolled"),)
