@@ -1,6 +1,6 @@
-"""z3 obligations of `stage`: the XOR swizzle is a bijection of each tile row (bit-vectors, over
-the actual tile shape), and pipeline=2's buffer rotation reads the copy the unpipelined form
-reads (integers, the loop counter mod 2).
+"""The z3 goals of `stage` (Z3Implies queries): the XOR swizzle is a bijection of each tile row
+(bit-vectors, over the actual tile shape), and pipeline=2's buffer rotation reads the copy the
+unpipelined form reads (integers, the loop counter mod 2).
 
 The swizzle reaches the IR written bit by bit with floor/mod (the IR has no XOR); the
 bijection obligation proves that this rendering equals the bit-vector XOR and permutes the row.
@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import z3
 
-from verified_sched import budget, ir
-from verified_sched.ir import BinOp, FloorDiv, Int, Mod, Var
-from .intexpr import NoTerm, term
-from .solver import solver
+from smt.intexpr import NoTerm, term
+
+from ... import budget, ir
+from ...ir import BinOp, FloorDiv, Int, Mod, Var
+from ...obligations import Decided, Z3Implies
 
 WIDTH = 32
 BIJECTION = ("forall row in [0, R), col, col2 in [0, C): the rendered swizzle f(row, col) equals the XOR spec, "
@@ -56,56 +57,67 @@ def to_int(e, env: dict):
         raise Untranslatable(str(exc)) from None
 
 
-def check_bijection(f, rows: int, minor: int, unit: int, timeout: float = budget.DEFAULT_TIMEOUT):
-    """(status, message, witness): is `f` (the rendered swizzle, an IR index expression over
-    Var("row") and Var("col")) the XOR swizzle of a rows x minor tile on `unit`-element units,
-    and a bijection of every row?"""
-    row, col, col2 = (z3.BitVec(n, WIDTH) for n in ("row", "col", "col2"))
-    f1 = to_bv(f, {"row": row, "col": col})
-    f2 = to_bv(f, {"row": row, "col": col2})
-    units = minor // unit
-    u = z3.UDiv(col, z3.BitVecVal(unit, WIDTH))
-    spec = (u ^ (row & z3.BitVecVal(units - 1, WIDTH))) * unit + z3.URem(col, z3.BitVecVal(unit, WIDTH))
-    in_tile = [z3.ULT(row, rows), z3.ULT(col, minor), z3.ULT(col2, minor)]
-    s = solver(timeout)
-    s.add(*in_tile)
-    s.add(z3.Or(f1 != spec, z3.Not(z3.ULT(f1, minor)), z3.And(col != col2, f1 == f2)))
-    r = s.check()
-    if r == z3.unsat:
-        return "proved", f"the {rows}x{minor} tile's swizzle is the XOR and a bijection of every row", None
-    if r == z3.unknown:
-        return "unknown", budget.z3_unknown(s.reason_unknown()), None
-    m = s.model()
-    vals = {n: m.eval(v, model_completion=True).as_long() for n, v in (("row", row), ("col", col), ("col2", col2))}
-    a = m.eval(f1, model_completion=True).as_long()
-    b = m.eval(f2, model_completion=True).as_long()
-    if a >= minor:
-        msg = f"row {vals['row']}: column {vals['col']} maps to {a}, outside the row of {minor}"
-    elif vals["col"] != vals["col2"] and a == b:
-        msg = f"row {vals['row']}: columns {vals['col']} and {vals['col2']} both map to {a}"
-    else:
-        msg = f"row {vals['row']}: column {vals['col']} maps to {a}, not the XOR swizzle"
-    return "refuted", msg, {"row": vals["row"], "cols": [vals["col"], vals["col2"]], "images": [a, b]}
+def bijection(f, rows: int, minor: int, unit: int, tile: str, timeout: float = budget.DEFAULT_TIMEOUT) -> Z3Implies:
+    """The goal's query: `f` (the rendered swizzle, an IR index expression over Var("row") and
+    Var("col")) is the XOR swizzle of a rows x minor tile on `unit`-element units, stays in the
+    row and is one-to-one on it. Facts: row, col, col2 in the tile; goal: f(row, col) equals the
+    bit-vector XOR spec, lies in [0, minor), and col != col2 implies f(row, col) != f(row, col2).
+    A model is refuted with the colliding (or escaping, or wrong) cells of `tile`."""
+    names = ("row", "col", "col2")
+
+    def query():
+        row, col, col2 = (z3.BitVec(n, WIDTH) for n in names)
+        f1 = to_bv(f, {"row": row, "col": col})
+        f2 = to_bv(f, {"row": row, "col": col2})
+        units = minor // unit
+        u = z3.UDiv(col, z3.BitVecVal(unit, WIDTH))
+        spec = (u ^ (row & z3.BitVecVal(units - 1, WIDTH))) * unit + z3.URem(col, z3.BitVecVal(unit, WIDTH))
+        facts = [z3.ULT(row, rows), z3.ULT(col, minor), z3.ULT(col2, minor)]
+        goal = z3.And(f1 == spec, z3.ULT(f1, minor), z3.Implies(col != col2, f1 != f2))
+        return facts, goal
+
+    def image(r: int, c: int) -> int:
+        # the rendering evaluated in bit-vector arithmetic, as z3 decided it (wrapping included)
+        e = to_bv(f, {"row": z3.BitVecVal(r, WIDTH), "col": z3.BitVecVal(c, WIDTH)})
+        return z3.simplify(e).as_long()
+
+    def witness(model: dict) -> Decided:
+        vals = {n: int(model.get(n, 0)) for n in names}
+        a, b = image(vals["row"], vals["col"]), image(vals["row"], vals["col2"])
+        if a >= minor:
+            msg = f"row {vals['row']}: column {vals['col']} maps to {a}, outside the row of {minor}"
+        elif vals["col"] != vals["col2"] and a == b:
+            msg = f"row {vals['row']}: columns {vals['col']} and {vals['col2']} both map to {a}"
+        else:
+            msg = f"row {vals['row']}: column {vals['col']} maps to {a}, not the XOR swizzle"
+        cex = {"params": {}, "cells": [{"tensor": tile, "index": [vals["row"], c]} for c in (vals["col"], vals["col2"])],
+               "images": [a, b]}
+        return Decided("refuted", msg, counterexample=cex, engine="z3")
+
+    return Z3Implies(query, witness, f"the {rows}x{minor} tile's swizzle is the XOR and a bijection of every row",
+                     timeout)
 
 
-def check_rotation(r, w, p, kname: str, timeout: float = budget.DEFAULT_TIMEOUT):
-    """(status, message, k): with the anchor counter `kname` >= 0, the buffer index r(k) read
-    by iteration k equals the prologue's p when k = 0 and the prefetch w(k - 1) of iteration
-    k - 1 when k >= 1, and w(k) != r(k). r, w, p are IR index expressions."""
+def rotation(r, w, p, kname: str, timeout: float = budget.DEFAULT_TIMEOUT):
+    """The goal's query (a Z3Implies, or an unknown Decided when an index has no integer term):
+    with the anchor counter `kname` >= 0, the buffer index r(k) read by iteration k equals the
+    prologue's p when k = 0 and the prefetch w(k - 1) of iteration k - 1 when k >= 1, and
+    w(k) != r(k). r, w, p are IR index expressions."""
     k = z3.Int(kname)
     try:
         R, W, P = to_int(r, {kname: k}), to_int(w, {kname: k}), to_int(p, {})
         Wprev = to_int(ir.substitute(w, {kname: BinOp("-", Var(kname), Int(1))}), {kname: k})
     except Untranslatable as e:
-        return "unknown", str(e), None
-    s = solver(timeout)
-    s.add(k >= 0)
-    s.add(z3.Or(z3.And(k == 0, P != R), z3.And(k >= 1, Wprev != R), W == R))
-    res = s.check()
-    if res == z3.unsat:
-        return "proved", (f"iteration {kname} reads buffer {kname} mod 2, filled one phase earlier; the "
-                          f"prefetch fills the other"), None
-    if res == z3.unknown:
-        return "unknown", budget.z3_unknown(s.reason_unknown()), None
-    kv = s.model().eval(k, model_completion=True).as_long()
-    return "refuted", f"iteration {kname}={kv} reads a buffer its data was not written to", kv
+        return Decided("unknown", str(e), engine="z3")
+
+    def query():
+        return [k >= 0], z3.And(z3.Implies(k == 0, P == R), z3.Implies(k >= 1, Wprev == R), W != R)
+
+    def witness(model: dict) -> Decided:
+        kv = int(model.get(kname, 0))
+        return Decided("refuted", f"iteration {kname}={kv} reads a buffer its data was not written to",
+                       counterexample={"params": {}, "instances": [{"stmt": "read", "at": {kname: kv}}]},
+                       engine="z3")
+
+    return Z3Implies(query, witness, f"iteration {kname} reads buffer {kname} mod 2, filled one phase earlier; "
+                                     f"the prefetch fills the other", timeout)
