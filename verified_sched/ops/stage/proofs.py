@@ -1,6 +1,7 @@
 """The goals of `stage` (apply.py): dataflow through the load nests (isl, dataflow.py), the
 structural correspondence of the rest of the kernel, the swizzle bijection and the pipeline
-rotation (z3, swizzle.py)."""
+rotation (z3, swizzle.py). Those two are imported when a goal is built or decided, so that
+loading the op registry imports neither the polyhedral model nor z3."""
 from __future__ import annotations
 
 import dataclasses
