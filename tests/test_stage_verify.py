@@ -12,7 +12,7 @@ from polyhedral.model import KernelModel
 from verified_sched.discharge import decide
 from verified_sched.ir import Var
 from verified_sched.obligations import Goal, Z3Implies
-from verified_sched.ops.stage.dataflow import tile_dataflow
+from verified_sched.ops.stage.dataflow import STATEMENT, tile_dataflow
 from verified_sched.ops.stage.proofs import rotation_goal
 from verified_sched.ops.stage.swizzle import BIJECTION, bijection
 from verified_sched.ops.stage.tile import swizzle_col
@@ -113,7 +113,8 @@ def _edit(program, fn):
 
 
 def _dataflow(before, after, tile="a_tile", src="a"):
-    return tile_dataflow(KernelModel(before, "matmul", tag="B"), KernelModel(after, "matmul", tag="A"), src, tile)
+    query = tile_dataflow(KernelModel(before, "matmul", tag="B"), KernelModel(after, "matmul", tag="A"), src, tile)
+    return decide(Goal("dataflow", STATEMENT, query))
 
 
 def _ko(fn):
@@ -233,11 +234,12 @@ def test_stencil_tile_with_overlapping_footprint(retype, opts, verdict):
 
 def test_stage_goals_are_data():
     """stage's obligations(ctx) states goals: the swizzle bijection and the pipeline rotation
-    are z3 facts-imply-goal queries, dataflow and the correspondence procedures; discharged,
-    they are the proved obligations of a legal staging."""
+    are z3 facts-imply-goal queries, dataflow a conjunction of isl emptiness queries, the
+    correspondence a procedure; discharged, they are the proved obligations of a legal
+    staging."""
     from verified_sched import ops
     from verified_sched.discharge import discharge
-    from verified_sched.obligations import Procedure
+    from verified_sched.obligations import AllOf, Procedure
     from verified_sched.verify import OpContext
 
     p = lanes("cooperative=16 pipeline=2 swizzle=b128")
@@ -247,7 +249,7 @@ def test_stage_goals_are_data():
     ctx = OpContext(before, ops.apply_op(before, "matmul", op), "matmul", op, k, "default", 10.0, float("inf"))
     goals = ops.op_module(op).obligations(ctx)
     assert [(g.kind, type(g.query)) for g in goals] == [
-        ("dataflow", Procedure), ("coverage", Procedure), ("bijection", Z3Implies), ("dataflow", Z3Implies)]
+        ("dataflow", AllOf), ("coverage", Procedure), ("bijection", Z3Implies), ("dataflow", Z3Implies)]
     obs = discharge(goals, float("inf"), k, op.text())
     assert [(o.kind, o.engine, o.status) for o in obs] == [
         ("dataflow", "isl", "proved"), ("coverage", "structural", "proved"), ("bijection", "z3", "proved"),

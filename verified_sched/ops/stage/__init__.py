@@ -1,6 +1,7 @@
 """The `stage` op (stage SRC over L1, L2 -> TILE [shared] [cooperative=W] [swizzle=elem|b128]
 [pad_stride=P] [hoisted] [pipeline=D] [prec=P]): the op-module interface the registry reads.
 
+- record.py: its record `Stage` (fields and syntax);
 - apply.py: the rewrite (the op's semantics are described there); hoisted.py: the packed copy
   of a constant source; tile.py: the tile's layout and the helpers both share;
 - proofs.py: its goals; dataflow.py: the tile's exact value-based dataflow (isl);
@@ -8,9 +9,9 @@
 """
 from __future__ import annotations
 
-from ...schedule import Stage
 from .apply import apply
 from .proofs import obligations
+from .record import SWIZZLES, Stage
 
 RECORD = Stage  # the op record this module applies (ops/registry.py)
 
@@ -18,4 +19,4 @@ GENERIC = ("in_bounds", "independence")
 # a stage only redirects reads to a copy: every value is computed exactly as before
 EXACT_ROUNDING = True
 
-__all__ = ["RECORD", "GENERIC", "EXACT_ROUNDING", "apply", "obligations"]
+__all__ = ["RECORD", "GENERIC", "EXACT_ROUNDING", "SWIZZLES", "Stage", "apply", "obligations"]

@@ -40,12 +40,12 @@ import dataclasses
 
 from ... import ir
 from ...ir import And, Assign, Barrier, BinOp, Cast, Cmp, For, If, Int, Load, Mod, Tensor, Var
-from ...schedule import Stage
 from ...simplify import linear_form, norm_index, render_linear, simplify_kernel
 from ...target_limits import THREADS_PER_BLOCK
 from .. import common
 from ..common import error
 from .hoisted import apply_hoisted
+from .record import Stage
 from .tile import (Plan, const_value, fresh_name, is_load_stmt, load_sid, redirect_reads,
                    tile_index, zero_value)
 

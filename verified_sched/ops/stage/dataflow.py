@@ -26,9 +26,8 @@ from polyhedral.describe import coords, instance, param_values
 from polyhedral.model import HW_AXES, Access, KernelModel, Stmt, lex_before
 
 from ... import ir
-from ...discharge import decide
 from ...ir import Load
-from ...obligations import Decided, Goal, IslEmpty
+from ...obligations import AllOf, Decided, IslEmpty
 
 STATEMENT = ("forall params and every read r of the tile: the writes of r's cell that happen before r "
              "(same thread earlier, or same block across a barrier) are non-empty with one last element, "
@@ -91,20 +90,18 @@ class Dataflow:
         return self.m.union_map(maps)
 
 
-def tile_dataflow(mb: KernelModel, ma: KernelModel, source: str, tile: str) -> Decided:
-    """The formal statement above for TILE standing for reads of SOURCE (mb: before the op).
+def tile_dataflow(mb: KernelModel, ma: KernelModel, source: str, tile: str, note: str = "") -> AllOf:
+    """The formal statement above for TILE standing for reads of SOURCE (mb: before the op), as
+    a conjunction of queries decided in order (`parts`): one isl set could not carry them, each
+    kind of violation has its message and a later read's sets are built only once the earlier
+    ones are proved. `note` is added to every message."""
+    return AllOf(lambda: parts(mb, ma, source, tile, note), lambda answers: proved(ma, source, tile, note))
 
-    A procedure, not one query: its sub-goals (`subgoals`) are decided in order and the first
-    that is not proved is the answer; each violation is an `IslEmpty` query whose witness is
-    the read instance it samples. One isl set could not carry them: each kind of violation has
-    its message, and a later read's sets are built only once the earlier ones are proved."""
-    readers = readers_of(ma, tile)
-    for goal in subgoals(mb, ma, source, tile):
-        d = decide(goal)
-        if d.status != "proved":
-            return d
-    return Decided("proved", f"{len(readers)} tile read(s) of {tile}: each sees exactly one load, of the "
-                             f"{source} cell the original read", STATEMENT)
+
+def proved(ma: KernelModel, source: str, tile: str, note: str = "") -> Decided:
+    """The answer when every part is proved."""
+    return Decided("proved", f"{len(readers_of(ma, tile))} tile read(s) of {tile}: each sees exactly one load, of "
+                             f"the {source} cell the original read{note}", STATEMENT)
 
 
 def readers_of(ma: KernelModel, tile: str) -> list:
@@ -112,13 +109,14 @@ def readers_of(ma: KernelModel, tile: str) -> list:
     return [(st, a) for st in ma.stmts for a in st.accesses if not a.write and a.tensor == tile]
 
 
-def subgoals(mb: KernelModel, ma: KernelModel, source: str, tile: str):
-    """The goals `tile_dataflow` decides in order (a generator: a read's sets are built when its
-    turn comes): the structural preconditions (a Decided unknown when one fails), then per read
-    access r: (1) some write of r's cell is visible to it, (2) one last write, (3) not an
+def parts(mb: KernelModel, ma: KernelModel, source: str, tile: str, note: str = ""):
+    """The queries of `tile_dataflow`, in order (a generator: a read's sets are built when its
+    turn comes): the structural preconditions (an unknown Decided when one fails, and no part
+    after it), then per read access r, IslEmpty violation sets whose witness is r's sampled
+    instance: (1) some write of r's cell is visible to it, (2) one last write, (3) not an
     edge-guard zero, (4) a copy of the cell the original read read, (5) no unordered write."""
     def unknown(message):
-        return Goal("dataflow", STATEMENT, Decided("unknown", message, STATEMENT))
+        return Decided("unknown", message + note, STATEMENT)
 
     writers = [st for st in ma.stmts if st.accesses[0].write and st.accesses[0].tensor == tile]
     readers = readers_of(ma, tile)
@@ -147,12 +145,16 @@ def subgoals(mb: KernelModel, ma: KernelModel, source: str, tile: str):
         if before is None:
             yield unknown(f"{r.sid}: no unique original read of {source} to compare with")
             return
-        yield from _read_goals(ma, r, acc, before, source, tile, (W, ww, hb_wr, hb_rw, srcW, fill_dom))
+        yield from _read_parts(ma, r, acc, before, source, tile, (W, ww, hb_wr, hb_rw, srcW, fill_dom), note)
 
 
-def _read_goals(ma, r, acc, before, source, tile, maps) -> list:
-    """The five violation goals of one read access (its own scope: the queries keep its sets)."""
+def _read_parts(ma, r, acc, before, source, tile, maps, note) -> list:
+    """The violation queries of one read access (its own scope: the queries keep its sets)."""
     W, ww, hb_wr, hb_rw, srcW, fill_dom = maps
+
+    def violation(violations, message: str) -> IslEmpty:
+        return read_violation(ma, violations, message + note)
+
     R = isl.UnionMap.from_map(ma.access_map(r, acc))
     same = R.apply_range(W.reverse())
     D = same.intersect(hb_wr.reverse())
@@ -163,18 +165,18 @@ def _read_goals(ma, r, acc, before, source, tile, maps) -> list:
         srcR = isl.UnionMap.from_map(ma.access_map(r, Access(source, before, False), True))
         return last.subtract(srcR.apply_range(srcW.reverse())).domain()
 
-    out = [violation(ma, lambda: rdom.subtract(last.domain()),
+    out = [violation(lambda: rdom.subtract(last.domain()),
                      f"{r.sid} reads {tile} before any load of that cell is visible to it"),
-           violation(ma, lambda: several(last), f"{r.sid}: several unordered last writes of the {tile} cell it reads")]
+           violation(lambda: several(last), f"{r.sid}: several unordered last writes of the {tile} cell it reads")]
     if fill_dom is not None:
-        out.append(violation(ma, lambda: last.intersect_range(fill_dom).domain(),
+        out.append(violation(lambda: last.intersect_range(fill_dom).domain(),
                              f"{r.sid} reads the 0 an edge guard stored, where the original read an in-bounds "
                              f"{source} cell"))
-    out.append(violation(ma, wrong_cell, f"{r.sid} sees a copy of a different {source} cell than the original read"))
-    out.append(violation(ma, lambda: same.subtract(D).subtract(hb_rw.intersect_domain(rdom)).domain(),
+    out.append(violation(wrong_cell, f"{r.sid} sees a copy of a different {source} cell than the original read"))
+    out.append(violation(lambda: same.subtract(D).subtract(hb_rw.intersect_domain(rdom)).domain(),
                          f"{r.sid}: a write of the {tile} cell it reads is unordered with the read (no barrier "
                          f"between them)"))
-    return [Goal("dataflow", STATEMENT, q) for q in out]
+    return out
 
 
 def several(last: isl.UnionMap) -> isl.UnionSet:
@@ -191,7 +193,7 @@ def several(last: isl.UnionMap) -> isl.UnionSet:
     return last.apply_range(distinct).intersect(last).domain()
 
 
-def violation(model: KernelModel, violations, message: str) -> IslEmpty:
+def read_violation(model: KernelModel, violations, message: str) -> IslEmpty:
     """Proved iff the set of read instances `violations()` is empty; else the sampled read
     instance is the counterexample (at its parameter values)."""
     def witness(pt) -> Decided:

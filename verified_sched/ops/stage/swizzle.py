@@ -60,8 +60,9 @@ def to_int(e, env: dict):
 def bijection(f, rows: int, minor: int, unit: int, tile: str, timeout: float = budget.DEFAULT_TIMEOUT) -> Z3Implies:
     """The goal's query: `f` (the rendered swizzle, an IR index expression over Var("row") and
     Var("col")) is the XOR swizzle of a rows x minor tile on `unit`-element units, stays in the
-    row and is one-to-one on it. Facts: row, col, col2 in the tile; goal: f(row, col) equals the
-    bit-vector XOR spec, lies in [0, minor), and col != col2 implies f(row, col) != f(row, col2).
+    row and is one-to-one on it. Facts: row, col, col2 in the tile; goal: no violation, i.e.
+    f(row, col) equals the bit-vector XOR spec, lies in [0, minor), and col != col2 implies
+    f(row, col) != f(row, col2).
     A model is refuted with the colliding (or escaping, or wrong) cells of `tile`."""
     names = ("row", "col", "col2")
 
@@ -73,8 +74,9 @@ def bijection(f, rows: int, minor: int, unit: int, tile: str, timeout: float = b
         u = z3.UDiv(col, z3.BitVecVal(unit, WIDTH))
         spec = (u ^ (row & z3.BitVecVal(units - 1, WIDTH))) * unit + z3.URem(col, z3.BitVecVal(unit, WIDTH))
         facts = [z3.ULT(row, rows), z3.ULT(col, minor), z3.ULT(col2, minor)]
-        goal = z3.And(f1 == spec, z3.ULT(f1, minor), z3.Implies(col != col2, f1 != f2))
-        return facts, goal
+        # wrong (not the XOR), escaping the row, or colliding: no such row and columns exist
+        violation = z3.Or(f1 != spec, z3.Not(z3.ULT(f1, minor)), z3.And(col != col2, f1 == f2))
+        return facts, z3.Not(violation)
 
     def image(r: int, c: int) -> int:
         # the rendering evaluated in bit-vector arithmetic, as z3 decided it (wrapping included)
@@ -98,20 +100,22 @@ def bijection(f, rows: int, minor: int, unit: int, tile: str, timeout: float = b
                      timeout)
 
 
-def rotation(r, w, p, kname: str, timeout: float = budget.DEFAULT_TIMEOUT):
-    """The goal's query (a Z3Implies, or an unknown Decided when an index has no integer term):
-    with the anchor counter `kname` >= 0, the buffer index r(k) read by iteration k equals the
-    prologue's p when k = 0 and the prefetch w(k - 1) of iteration k - 1 when k >= 1, and
-    w(k) != r(k). r, w, p are IR index expressions."""
-    k = z3.Int(kname)
-    try:
-        R, W, P = to_int(r, {kname: k}), to_int(w, {kname: k}), to_int(p, {})
-        Wprev = to_int(ir.substitute(w, {kname: BinOp("-", Var(kname), Int(1))}), {kname: k})
-    except Untranslatable as e:
-        return Decided("unknown", str(e), engine="z3")
-
+def rotation(r, w, p, kname: str, timeout: float = budget.DEFAULT_TIMEOUT) -> Z3Implies:
+    """The goal's query: with the anchor counter `kname` >= 0, the buffer index r(k) read by
+    iteration k equals the prologue's p when k = 0 and the prefetch w(k - 1) of iteration k - 1
+    when k >= 1, and w(k) != r(k). r, w, p are IR index expressions; one without an integer
+    term leaves the goal unknown."""
     def query():
-        return [k >= 0], z3.And(z3.Implies(k == 0, P == R), z3.Implies(k >= 1, Wprev == R), W != R)
+        k = z3.Int(kname)
+        try:
+            R, W, P = to_int(r, {kname: k}), to_int(w, {kname: k}), to_int(p, {})
+            Wprev = to_int(ir.substitute(w, {kname: BinOp("-", Var(kname), Int(1))}), {kname: k})
+        except Untranslatable as e:
+            return Decided("unknown", str(e), engine="z3")
+        # the first iteration reads what the prologue did not write, a later one what the previous
+        # prefetch did not write, or the prefetch overwrites the copy being read: none happens
+        violation = z3.Or(z3.And(k == 0, P != R), z3.And(k >= 1, Wprev != R), W == R)
+        return [k >= 0], z3.Not(violation)
 
     def witness(model: dict) -> Decided:
         kv = int(model.get(kname, 0))
