@@ -113,6 +113,8 @@ def correspondence(ctx):
 def obligations(ctx) -> list:
     """dataflow (isl), the structural correspondence, the swizzle bijection and the pipeline
     rotation (z3); the driver adds in_bounds and independence (race is the kernel-level check)."""
+    # the correspondence is a Procedure: no isl set or z3 query states it, it simplifies both
+    # kernels (within the goal's isl budget) and compares them structurally
     out = [dataflow_goal(ctx), common.goal(correspondence, ctx, "coverage")]
     op = ctx.op
     if op.swizzle is not None:
