@@ -37,19 +37,44 @@ All those reads use one index vector whose per-axis linear form splits into tile
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
+from typing import Optional
 
 from ... import ir
+from ...errors import Loc
 from ...ir import And, Assign, Barrier, BinOp, Cast, Cmp, For, If, Int, Load, Mod, Tensor, Var
+from ...op_syntax import OPTIONS, Field, OpRecord, Option, Outputs, Syntax, Word, loc_field, tensor_field
 from ...simplify import linear_form, norm_index, render_linear, simplify_kernel
 from ...target_limits import THREADS_PER_BLOCK
 from .. import common
 from ..common import error
 from .hoisted import apply_hoisted
-from .record import Stage
 from .tile import (Plan, const_value, fresh_name, is_load_stmt, load_sid, redirect_reads,
                    tile_index, zero_value)
 
 WIDEN = {"f16": ("f32", "f64"), "bf16": ("f32", "f64"), "f32": ("f64",)}
+
+SWIZZLES = ("elem", "b128")
+
+
+@dataclass(frozen=True)
+class Stage(OpRecord):
+    SYNTAX = Syntax("stage", (tensor_field("source"), Word("over", "in stage"), Field("over", "names", "a loop name"),
+                              Outputs(("tile",), "tile name", 1), OPTIONS),
+                    (Option("shared", "flag"), Option("cooperative", "posint"), Option("swizzle", SWIZZLES),
+                     Option("pad_stride", "posint"), Option("hoisted", "flag"), Option("pipeline", "posint"),
+                     Option("prec", ir.PRECISIONS)))
+    source: str
+    over: tuple
+    tile: str
+    shared: bool = False
+    cooperative: Optional[int] = None
+    swizzle: Optional[str] = None
+    pad_stride: Optional[int] = None
+    hoisted: bool = False
+    pipeline: int = 1
+    prec: Optional[str] = None
+    loc: Optional[Loc] = loc_field()
 
 
 def _validate(program, kernel, op: Stage):
