@@ -25,7 +25,7 @@ from . import results
 # than lazily by every worker: the verifier, every op module and the solver back ends
 _PRELOAD = ["verified_sched.verify", "verified_sched.dsl", "verified_sched.gate.results",
             "verified_sched.rewrites.winograd_proofs", "verified_sched.ops.stage.dataflow",
-            "verified_sched.ops.stage.swizzle", "polyhedral.privatize_checks"]
+            "verified_sched.ops.stage.swizzle"]
 _PRELOAD_PACKAGES = ["verified_sched.ops", "smt"]
 
 
