@@ -23,7 +23,8 @@ class Mutant:
 
 SPLIT = "verified_sched/ops/split.py"
 PART = "verified_sched/ops/partition.py"
-STAGE = "verified_sched/ops/stage.py"
+STAGE = "verified_sched/ops/stage/apply.py"
+STAGE_TILE = "verified_sched/ops/stage/tile.py"
 PRIV = "verified_sched/ops/privatize/apply.py"
 SRED = "verified_sched/ops/split_reduction/apply.py"
 TENS = "verified_sched/ops/tensorize.py"
@@ -115,7 +116,7 @@ MUTANTS = (
            "new_body = (nest, Barrier()) + body + (Barrier(),)",
            "new_body = (nest, Barrier()) + body",
            "stage shared: no barrier before the next load overwrites the tile"),
-    Mutant("stage_swizzle_wrong_bit", STAGE,
+    Mutant("stage_swizzle_wrong_bit", STAGE_TILE,
            "flip = BinOp(\"-\", Mod(BinOp(\"+\", cb, rb), 2), Mod(cb, 2))",
            "flip = BinOp(\"-\", Mod(BinOp(\"+\", cb, rb), 2), Mod(rb, 2))",
            "stage swizzle: the XOR rendering subtracts the row bit"),

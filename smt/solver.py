@@ -29,13 +29,14 @@ def solver(timeout: float = budget.DEFAULT_TIMEOUT) -> z3.Solver:
 
 
 def model_dict(model: z3.ModelRef, names=None) -> dict:
-    """{name: python int/float/bool} for the model's constants (or just `names`)."""
+    """{name: python int/float/bool} for the model's constants (or just `names`); a bit-vector
+    is its unsigned value."""
     out = {}
     for d in model.decls():
         if d.arity() != 0 or (names is not None and d.name() not in names):
             continue
         v = model[d]
-        if z3.is_int_value(v):
+        if z3.is_int_value(v) or z3.is_bv_value(v):
             out[d.name()] = v.as_long()
         elif z3.is_rational_value(v):
             out[d.name()] = float(v.as_fraction())

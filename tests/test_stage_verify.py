@@ -8,12 +8,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from polyhedral.dataflow import tile_dataflow
 from polyhedral.model import KernelModel
-from smt.swizzle import check_bijection
+from verified_sched.discharge import decide
 from verified_sched.ir import Var
-from verified_sched.ops.stage import swizzle_col
-from verified_sched.ops.stage_checks import rotation_obligation
+from verified_sched.obligations import Goal, Z3Implies
+from verified_sched.ops.stage.dataflow import STATEMENT, tile_dataflow
+from verified_sched.ops.stage.proofs import rotation_goal
+from verified_sched.ops.stage.swizzle import BIJECTION, bijection
+from verified_sched.ops.stage.tile import swizzle_col
 from verified_sched import ir
 from verified_sched.ops import apply_op
 
@@ -77,11 +79,19 @@ def test_swizzle_on_a_non_power_of_two_row_is_refuted_with_a_colliding_pair():
                                                       (4, 32, 1, "proved"), (16, 12, 1, "refuted"),
                                                       (16, 24, 4, "refuted"), (1, 2, 1, "proved")])
 def test_swizzle_bijection(rows, minor, unit, status):
-    got, msg, wit = check_bijection(swizzle_col(Var("col"), Var("row"), minor, unit), rows, minor, unit)
-    assert got == status, msg
+    query = bijection(swizzle_col(Var("col"), Var("row"), minor, unit), rows, minor, unit, "t")
+    assert isinstance(query, Z3Implies)
+    d = decide(Goal("bijection", BIJECTION, query))
+    assert d.status == status and d.engine == "z3", d.message
     if status == "refuted":
-        a, b = wit["images"]
-        assert a >= minor or (wit["cols"][0] != wit["cols"][1] and a == b)
+        a, b = d.counterexample["images"]
+        cols = [c["index"][1] for c in d.counterexample["cells"]]
+        assert a >= minor or (cols[0] != cols[1] and a == b)
+        # the images are the rendering's values at the reported cells
+        f = swizzle_col(Var("col"), Var("row"), minor, unit)
+        from verified_sched.sizes import eval_int
+        row = d.counterexample["cells"][0]["index"][0]
+        assert [eval_int(f, {"row": row, "col": c}) % 2 ** 32 for c in cols] == [a, b]
 
 
 # ---------------------------------------------------------------- dataflow refutations
@@ -103,7 +113,8 @@ def _edit(program, fn):
 
 
 def _dataflow(before, after, tile="a_tile", src="a"):
-    return tile_dataflow(KernelModel(before, "matmul", tag="B"), KernelModel(after, "matmul", tag="A"), src, tile)
+    query = tile_dataflow(KernelModel(before, "matmul", tag="B"), KernelModel(after, "matmul", tag="A"), src, tile)
+    return decide(Goal("dataflow", STATEMENT, query))
 
 
 def _ko(fn):
@@ -150,6 +161,24 @@ def test_dataflow_refutes_broken_staging(what):
     assert f.counterexample["params"] and f.counterexample["instances"]
 
 
+def test_dataflow_two_unordered_last_writes_of_different_statements_are_refuted():
+    """Regression (the "several last writes" sample took the first set of an empty union: an
+    isl index error, so an unknown): a second load statement (another sid, thread tj = 1)
+    writes the a tile cells thread tj = 0 loads, unordered with it; isl's lexmax is per
+    statement, so the two last writes are found as two distinct images."""
+    from verified_sched.ops.common import copy_sids
+    before, after = _staged()
+
+    def second_loader(body):
+        (other,) = copy_sids((dataclasses.replace(body[0], cond=ir.Cmp("==", ir.Var("tj"), ir.Int(1))),), 1)
+        return body[:1] + (other,) + body[1:]
+    f = _dataflow(before, _edit(after, _ko(second_loader)))
+    assert f.status == "refuted" and "several unordered last writes" in f.message, f.message
+    (inst,) = f.counterexample["instances"]
+    assert inst["stmt"] == "S0" and f.counterexample["params"]
+    assert _dataflow(before, after).status == "proved"
+
+
 def test_pipeline_rotation_refuted_when_reading_the_prefetched_copy():
     p = scheduled(rowsum("cooperative=8 pipeline=2"), "rowsum")
     k = p.kernel("rowsum")
@@ -161,10 +190,14 @@ def test_pipeline_rotation_refuted_when_reading_the_prefetched_copy():
     bad = p.with_kernel(dataclasses.replace(k, body=tuple(ir.rewrite(s, fn) for s in k.body)))
     op = p.schedule_for("rowsum").ops[-1]
     ctx = SimpleNamespace(after=bad, kernel="rowsum", op=op, op_index=5, timeout=5.0)
-    ob = rotation_obligation(ctx)
+    goal = rotation_goal(ctx)
+    assert goal.kind == "dataflow" and isinstance(goal.query, Z3Implies)
+    ob = decide(goal)
     assert ob.status == "refuted" and ob.engine == "z3"
-    good = rotation_obligation(SimpleNamespace(after=p, kernel="rowsum", op=op, op_index=5, timeout=5.0))
-    assert good.status == "proved"
+    (kv,) = ob.counterexample["instances"][0]["at"].values()  # every iteration reads the wrong copy
+    assert isinstance(kv, int) and kv >= 0
+    good = rotation_goal(SimpleNamespace(after=p, kernel="rowsum", op=op, op_index=5, timeout=5.0))
+    assert decide(good).status == "proved"
 
 
 STENCIL = """
@@ -197,3 +230,27 @@ def test_stencil_tile_with_overlapping_footprint(retype, opts, verdict):
     if verdict == "illegal":
         (df,) = [o for o in obs if o.kind == "dataflow"]
         assert df.status == "refuted" and "several" in df.message
+
+
+def test_stage_goals_are_data():
+    """stage's obligations(ctx) states goals: the swizzle bijection and the pipeline rotation
+    are z3 facts-imply-goal queries, dataflow a conjunction of isl emptiness queries, the
+    correspondence a procedure; discharged, they are the proved obligations of a legal
+    staging."""
+    from verified_sched import ops
+    from verified_sched.discharge import discharge
+    from verified_sched.obligations import AllOf, Procedure
+    from verified_sched.verify import OpContext
+
+    p = lanes("cooperative=16 pipeline=2 swizzle=b128")
+    k = 1 + next(i for i, op in enumerate(p.schedule_for("matmul").ops) if "swizzle" in op.text())
+    before = ops.apply_schedule(p, "matmul", k - 1)
+    op = p.schedule_for("matmul").ops[k - 1]
+    ctx = OpContext(before, ops.apply_op(before, "matmul", op), "matmul", op, k, "default", 10.0, float("inf"))
+    goals = ops.op_module(op).obligations(ctx)
+    assert [(g.kind, type(g.query)) for g in goals] == [
+        ("dataflow", AllOf), ("coverage", Procedure), ("bijection", Z3Implies), ("dataflow", Z3Implies)]
+    obs = discharge(goals, float("inf"), k, op.text())
+    assert [(o.kind, o.engine, o.status) for o in obs] == [
+        ("dataflow", "isl", "proved"), ("coverage", "structural", "proved"), ("bijection", "z3", "proved"),
+        ("dataflow", "z3", "proved")]

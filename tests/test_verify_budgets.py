@@ -135,7 +135,7 @@ def test_z3_obligation_of_an_op_is_unknown_on_timeout(monkeypatch):
     (ob,) = [o for o in op_obligations(ctx) if o.kind == "bijection"]
     assert ob.status == "proved"
     monkeypatch.setattr(budget, "z3_timeout_ms", lambda timeout=None: 1)
-    import smt.swizzle
+    import smt.solver
 
     asked = []
 
@@ -149,7 +149,7 @@ def test_z3_obligation_of_an_op_is_unknown_on_timeout(monkeypatch):
     def timed_out_solver(timeout):
         asked.append(budget.z3_timeout_ms(timeout))
         return TimedOut()
-    monkeypatch.setattr(smt.swizzle, "solver", timed_out_solver)
+    monkeypatch.setattr(smt.solver, "solver", timed_out_solver)
     (ob,) = [o for o in op_obligations(ctx) if o.kind == "bijection"]
     assert ob.status == "unknown" and budget.Z3_TIMEOUT in ob.message
     assert asked == [1]  # the query was given the (patched) budget's timeout

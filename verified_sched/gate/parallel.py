@@ -24,7 +24,8 @@ from . import results
 # imported once before the workers start (inherited by fork, or by the fork server), rather
 # than lazily by every worker: the verifier, every op module and the solver back ends
 _PRELOAD = ["verified_sched.verify", "verified_sched.dsl", "verified_sched.gate.results",
-            "verified_sched.ops.winograd.proofs", "verified_sched.ops.winograd.claim", "polyhedral.dataflow"]
+            "verified_sched.ops.winograd.proofs", "verified_sched.ops.winograd.claim",
+            "verified_sched.ops.stage.dataflow", "verified_sched.ops.stage.swizzle"]
 _PRELOAD_PACKAGES = ["verified_sched.ops", "smt"]
 
 

@@ -1,46 +1,51 @@
-"""The obligations of `stage` (ops/stage.py): dataflow through the load nests (isl), the
+"""The goals of `stage` (apply.py): dataflow through the load nests (isl, dataflow.py), the
 structural correspondence of the rest of the kernel, the swizzle bijection and the pipeline
-rotation (z3)."""
+rotation (z3, swizzle.py). Those two are imported when a goal is built or decided, so that
+loading the op registry imports neither the polyhedral model nor z3."""
 from __future__ import annotations
 
 import dataclasses
 
-from .. import ir
-from ..ir import Assign, Barrier, For, If, Load, TensorCore
-from ..simplify import simplify_kernel
-from ..sizes import eval_int
-from . import common
-from .stage import load_sid
+from ... import ir
+from ...ir import Assign, Barrier, For, If, Load, TensorCore
+from ...obligations import AllOf, Decided, Goal
+from ...simplify import norm_index, simplify_kernel
+from ...sizes import eval_int
+from .. import common
+from .apply import apply as stage_apply
+from .tile import load_sid, reswizzle, swizzle_col, swizzle_unit
 
 
-def dataflow(ctx):
+def dataflow_goal(ctx) -> Goal:
     """Formal statement: for all parameter values, every read of the tile sees exactly the
     source value its original read saw: the last write of the read cell that happens before it
     (same thread, or same block across a barrier instance) is unique, is a load-nest copy (not
     an edge-guard zero) of the source cell equal to the original read's cell, and no write of
-    that cell is unordered with the read. Decided by isl over exact instance sets
-    (polyhedral/dataflow.py)."""
-    from polyhedral.dataflow import tile_dataflow
+    that cell is unordered with the read. Decided by isl over exact instance sets: a
+    conjunction of emptiness queries (dataflow.py), on the logical cells for a swizzle."""
     from polyhedral.model import KernelModel
+
+    from . import dataflow as flow
     op = ctx.op
-    model = ctx.model_after
-    note = ""
-    if op.swizzle is not None:
-        # decided on the logical (unswizzled) cells: the swizzle is a bijection of each row
-        # (the `bijection` obligation), so two accesses meet in the swizzled tile exactly when
-        # they meet in the plain one; the staged kernel must be the plain one re-swizzled
-        from .stage import apply as stage_apply, reswizzle
-        plain = stage_apply(ctx.before, ctx.kernel, dataclasses.replace(op, swizzle=None))
-        if reswizzle(plain, ctx.kernel, op) != ctx.after:
-            return common.decided(STATEMENT, "unknown",
-                                     "the swizzled kernel is not the plain staging re-swizzled (not decided)")
-        model = KernelModel(plain, ctx.kernel, tag="A")
-        note = " (on logical cells; the swizzle's bijection is its own obligation)"
-    f = tile_dataflow(ctx.model_before, model, op.source, op.tile)
-    return common.decided(f.statement, f.status, f.message + note, f.counterexample, f.engine)
+    stated = {}  # the model the parts are stated over and the note of every message
 
+    def parts():
+        model, note = ctx.model_after, ""
+        if op.swizzle is not None:
+            # decided on the logical (unswizzled) cells: the swizzle is a bijection of each row
+            # (the `bijection` obligation), so two accesses meet in the swizzled tile exactly
+            # when they meet in the plain one; the staged kernel must be the plain one re-swizzled
+            plain = stage_apply(ctx.before, ctx.kernel, dataclasses.replace(op, swizzle=None))
+            if reswizzle(plain, ctx.kernel, op) != ctx.after:
+                yield Decided("unknown", "the swizzled kernel is not the plain staging re-swizzled (not decided)")
+                return
+            model = KernelModel(plain, ctx.kernel, tag="A")
+            note = " (on logical cells; the swizzle's bijection is its own obligation)"
+        stated.update(model=model, note=note)
+        yield from flow.parts(ctx.model_before, model, op.source, op.tile, note)
 
-STATEMENT = "every tile read sees exactly the source value its original read saw"
+    return Goal("dataflow", flow.STATEMENT,
+                AllOf(parts, lambda answers: flow.proved(stated["model"], op.source, op.tile, stated["note"])))
 
 
 def _strip(stmts, tile, source, index):
@@ -77,14 +82,14 @@ def correspondence(ctx):
     structurally the kernel before the op (barriers removed too; both simplified). Together
     with `dataflow` (each tile read yields that source value) and the load nests writing only
     the fresh, unobservable tile, every other statement computes what it computed before, on
-    the same instances, in the same order per thread. Structural."""
+    the same instances, in the same order per thread. Structural (a procedure: it simplifies
+    both kernels, within the goal's isl budget, and compares them)."""
     op = ctx.op
     before = ctx.before.kernel(ctx.kernel)
     after = ctx.after.kernel(ctx.kernel)
     inner = max((common.find_loop(before, v, op, "over") for v in op.over), key=lambda s: len(s.loops))
     stmts = [n for n in ir.walk(inner.stmt.body) if isinstance(n, Load) and n.tensor == op.source]
     idx = {tuple(n.index) for n in stmts}
-    from ..simplify import norm_index
     idx = {tuple(norm_index(e) for e in i) for i in idx}
     index = next(iter(idx)) if len(idx) == 1 else None
     writes_ok = all(n.tensor == op.tile for n in ir.walk(after.body)
@@ -94,35 +99,37 @@ def correspondence(ctx):
     statement = ("the kernel without load nests and barriers, tile reads read back as source reads, equals the "
                  "kernel before the op")
     if index is None:
-        return common.decided(statement, "unknown",
-                                 f"{op.source} is read with several index vectors", engine="structural")
+        return common.decided(statement, "unknown", f"{op.source} is read with several index vectors",
+                              engine="structural")
     if a == b and writes_ok:
         return common.decided(statement, "proved",
-                                 "same statements on the same instances; load nests write only the tile",
-                                 engine="structural")
+                              "same statements on the same instances; load nests write only the tile",
+                              engine="structural")
     return common.decided(statement, "unknown",
-                             "the staged kernel differs from the original beyond the load nests and barriers "
-                             "(not decided)",
-                             engine="structural")
+                          "the staged kernel differs from the original beyond the load nests and barriers "
+                          "(not decided)", engine="structural")
 
 
 def obligations(ctx) -> list:
-    out = [common.goal(dataflow, ctx, "dataflow"), common.goal(correspondence, ctx, "coverage")]
+    """dataflow (isl), the structural correspondence, the swizzle bijection and the pipeline
+    rotation (z3); the driver adds in_bounds and independence (race is the kernel-level check)."""
+    # the correspondence is a Procedure: no isl set or z3 query states it, it simplifies both
+    # kernels (within the goal's isl budget) and compares them structurally
+    out = [dataflow_goal(ctx), common.goal(correspondence, ctx, "coverage")]
     op = ctx.op
     if op.swizzle is not None:
-        out.append(common.goal(bijection_obligation, ctx, "bijection"))
+        out.append(bijection_goal(ctx))
     if op.pipeline == 2:
-        out.append(common.goal(rotation_obligation, ctx, "dataflow"))
+        out.append(rotation_goal(ctx))
     return out
 
 
-def bijection_obligation(ctx):
+def bijection_goal(ctx) -> Goal:
     """Formal statement: for the tile's actual shape (R rows = product of the leading dims, C =
     the minor storage dim), the swizzle rendered in the IR equals the bit-vector XOR of the
     column (or 16-byte unit) with the row's low bits and is a bijection of [0, C) for every row.
     Decided by z3 over 32-bit vectors; refuted with the colliding (or escaping) pair."""
-    from smt.swizzle import BIJECTION, check_bijection
-    from .stage import swizzle_col, swizzle_unit
+    from .swizzle import BIJECTION, bijection
     op = ctx.op
     t = ctx.after.tensor(op.tile)
     dims = [eval_int(d, {}) for d in t.dims]
@@ -134,41 +141,32 @@ def bijection_obligation(ctx):
     minor = dims[-1] + t.pad[-1]
     unit = swizzle_unit(op, t.prec, minor)
     f = swizzle_col(ir.Var("col"), ir.Var("row"), minor, unit)
-    status, msg, wit = check_bijection(f, rows, minor, unit, ctx.timeout)
-    cex = None
-    if wit is not None:
-        cex = {"params": {}, "cells": [{"tensor": op.tile, "index": [wit["row"], c]} for c in wit["cols"]],
-               "images": wit["images"]}
-    return common.decided(BIJECTION, status, msg, cex, "z3")
+    return Goal("bijection", BIJECTION, bijection(f, rows, minor, unit, op.tile, ctx.timeout))
 
 
-def _buffer_exprs(kernel, tile):
+def buffer_exprs(kernel, tile):
+    """The leading (buffer) index of every read and of every write of the tile."""
     reads = [n.index[0] for n in ir.walk(kernel.body) if isinstance(n, ir.Load) and n.tensor == tile]
     writes = [n.index[0] for n in ir.walk(kernel.body) if isinstance(n, ir.Assign) and n.tensor == tile]
     return reads, writes
 
 
-def rotation_obligation(ctx):
+def rotation_goal(ctx) -> Goal:
     """Formal statement: with H the anchor's trip count (H >= 1) and k in [0, H), the buffer
     index R(k) read by iteration k equals the prologue's buffer P when k = 0 and the buffer
     W(k - 1) the prefetch of iteration k - 1 wrote when k >= 1, and W(k) != R(k) (the prefetch
     overwrites the copy not being read). R, W, P are the IR's index expressions. z3 over
-    integers."""
-    from smt.swizzle import ROTATION, check_rotation
-    reads, writes = _buffer_exprs(ctx.after.kernel(ctx.kernel), ctx.op.tile)
+    integers; unknown (structurally) when the buffer indices are not of that form."""
+    from .swizzle import ROTATION, rotation
+    reads, writes = buffer_exprs(ctx.after.kernel(ctx.kernel), ctx.op.tile)
     rset = set(reads)
     consts = {w for w in writes if not ir.free_vars(w)}
     loops = {w for w in writes if ir.free_vars(w)}
     if len(rset) != 1 or len(consts) != 1 or len(loops) != 1:
-        return common.decided(ROTATION, "unknown",
-                                 "the rotating buffer indices are not one read, one prologue and one prefetch form",
-                                 engine="z3")
+        return Goal("dataflow", ROTATION, Decided(
+            "unknown", "the rotating buffer indices are not one read, one prologue and one prefetch form", engine="z3"))
     r, p, w = rset.pop(), consts.pop(), loops.pop()
     names = ir.free_vars(r) | ir.free_vars(w)
     if len(names) != 1:
-        return common.decided(ROTATION, "unknown", "buffer index over several counters",
-                                 engine="z3")
-    kname = names.pop()
-    status, msg, kv = check_rotation(r, w, p, kname, ctx.timeout)
-    cex = None if kv is None else {"params": {}, "instances": [{"stmt": "read", "at": {kname: kv}}]}
-    return common.decided(ROTATION, status, msg, cex, "z3")
+        return Goal("dataflow", ROTATION, Decided("unknown", "buffer index over several counters", engine="z3"))
+    return Goal("dataflow", ROTATION, rotation(r, w, p, names.pop(), ctx.timeout))

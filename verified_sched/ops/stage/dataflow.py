@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import islpy as isl
 
-from verified_sched import ir
-from verified_sched.ir import Load
-from .affine import join_and
-from verified_sched.obligations import Decided
-from .describe import coords, instance, param_values
-from .model import HW_AXES, Access, KernelModel, Stmt, lex_before
+from polyhedral.affine import join_and
+from polyhedral.describe import coords, instance, param_values
+from polyhedral.model import HW_AXES, Access, KernelModel, Stmt, lex_before
+
+from ... import ir
+from ...ir import Load
+from ...obligations import AllOf, Decided, IslEmpty
 
 STATEMENT = ("forall params and every read r of the tile: the writes of r's cell that happen before r "
              "(same thread earlier, or same block across a barrier) are non-empty with one last element, "
@@ -89,15 +90,43 @@ class Dataflow:
         return self.m.union_map(maps)
 
 
-def tile_dataflow(mb: KernelModel, ma: KernelModel, source: str, tile: str) -> Decided:
-    """The formal statement above for TILE standing for reads of SOURCE (mb: before the op)."""
+def tile_dataflow(mb: KernelModel, ma: KernelModel, source: str, tile: str, note: str = "") -> AllOf:
+    """The formal statement above for TILE standing for reads of SOURCE (mb: before the op), as
+    a conjunction of queries decided in order (`parts`): one isl set could not carry them, each
+    kind of violation has its message and a later read's sets are built only once the earlier
+    ones are proved. `note` is added to every message."""
+    return AllOf(lambda: parts(mb, ma, source, tile, note), lambda answers: proved(ma, source, tile, note))
+
+
+def proved(ma: KernelModel, source: str, tile: str, note: str = "") -> Decided:
+    """The answer when every part is proved."""
+    return Decided("proved", f"{len(readers_of(ma, tile))} tile read(s) of {tile}: each sees exactly one load, of "
+                             f"the {source} cell the original read{note}", STATEMENT)
+
+
+def readers_of(ma: KernelModel, tile: str) -> list:
+    """(statement, access) of every read of the tile."""
+    return [(st, a) for st in ma.stmts for a in st.accesses if not a.write and a.tensor == tile]
+
+
+def parts(mb: KernelModel, ma: KernelModel, source: str, tile: str, note: str = ""):
+    """The queries of `tile_dataflow`, in order (a generator: a read's sets are built when its
+    turn comes): the structural preconditions (an unknown Decided when one fails, and no part
+    after it), then per read access r, IslEmpty violation sets whose witness is r's sampled
+    instance: (1) some write of r's cell is visible to it, (2) one last write, (3) not an
+    edge-guard zero, (4) a copy of the cell the original read read, (5) no unordered write."""
+    def unknown(message):
+        return Decided("unknown", message + note, STATEMENT)
+
     writers = [st for st in ma.stmts if st.accesses[0].write and st.accesses[0].tensor == tile]
-    readers = [(st, a) for st in ma.stmts for a in st.accesses if not a.write and a.tensor == tile]
+    readers = readers_of(ma, tile)
     if not readers:
-        return Decided("unknown", f"nothing reads the tile {tile}: the staging redirected no read", STATEMENT)
+        yield unknown(f"nothing reads the tile {tile}: the staging redirected no read")
+        return
     for st in writers + [r for r, _ in readers]:
         if not ma.is_exact(st):
-            return Decided("unknown", f"{st.sid}: data-dependent guards or indices (may-accesses)", STATEMENT)
+            yield unknown(f"{st.sid}: data-dependent guards or indices (may-accesses)")
+            return
     copies = [w for w in writers if isinstance(w.node.value, (Load, ir.Cast))
               and _src_load(w.node.value, source) is not None]
     df = Dataflow(ma)
@@ -107,43 +136,73 @@ def tile_dataflow(mb: KernelModel, ma: KernelModel, source: str, tile: str) -> D
     hb_ww = df.hb(writers, writers)
     hb_rw = df.hb(rstmts, writers)
     srcW = ma.union_map(ma.access_map(w, Access(source, _src_load(w.node.value, source).index, False), True)
-                     for w in copies)
+                        for w in copies)
     fill_dom = ma.union_map(isl.UnionSet.from_set(ma.domains[w.name]) for w in writers if w not in copies) \
         if len(copies) < len(writers) else None
     ww = W.apply_range(W.reverse()).intersect(hb_ww)
     for r, acc in readers:
         before = _original_index(mb, r, source)
         if before is None:
-            return Decided("unknown", f"{r.sid}: no unique original read of {source} to compare with", STATEMENT)
-        R = isl.UnionMap.from_map(ma.access_map(r, acc))
-        same = R.apply_range(W.reverse())
-        D = same.intersect(hb_wr.reverse())
-        E = D.apply_range(ww.reverse())
-        last = D.subtract(E)
-        rdom = R.domain()
-        missing = rdom.subtract(last.domain())
-        if not missing.is_empty():
-            return _refute(ma, missing, f"{r.sid} reads {tile} before any load of that cell is visible to it")
-        if not last.is_single_valued():
-            bad = last.lexmax().subtract(last.lexmin()).domain()
-            return _refute(ma, bad, f"{r.sid}: several unordered last writes of the {tile} cell it reads")
-        if fill_dom is not None:
-            z = last.intersect_range(fill_dom)
-            if not z.is_empty():
-                return _refute(ma, z.domain(), f"{r.sid} reads the 0 an edge guard stored, where the original "
-                                                f"read an in-bounds {source} cell")
+            yield unknown(f"{r.sid}: no unique original read of {source} to compare with")
+            return
+        yield from _read_parts(ma, r, acc, before, source, tile, (W, ww, hb_wr, hb_rw, srcW, fill_dom), note)
+
+
+def _read_parts(ma, r, acc, before, source, tile, maps, note) -> list:
+    """The violation queries of one read access (its own scope: the queries keep its sets)."""
+    W, ww, hb_wr, hb_rw, srcW, fill_dom = maps
+
+    def violation(violations, message: str) -> IslEmpty:
+        return read_violation(ma, violations, message + note)
+
+    R = isl.UnionMap.from_map(ma.access_map(r, acc))
+    same = R.apply_range(W.reverse())
+    D = same.intersect(hb_wr.reverse())
+    last = D.subtract(D.apply_range(ww.reverse()))
+    rdom = R.domain()
+
+    def wrong_cell():
         srcR = isl.UnionMap.from_map(ma.access_map(r, Access(source, before, False), True))
-        good = srcR.apply_range(srcW.reverse())
-        wrong = last.subtract(good)
-        if not wrong.is_empty():
-            return _refute(ma, wrong.domain(), f"{r.sid} sees a copy of a different {source} cell than the "
-                                                f"original read")
-        racing = same.subtract(D).subtract(hb_rw.intersect_domain(rdom))
-        if not racing.is_empty():
-            return _refute(ma, racing.domain(), f"{r.sid}: a write of the {tile} cell it reads is unordered with "
-                                                 f"the read (no barrier between them)")
-    return Decided("proved", f"{len(readers)} tile read(s) of {tile}: each sees exactly one load, of the "
-                             f"{source} cell the original read", STATEMENT)
+        return last.subtract(srcR.apply_range(srcW.reverse())).domain()
+
+    out = [violation(lambda: rdom.subtract(last.domain()),
+                     f"{r.sid} reads {tile} before any load of that cell is visible to it"),
+           violation(lambda: several(last), f"{r.sid}: several unordered last writes of the {tile} cell it reads")]
+    if fill_dom is not None:
+        out.append(violation(lambda: last.intersect_range(fill_dom).domain(),
+                             f"{r.sid} reads the 0 an edge guard stored, where the original read an in-bounds "
+                             f"{source} cell"))
+    out.append(violation(wrong_cell, f"{r.sid} sees a copy of a different {source} cell than the original read"))
+    out.append(violation(lambda: same.subtract(D).subtract(hb_rw.intersect_domain(rdom)).domain(),
+                         f"{r.sid}: a write of the {tile} cell it reads is unordered with the read (no barrier "
+                         f"between them)"))
+    return out
+
+
+def several(last: isl.UnionMap) -> isl.UnionSet:
+    """The reads with more than one last write: where the lexicographic max and min differ, or,
+    when the last writes are of different statements (isl takes lexmax within each statement's
+    space), where two distinct writes are last."""
+    if last.is_single_valued():
+        return last.domain().subtract(last.domain())
+    bad = last.lexmax().subtract(last.lexmin()).domain()
+    if not bad.is_empty():
+        return bad
+    writes = last.range()
+    distinct = isl.UnionMap.from_domain_and_range(writes, writes).subtract(writes.identity())
+    return last.apply_range(distinct).intersect(last).domain()
+
+
+def read_violation(model: KernelModel, violations, message: str) -> IslEmpty:
+    """Proved iff the set of read instances `violations()` is empty; else the sampled read
+    instance is the counterexample (at its parameter values)."""
+    def witness(pt) -> Decided:
+        params, tuples = coords(pt)
+        pv = param_values(model, params)
+        name, vals = tuples[0]
+        cex = {"params": pv, "instances": [instance(model, name, vals, pv, "after")]}
+        return Decided("refuted", message, STATEMENT, cex)
+    return IslEmpty(violations, witness)
 
 
 def _src_load(value, source):
@@ -163,13 +222,3 @@ def _original_index(mb: KernelModel, r: Stmt, source: str):
             if {lp.var for lp in st.loops} - {lp.var for lp in r.loops}:
                 return None
     return next(iter(idx)) if len(idx) == 1 else None
-
-
-def _refute(model: KernelModel, uset, message: str) -> Decided:
-    lst = uset.get_set_list()
-    pt = lst.get_at(0).sample_point()
-    params, tuples = coords(pt)
-    pv = param_values(model, params)
-    name, vals = tuples[0]
-    cex = {"params": pv, "instances": [instance(model, name, vals, pv, "after")]}
-    return Decided("refuted", message, STATEMENT, cex)

@@ -1,13 +1,13 @@
-"""stage ... hoisted: the packed copy of a constant source (see ops/stage.py)."""
+"""stage ... hoisted: the packed copy of a constant source (see apply.py)."""
 from __future__ import annotations
 
 import dataclasses
 
-from ..ir import And, Assign, BinOp, Cast, Cmp, FloorDiv, For, If, Int, Load, Tensor, Var
-from ..simplify import linear_form, render_linear, norm_index, simplify_kernel
-from . import common
-from .common import error
-from .stage import const_value, fresh_name, redirect_reads, zero_value, load_sid, tile_index
+from ...ir import And, Assign, BinOp, Cast, Cmp, FloorDiv, For, If, Int, Load, Tensor, Var
+from ...simplify import linear_form, norm_index, render_linear, simplify_kernel
+from .. import common
+from ..common import error
+from .tile import const_value, fresh_name, load_sid, redirect_reads, tile_index, zero_value
 
 
 def apply_hoisted(program, kernel, op, plan, sites, src, prec):

@@ -1,0 +1,21 @@
+"""The `stage` op (stage SRC over L1, L2 -> TILE [shared] [cooperative=W] [swizzle=elem|b128]
+[pad_stride=P] [hoisted] [pipeline=D] [prec=P]): the op-module interface the registry reads.
+
+- apply.py: its record `Stage` (fields and syntax) and the rewrite (the op's semantics are
+  described there); hoisted.py: the packed copy of a constant source; tile.py: the tile's
+  layout and the helpers both share;
+- proofs.py: its goals; dataflow.py: the tile's exact value-based dataflow (isl);
+  swizzle.py: the swizzle bijection and the pipeline rotation (z3).
+"""
+from __future__ import annotations
+
+from .apply import SWIZZLES, Stage, apply
+from .proofs import obligations
+
+RECORD = Stage  # the op record this module applies (ops/registry.py)
+
+GENERIC = ("in_bounds", "independence")
+# a stage only redirects reads to a copy: every value is computed exactly as before
+EXACT_ROUNDING = True
+
+__all__ = ["RECORD", "GENERIC", "EXACT_ROUNDING", "SWIZZLES", "Stage", "apply", "obligations"]
