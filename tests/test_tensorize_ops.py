@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from codegen.emulate import load_emulated
 from codegen.oracle import compare_kernels
@@ -169,3 +170,34 @@ def test_no_block_after_the_op_is_a_precondition_failure():
     op = p.schedule_for("mm").ops[0]
     with pytest.raises(ScheduleError, match="no tensor-core block over loop 'i'"):
         own_obligations(_ctx(p, p, op))
+
+
+def _accessed(inst) -> set:
+    return {(a["tensor"], tuple(a["index"])) for a in [inst["writes"]] + inst.get("reads", [])}
+
+
+@settings(max_examples=10)
+@given(n=st.integers(1, 3), m=st.integers(1, 3), kk=st.integers(1, 3), simd=st.integers(1, 4),
+       leak=st.none() | st.tuples(st.integers(0, 3), st.integers(0, 3)))
+def test_race_goal_refutes_exactly_a_cell_written_by_two_lanes(n, m, kk, simd, leak):
+    # a write of c[x, y] by every lane (next to the block) races as soon as two lanes exist;
+    # the witness is two instances on different lanes that both touch the leaked cell
+    p = parse_text(mm(sched=f"tensorize i, j, k simd={simd}", n=n, m=m, kk=kk))
+    op = p.schedule_for("mm").ops[0]
+    after = apply_op(p, "mm", op)
+    if leak is not None:
+        k = after.kernel("mm")
+        lane = k.body[1]
+        write = ir.Assign("c", tuple(ir.Int(v) for v in leak), ir.Float(1.0), sid="S9")
+        after = after.with_kernel(dataclasses.replace(k, body=(k.body[0], dataclasses.replace(
+            lane, body=lane.body + (write,)))))
+    ob = own(p, after, op, "race")
+    if leak is None or simd == 1:
+        assert ob.status == "proved", ob.message
+        return
+    assert ob.status == "refuted", ob.message
+    a, b = ob.counterexample["instances"]
+    assert a["at"]["lane"] != b["at"]["lane"]
+    assert ("c", leak) in {(a["writes"]["tensor"], tuple(a["writes"]["index"]))} | \
+        {(b["writes"]["tensor"], tuple(b["writes"]["index"]))}
+    assert _accessed(a) & _accessed(b), (a, b)
