@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from codegen.build import load_c  # noqa: E402
 from verified_sched.dsl import parse_text  # noqa: E402
-from verified_sched.rewrites.conv_backward import conv_backward_dsl  # noqa: E402
+from verified_sched.generators.conv_backward import conv_backward_dsl  # noqa: E402
 
 NCHW = (0, 3, 1, 2)
 OUTPUT = {"forward": "y", "input_grad": "dx", "weight_grad": "dw", "bias_grad": "db"}

@@ -2,7 +2,7 @@
 
 For every case file: `verify_program` with symbolic sizes; the same with every size parameter
 pinned by an equality constraint to 16 and to 10^6 (the proofs must not grow with the sizes);
-and brute-force enumeration (polyhedral/brute.py: the generic obligations of every
+and brute-force enumeration (tests/support/brute.py: the generic obligations of every
 (before, after) pair decided by enumerating instances) at 16 and at 64. Brute force is
 skipped above a budget of instances and reported as ">budget".
 
@@ -19,9 +19,11 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # the brute force is test code (tests/support/brute.py)
 
-from polyhedral import brute, checks  # noqa: E402
+from polyhedral import checks  # noqa: E402
 from polyhedral.model import KernelModel  # noqa: E402
+from support import brute  # noqa: E402
 from verified_sched import ir  # noqa: E402
 from verified_sched.dsl import parse_file  # noqa: E402
 from verified_sched.errors import VschedError  # noqa: E402

@@ -27,7 +27,7 @@ from codegen.oracle import random_inputs  # noqa: E402
 from verified_sched import ir  # noqa: E402
 from verified_sched.dsl import parse_file, parse_text  # noqa: E402
 from verified_sched.rewrites.winograd import random_atol, rewrite_kernel  # noqa: E402
-from verified_sched.rewrites.winograd_examples import conv_source  # noqa: E402
+from verified_sched.fuzz.conv_programs import conv_source  # noqa: E402
 from verified_sched.verify import verify_program  # noqa: E402
 
 

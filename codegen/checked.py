@@ -7,7 +7,7 @@ value (a blend lane), nor an index outside one dimension that stays inside the f
 The oracle's C build therefore checks every index component of every access against its
 storage dimension: `vs_ck(i, extent, code)` returns i, or records the access (tensor,
 dimension, index, extent, read or write) and leaves the kernel through longjmp. The module's
-`run` raises `codegen.oracle.OutOfStorage` naming it, so `vsched run` reports "FAILED ... reads
+`run` raises `OutOfStorage` (codegen/storage_error.py) naming it, so `vsched run` reports "FAILED ... reads
 x[...] outside its storage" at an in_bounds counterexample's sizes.
 
 Same signature `vs_<kernel>(sizes..., tensors...)` and arithmetic as codegen/c.py (the
@@ -23,6 +23,7 @@ from verified_sched import ir
 from .build import FLAGS, CModule, cdef_signature, compile_shared
 from .c import KernelEmitter, cname, preludes, signature
 from .dtypes import check_sizes, param_names, storage_shape
+from .storage_error import OutOfStorage
 
 MEMO: dict = {}
 
@@ -105,8 +106,6 @@ class CheckedModule(CModule):
         super().run(kernel_name, sizes, arrays)
         info = self.ffi.new("int64_t[4]")
         if self.lib.vs_ck_status(info):
-            from .oracle import OutOfStorage
-
             code, index, extent = int(info[0]) - 1, int(info[1]), int(info[2])
             t = self.program.tensors[code // 64]
             dim, write = (code % 64) // 2, code % 2

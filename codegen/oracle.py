@@ -28,10 +28,11 @@ from typing import Callable, Optional
 import numpy as np
 
 from verified_sched import ir
-from verified_sched.errors import UsageError, VschedError
+from verified_sched.errors import UsageError
 
 from .dtypes import (NP_DTYPE, bf16_to_f32, check_sizes, eval_int, f32_to_bf16, global_tensors,
                      logical_shape, storage_shape)
+from .storage_error import OutOfStorage  # re-exported: importers take it from here
 
 Runner = Callable[[str, dict, dict], None]
 MODES = ("random", "small-int")
@@ -43,15 +44,6 @@ POISON_BITS = {  # by numpy dtype; bf16 arrays are uint16
     np.dtype(np.uint16): 0x7FDA,
     np.dtype(np.int32): 0xDEADBEEF,
 }
-
-
-class OutOfStorage(VschedError):
-    """A kernel wrote outside a tensor's storage (into the oracle's guard cells): a finding
-    about the kernel, which the CLI reports like a run-time failure (exit 1)."""
-
-    def __init__(self, kernel: str, tensor: str, message: str):
-        super().__init__(message)
-        self.kernel, self.tensor = kernel, tensor
 
 
 def _kernels(program: ir.Program, names) -> list:

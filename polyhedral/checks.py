@@ -19,43 +19,60 @@ from .model import HW_AXES, KernelModel
 # ---------------------------------------------------------------- in_bounds
 
 
-def in_bounds(model: KernelModel, label="after") -> Decided:
-    """Formal statement: for all params satisfying the constraints, every instance s[i] of the
-    (may-)domain and every access T[f(i)] of it: 0 <= f(i) < dims(T) + pad(T) per dimension."""
-    statement = "forall params, instances s: every access f_s(s) lies in [0, dims + pad) of its tensor"
-    unknown, pending = [], []
-    checked = 0
+def split_accesses(model: KernelModel) -> tuple:
+    """(affine, pending, total): the (statement, access) pairs isl decides (in_bounds), those
+    left to z3 (integer but not affine, like products of sizes; and dynamic indices, after isl
+    checked their affine part), and the number of accesses (verified_sched/in_bounds.py)."""
+    affine, pending, total = [], [], 0
     for st in model.stmts:
         for acc in st.accesses:
-            checked += 1
+            total += 1
             if any(not is_affine(e, st.names(model.pnames)) and not any(isinstance(n, Load) for n in walk(e))
                    for e in acc.index):
-                pending.append((st, acc))  # integer but not affine: z3 decides (verify.py)
+                pending.append((st, acc))
                 continue
-            m = model.access_map(st, acc, storage_view=True, evaluated=True)
-            bad = m.subtract_range(tensor_box(model, acc.tensor, True))
-            pt = point_of(bad)
-            dynamic = model.index_text(st, acc)[2]
-            if pt is not None:
-                if st.name in model.approximate:
-                    unknown.append(f"{st.sid}: loop bounds are data-dependent")
-                    continue
-                p, tuples = coords(pt)
-                params = param_values(model, p)
-                inst = instance(model, st.name, tuples[0][1], params, label)
-                cell = tuples[1][1]
-                kind = "writes" if acc.write else "reads"
-                t = model.program.tensor(acc.tensor)
-                msg = (f"{st.sid} {kind} {acc.tensor}[{', '.join(map(str, cell))}] outside its storage "
-                       f"{extent_text(t, params)} at {params_text(params)}")
-                return Decided("refuted", msg, statement, {"params": params, "instances": [inst],
-                                                           "cells": [{"tensor": acc.tensor, "index": cell,
-                                                                      "access": kind[:-1]}]})
-            if dynamic:
-                pending.append((st, acc))  # the dynamic part: z3 with reads as symbols (verify.py)
-    if unknown:
-        return Decided("unknown", "; ".join(sorted(set(unknown))), statement)
-    return Decided("proved", f"{checked} accesses stay within storage", statement, pending=pending)
+            affine.append((st, acc))
+            if model.index_text(st, acc)[2]:
+                pending.append((st, acc))
+    return affine, pending, total
+
+
+def access_violations(model: KernelModel, st, acc):
+    """The (instance -> cell) pairs of one access outside its tensor's storage (padding
+    included): empty iff the access stays in bounds."""
+    m = model.access_map(st, acc, storage_view=True, evaluated=True)
+    return m.subtract_range(tensor_box(model, acc.tensor, True))
+
+
+def access_witness(model: KernelModel, st, acc, pt, label: str) -> Decided:
+    """The refutation at a sample point of access_violations (unknown when the statement's
+    instances are over-approximated: its loop bounds depend on data)."""
+    if st.name in model.approximate:
+        return Decided("unknown", f"{st.sid}: loop bounds are data-dependent")
+    p, tuples = coords(pt)
+    params = param_values(model, p)
+    inst = instance(model, st.name, tuples[0][1], params, label)
+    cell = tuples[1][1]
+    kind = "writes" if acc.write else "reads"
+    t = model.program.tensor(acc.tensor)
+    msg = (f"{st.sid} {kind} {acc.tensor}[{', '.join(map(str, cell))}] outside its storage "
+           f"{extent_text(t, params)} at {params_text(params)}")
+    return Decided("refuted", msg, counterexample={"params": params, "instances": [inst],
+                                                   "cells": [{"tensor": acc.tensor, "index": cell,
+                                                              "access": kind[:-1]}]})
+
+
+def z3_access_witness(model: KernelModel, st, acc, values: dict, label: str) -> Decided:
+    """The refutation of an access z3 found outside storage (`values`: z3's model)."""
+    from .evaluate import ev
+    prog = model.program
+    params = {p: values.get(p, 0) for p in prog.params}
+    at = {lp.var: values.get(lp.var, 0) for lp in st.loops}
+    cell = [ev(e, {**params, **at}) for e in acc.index]
+    return Decided("refuted", f"{st.sid} accesses {acc.tensor}[{', '.join(map(str, cell))}] outside its "
+                   f"storage at {', '.join(f'{k}={v}' for k, v in params.items())}",
+                   counterexample={"params": params, "instances": [{"kernel": label, "stmt": st.sid, "at": at}],
+                                   "cells": [{"tensor": acc.tensor, "index": cell}]}, engine="z3")
 
 
 # ---------------------------------------------------------------- dependences
@@ -262,15 +279,21 @@ def parallel_loops(model: KernelModel):
     return list(seen.values())
 
 
-def independence(model: KernelModel, loop, inside, depth, label="after", phases_exact=False) -> Decided:
-    """Formal statement: no two instances inside the loop with different values of its
-    iterator conflict (one writes a cell the other accesses), where for a vectorized loop the
-    enclosing iterations are equal and for a hardware loop only the enclosing hardware indices
-    are (different hardware indices are unordered across enclosing serial loops)."""
-    statement = (f"forall params, instances x, y inside loop {loop.var} ({loop.axis}) with "
-                 f"x.{loop.var} != y.{loop.var}"
-                 + (" and equal enclosing iterations" if loop.axis == "vectorized" else
-                    " and equal enclosing hardware indices") + ": x and y do not conflict")
+def independence_statement(loop) -> str:
+    return (f"forall params, instances x, y inside loop {loop.var} ({loop.axis}) with "
+            f"x.{loop.var} != y.{loop.var}"
+            + (" and equal enclosing iterations" if loop.axis == "vectorized" else
+               " and equal enclosing hardware indices") + ": x and y do not conflict")
+
+
+def independence_sets(model: KernelModel, loop, inside, depth) -> tuple:
+    """(sure, may, phases_unclear) for the independence of `loop` (at `depth`, over the
+    statements `inside`): the conflicting pairs of different iterations, exactly modelled
+    (`sure`) or through a data-dependent guard or index (`may`), where for a vectorized loop
+    the enclosing iterations are equal and for a hardware loop only the enclosing hardware
+    indices are (different hardware indices are unordered across enclosing serial loops;
+    barrier phases of one block order threads: polyhedral/phases.py); `phases_unclear` says
+    why the phases could not be relied on ("" when they can)."""
     maps = []
     for s in inside:
         for t in inside:
@@ -285,7 +308,6 @@ def independence(model: KernelModel, loop, inside, depth, label="after", phases_
     threads = loop.axis.startswith("thread")
     phases_unclear = ""
     if model.barriers and threads:
-        # other barrier phases of one block are ordered (polyhedral/phases.py)
         from .race import phases_of, thread_unordered
         ph = phases_of(model)
         if ph.unsupported:
@@ -294,12 +316,12 @@ def independence(model: KernelModel, loop, inside, depth, label="after", phases_
             viol = viol.intersect(thread_unordered(model))
             phases_unclear = ph.unclear_sites()[0].reason if ph.unclear_sites() else ""
     sure, may = model.split_exact(viol)
-    pt = point_of(sure)
-    if pt is None and not may.is_empty():
-        return Decided("unknown", f"iterations of {loop.var} may conflict through a data-dependent guard or "
-                       "index", statement)
-    if pt is None:
-        return Decided("proved", f"iterations of {loop.var} ({loop.axis}) are independent", statement)
+    return sure, may, phases_unclear
+
+
+def independence_witness(model: KernelModel, loop, depth, label, pt, sure, phases_unclear: str) -> Decided:
+    """The refutation at a sample point of the sure conflicts (unknown when the barrier phases
+    that might order the pair are not modelled)."""
     if loop.axis == "vectorized":
         from .witness import sample_large  # many lanes: the interpreter's random order shows it
         pt = sample_large(sure) or pt
@@ -308,7 +330,7 @@ def independence(model: KernelModel, loop, inside, depth, label="after", phases_
     (n1, v1), (n2, v2) = tup
     if phases_unclear:
         return Decided("unknown", f"iterations of {loop.var} conflict unless a barrier orders them, and "
-                       f"{phases_unclear}", statement)
+                       f"{phases_unclear}")
     i1 = instance(model, n1, v1, params, label)
     i2 = instance(model, n2, v2, params, label)
     cells = shared_cells(model, v1, model, v2, n1, n2, params)
@@ -316,5 +338,5 @@ def independence(model: KernelModel, loop, inside, depth, label="after", phases_
     ctext = ", ".join(f"{c['tensor']}[{', '.join(map(str, c['index']))}]" for c in cells)
     return Decided("refuted", f"iterations {loop.var}={v1[depth]} and {loop.var}={v2[depth]} of the {loop.axis} "
                    f"loop both access {ctext} (at least one writes) at {params_text(params)}: "
-                   f"{fmt_instance(i1)} and {fmt_instance(i2)}", statement,
-                   {"params": params, "instances": [i1, i2], "cells": cells})
+                   f"{fmt_instance(i1)} and {fmt_instance(i2)}",
+                   counterexample={"params": params, "instances": [i1, i2], "cells": cells})

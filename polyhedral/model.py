@@ -4,6 +4,7 @@ Every assignment (and every whole-tensor `zero`, as a statement over the tensor'
 cells) becomes a statement with a parametric iteration domain. Data-dependent guards are
 "may": the domain is their sound over-approximation (`approx_cond(over=True)`), and the
 guards themselves are kept as IR so coverage can demand the same guard before and after.
+The statements (`Stmt`, `Loop`, `Access`) and the walk that builds them are in model_build.py.
 
 Original instances: an assignment maps through its provenance to `O_<sid>[orig iters]`; a
 constant-zero store (a `zero T` or its expansion) is identified by the cell it writes,
@@ -20,101 +21,19 @@ instances whose hardware indices differ are unordered anywhere inside one top-le
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from functools import cached_property
 
 import islpy as isl
 
 from verified_sched import ir
-from verified_sched.ir import Assign, Float, For, If, Int, Load, TensorCore, Var, Zero
-from .affine import (NonAffine, TRUE, aff, approx_cond, cond, conjuncts, is_data_cond, join_and,
-                     negate)
+from verified_sched.ir import Load
+from .affine import NonAffine, TRUE, aff, approx_cond, cond, join_and
 from . import pairs
-from .lazy import blend_of, reads_in_context, where_path
+# the statements and their builder (re-exported: other modules import them from here)
+from .model_build import HW_AXES, Access, Loop, Stmt, StatementBuilder, safe_name  # noqa: F401
 
-HW_AXES = ir.HW_AXES
 BLOCK_AXES = ("block.x", "block.y", "block.z")
 ORDERED = ("serial", "unrolled")
-
-
-@dataclass
-class Loop:
-    var: str
-    lo: object
-    hi: object
-    axis: str
-    key: tuple  # position path of the loop: identifies one loop occurrence
-    synthetic: bool = False  # the cell loops of a whole-tensor zero
-
-
-@dataclass
-class Access:
-    tensor: str
-    index: tuple
-    write: bool
-    accumulator: bool = False  # the self-read/write of an accumulation
-    noop: bool = False  # the store of `t[I] = t[I]`: writes back what it read, changes nothing
-    # a read inside an enclosing condition is evaluated under the conditions OUTSIDE it (and the
-    # conjuncts left of it: `&&` short-circuits), not under the statement's full guard chain;
-    # a read inside `where(c, a, b)` under the statement's guards and c (in a) or not c (in b).
-    # None: evaluated exactly where the statement runs.
-    context: tuple | None = None
-
-
-@dataclass
-class Stmt:
-    name: str  # isl tuple name (unique in the model)
-    sid: str  # original statement identity
-    node: object  # the IR Assign or Zero
-    loops: list
-    sched: list  # [P0, loop1, P1, ..., loopd, Pd]; P are tuples of ints
-    guards: list  # enclosing conditions (else-branches negated), outermost first
-    top: int
-    orig_tuple: str
-    orig_names: tuple
-    orig_exprs: tuple
-    acc_op: str | None
-    accesses: list
-    zero_like: bool
-    barrier_before: int = 0  # barriers preceding in program text (for later race analysis)
-    # `t[I] = where(c, v, t[I])` with affine c: a blend; where c fails the store writes back the
-    # value it read (a no-op), so the instance is effective (stores, stands for its original)
-    # only under c. Its accesses all count for in_bounds, independence and race.
-    blend: object = None
-
-    @property
-    def depth(self) -> int:
-        return len(self.loops)
-
-    def dims(self, prefix="i") -> list:
-        return [f"{prefix}{d}" for d in range(self.depth)]
-
-    def names(self, params: dict, prefix="i") -> dict:
-        out = dict(params)
-        out.update({lp.var: f"{prefix}{d}" for d, lp in enumerate(self.loops)})
-        return out
-
-    def data_guards(self, params: dict) -> list:
-        names = self.names(params)
-        return [c for g in self.guards for c in conjuncts(g) if is_data_cond(c, names)]
-
-    def hw(self) -> dict:
-        """hardware axis -> depth of the innermost loop bound to it."""
-        return {lp.axis: d for d, lp in enumerate(self.loops) if lp.axis in HW_AXES}
-
-
-def safe_name(s: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_]", "_", s)
-
-
-def original_sid(sid: str) -> str:
-    """Copies of a statement (partition, materialized unroll) are `S0#k`: one original."""
-    return sid.split("#", 1)[0]
-
-
-def is_zero_const(e) -> bool:
-    return isinstance(e, (Int, Float)) and e.value == 0
 
 
 def lex_before(s: Stmt, t: Stmt, tie=lambda axis: True) -> str | None:
@@ -159,104 +78,11 @@ class KernelModel:
         self.ptuple = "[" + ", ".join(self.pnames.values()) + "]"
         cons = [cond(c, self.pnames) for c in program.constraints]
         self.param_text = join_and(cons + [extra_params])
-        self.stmts: list[Stmt] = []
-        self.barriers = 0
-        self.barrier_stmts: list[Stmt] = []  # barrier occurrences as pseudo statements (no accesses)
-        self._n = 0
-        self._zero_count = {}
+        built = StatementBuilder(program, self.kernel, self.pnames, tag)  # model_build.py
+        self.stmts: list[Stmt] = built.stmts
+        self.barriers = built.barriers
+        self.barrier_stmts: list[Stmt] = built.barrier_stmts  # barrier occurrences as pseudo statements (no accesses)
         self.approximate = set()  # names of statements whose model over-approximates
-        self._walk(self.kernel.body, [], [], (), [], None)
-
-    # ------------------------------------------------------------ extraction
-
-    def _walk(self, stmts, loops, guards, pos, sched_prefix, top):
-        for k, s in enumerate(stmts):
-            p = pos + (k,)
-            t = k if top is None else top
-            match s:
-                case For():
-                    key = tuple(x for x in sched_prefix if isinstance(x, tuple)) + (p,)
-                    lp = Loop(s.var, s.lo, s.hi, s.axis, key)
-                    self._walk(s.body, loops + [lp], guards, (), sched_prefix + [p, lp], t)
-                case If(cond=c):
-                    self._walk(s.then, loops, guards + [c], p + (0,), sched_prefix, t)
-                    self._walk(s.orelse, loops, guards + [negate(c)], p + (1,), sched_prefix, t)
-                case TensorCore(lane=lane, fallback=fb):
-                    g = guards + ([ir.Cmp("==", Var(lane), Int(0))] if any(l.var == lane for l in loops) else [])
-                    self._walk(fb, loops, g, p + (0,), sched_prefix, t)
-                case ir.Barrier():
-                    self.barriers += 1
-                    n = len(self.barrier_stmts)
-                    self.barrier_stmts.append(Stmt(f"{self.tag}_BAR{n}", f"barrier{n}", s, list(loops),
-                                                   sched_prefix + [p], list(guards), t, "", (), (), None,
-                                                   [], False))
-                case Assign() | Zero():
-                    self._add(s, loops, guards, sched_prefix + [p], t)
-
-    def _add(self, s, loops, guards, sched, top):
-        name = f"{self.tag}_{safe_name(getattr(s, 'sid', '') or 'Z')}_{self._n}"
-        self._n += 1
-        if isinstance(s, Zero):
-            t = self.program.tensor(s.tensor)
-            cells = [Loop(f"_z{d}", Int(0), dim, "vectorized", ("zero", name, d), True)
-                     for d, dim in enumerate(t.storage_dims())]
-            idx = tuple(Var(c.var) for c in cells)
-            zt = self._zero_tuple(s.tensor, top)
-            st = Stmt(name, zt[1], s, loops + cells, sched + [c for cell in cells for c in (cell, ())],
-                      guards, top, zt[0], tuple(f"c{d}" for d in range(len(idx))), idx,
-                      None, [Access(s.tensor, idx, True)], True, self.barriers)
-            self.stmts.append(st)
-            return
-        names = {**self.pnames, **{lp.var: lp.var for lp in loops}}
-        blend, effective_value = blend_of(s, names)
-        # a blend is an accumulation when its effective store is one
-        acc = ir.accumulation(s if blend is None else ir.Assign(s.tensor, s.index, effective_value, s.sid))
-        noop = s.value == Load(s.tensor, s.index)
-        accesses = [Access(s.tensor, s.index, True, acc is not None, noop)]
-        acc_ctx = () if blend is None else where_path(s.value, effective_value)
-        if acc is not None:
-            accesses.append(Access(s.tensor, s.index, False, True, context=self._ctx(guards, acc_ctx)))
-        target = Load(s.tensor, s.index)
-        skip_one = acc is not None
-        for r, ctx in reads_in_context(s.value):
-            if skip_one and r == target and ctx == acc_ctx:
-                skip_one = False
-                continue
-            accesses.append(Access(r.tensor, r.index, False, context=self._ctx(guards, ctx)))
-        for r, ctx in reads_in_context(s.index):
-            accesses.append(Access(r.tensor, r.index, False, context=self._ctx(guards, ctx)))
-        for k, g in enumerate(guards):
-            accesses += [Access(r.tensor, r.index, False, context=tuple(guards[:k]) + ctx)
-                         for r, ctx in reads_in_context(g)]
-        # a constant-zero store (expand_zero's), also when a split's blend keeps the old value
-        # on duplicate lanes: its effective store decides its identity (the cell it clears)
-        zero_like = is_zero_const(s.value if blend is None else effective_value) and not s.sid.startswith("S")
-        if zero_like:
-            (otuple, sid), oexprs = self._zero_tuple(s.tensor, top), s.index
-            onames = tuple(f"c{d}" for d in range(len(s.index)))
-        else:
-            prov = s.provenance or tuple((lp.var, Var(lp.var)) for lp in loops)
-            otuple, onames, oexprs = f"O_{safe_name(s.sid)}", tuple(n for n, _ in prov), tuple(e for _, e in prov)
-            sid = original_sid(s.sid)
-            otuple = f"O_{safe_name(sid)}"
-        self.stmts.append(Stmt(name, sid, s, list(loops), sched, list(guards), top, otuple, onames, oexprs,
-                               acc[0] if acc else None, accesses, zero_like, self.barriers, blend))
-
-    def _zero_tuple(self, tensor: str, top: int) -> tuple:
-        """The original identity of a constant-zero store: its cell, and which of the kernel's
-        zero statements of the tensor it belongs to (counted by top-level statement), so two
-        `zero T` of unrelated phases stay two statements."""
-        tops = self._zero_count.setdefault(tensor, [])
-        if top not in tops:
-            tops.append(top)
-        k = tops.index(top)
-        pre = "Z" if k == 0 else f"Z{k}"
-        return f"{pre}_{safe_name(tensor)}", f"{pre}_{tensor}"
-
-    @staticmethod
-    def _ctx(guards, ctx):
-        """The context of a value or index read: None (the statement's domain) outside any where."""
-        return tuple(guards) + tuple(ctx) if ctx else None
 
     # ------------------------------------------------------------ text helpers
 

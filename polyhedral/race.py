@@ -19,11 +19,13 @@ reaches it or none does. Refuted with two threads of one block, one reaching it 
 """
 from __future__ import annotations
 
+from functools import cache
+
 import islpy as isl
 
 from verified_sched.obligations import Decided
 from .describe import coords, fmt_instance, instance, param_values, shared_cells
-from .isltools import params_text, point_of
+from .isltools import params_text
 from .model import KernelModel
 from .phases import AXES, Phases
 
@@ -69,33 +71,37 @@ def _who(block: dict, thread: dict) -> str:
     return f"block ({b}) thread ({t})"
 
 
-def race(model: KernelModel, label="kernel", phases_exact: bool = True) -> Decided:
-    """The race obligation (module docstring). `phases_exact` is accepted for callers of the
-    earlier interface and ignored: the phases are always computed here."""
+def race_parts(model: KernelModel, label="kernel") -> list:
+    """The race obligation (module docstring) as queries for obligations.AllOf: the exactly
+    modelled conflicting thread pairs of one block and of different blocks (IslEmpty: a sample
+    is the refutation), then those through data-dependent guards or indices (non-empty:
+    unknown), then conditions whose reads are not modelled (unknown)."""
+    from verified_sched.obligations import IslEmpty
     ph = phases_of(model)
     if ph.unsupported:
-        return Decided("unknown", ph.unsupported, STATEMENT)
+        return [Decided("unknown", ph.unsupported)]
     intra, cross = ph.races
-    for rel, across in ((intra, False), (cross, True)):
-        sure, may = ph.exact_pairs(rel)
-        pt = point_of(sure)
-        if pt is None:
-            continue
+
+    def witness(pt, across):
         if not across and ph.unclear_sites():
             return Decided("unknown", f"threads of one block conflict unless a barrier orders them, and "
-                           f"{ph.unclear_sites()[0].reason}", STATEMENT)
+                           f"{ph.unclear_sites()[0].reason}")
         return _refuted(model, ph, pt, across, label)
-    for rel in (intra, cross):
-        if not ph.exact_pairs(rel)[1].is_empty():
-            return Decided("unknown", "threads may conflict through a data-dependent guard or index", STATEMENT)
+    may = Decided("unknown", "threads may conflict through a data-dependent guard or index")
+    pairs = [cache(lambda rel=rel: ph.exact_pairs(rel)) for rel in (intra, cross)]
+    parts = [IslEmpty(lambda k=k: pairs[k]()[0], lambda pt, across=across: witness(pt, across))
+             for k, across in ((0, False), (1, True))]
+    parts += [IslEmpty(lambda k=k: pairs[k]()[1], lambda pt: may) for k in (0, 1)]
     hidden = model.unmodelled_guard_reads
     if hidden:
-        return Decided("unknown", f"a condition reads {', '.join(sorted(hidden))}, which the kernel writes, "
-                       "where the guarded statement does not run: those reads are not in the race model",
-                       STATEMENT)
-    n = len(ph.good_sites())
-    return Decided("proved", "no two hardware threads conflict" +
-                   (f" outside the order of {n} barrier(s)" if n else ""), STATEMENT)
+        parts.append(Decided("unknown", f"a condition reads {', '.join(sorted(hidden))}, which the kernel writes, "
+                             "where the guarded statement does not run: those reads are not in the race model"))
+    return parts
+
+
+def race_proved(model: KernelModel) -> Decided:
+    n = len(phases_of(model).good_sites())
+    return Decided("proved", "no two hardware threads conflict" + (f" outside the order of {n} barrier(s)" if n else ""))
 
 
 def _refuted(model, ph: Phases, pt, across: bool, label) -> Decided:
@@ -133,4 +139,4 @@ def thread_unordered(model: KernelModel) -> isl.UnionMap:
     return ph.to_instances(ph.races[0])
 
 
-__all__ = ["race", "barrier_uniformity", "thread_unordered", "phases_of"]
+__all__ = ["race_parts", "race_proved", "barrier_uniformity", "thread_unordered", "phases_of"]

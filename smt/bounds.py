@@ -31,28 +31,39 @@ def read_symbols(facts: list, stable=frozenset(), ranges=None):
     return load
 
 
-def access_in_bounds(params, constraints, loops, guards, index, storage, timeout=None, load=None,
-                     facts=None) -> Decision:
-    """`loops`: (var, lo, hi) outermost first; `guards`: IR conditions (a guard without an
-    integer meaning makes a refutation unknown, never a proof); `storage`: extents; `load` and
-    `facts`: reads as symbols (read_symbols) and the facts it collects about them."""
+def access_query(params, constraints, loops, guards, index, storage, load=None, facts=None):
+    """(facts, goal, loose) stating in_bounds of one access for z3: `loops` (var, lo, hi)
+    outermost first; `guards` IR conditions (one without an integer meaning is dropped, which
+    only adds instances, and `loose` is then True: a refutation is not replayable, a proof
+    stays sound); `storage` extents; `load` and `facts`: reads as symbols (read_symbols) and
+    the facts it collects about them. NoTerm when the index or a bound has no integer term."""
     env = {p: z3.Int(p) for p in params}
     facts, loose = (facts if facts is not None else []), False
-    try:
-        facts += [cond(c, env) for c in constraints]
-        for var, lo, hi in loops:
-            v = env.setdefault(var, z3.Int(var))
-            facts += [term(lo, env) <= v, v < term(hi, env)]
-        goal = z3.And(*[z3.And(0 <= term(e, env, load), term(e, env, load) < term(d, env))
-                        for e, d in zip(index, storage)])
-    except NoTerm as exc:
-        return Decision("unknown", None, str(exc))
+    facts += [cond(c, env) for c in constraints]
+    for var, lo, hi in loops:
+        v = env.setdefault(var, z3.Int(var))
+        facts += [term(lo, env) <= v, v < term(hi, env)]
+    goal = z3.And(*[z3.And(0 <= term(e, env, load), term(e, env, load) < term(d, env))
+                    for e, d in zip(index, storage)])
     for g in guards:
         try:
             facts.append(cond(g, env, load))
         except NoTerm:
-            loose = True  # dropping a guard only adds instances: proofs stay sound
+            loose = True
+    return facts, goal, loose
+
+
+def access_in_bounds(params, constraints, loops, guards, index, storage, timeout=None, load=None,
+                     facts=None) -> Decision:
+    """access_query decided by z3: a refutation that needs a dropped guard is unknown."""
+    try:
+        facts, goal, loose = access_query(params, constraints, loops, guards, index, storage, load, facts)
+    except NoTerm as exc:
+        return Decision("unknown", None, str(exc))
     d = decide(facts, goal) if timeout is None else decide(facts, goal, timeout)
     if d.status == "refuted" and loose:
-        return Decision("unknown", None, "the out-of-bounds instance needs a data-dependent guard to hold")
+        return Decision("unknown", None, LOOSE)
     return d
+
+
+LOOSE = "the out-of-bounds instance needs a data-dependent guard to hold"

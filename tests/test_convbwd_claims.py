@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from verified_sched.dsl import parse_text
-from verified_sched.rewrites import conv_backward as cb
+from verified_sched.generators import conv_backward as cb
 
 from verified_sched import verify  # noqa: E402
 

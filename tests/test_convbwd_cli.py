@@ -12,7 +12,7 @@ import pytest
 from test_convbwd_emit import out_extent, reference, stored
 from verified_sched import cli
 from verified_sched.dsl import parse_text
-from verified_sched.rewrites import conv_backward as cb
+from verified_sched.generators import conv_backward as cb
 
 
 def test_vsched_verify_proves_the_emitted_file(tmp_path, capsys):

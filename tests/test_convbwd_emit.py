@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from verified_sched import ir
 from verified_sched.dsl import parse_text
 from verified_sched.errors import UsageError
-from verified_sched.rewrites import conv_backward as cb
+from verified_sched.generators import conv_backward as cb
+from verified_sched.generators import conv_backward_cli
 
 KERNELS = {"forward": "y", "input_grad": "dx", "input_grad_reference": "dx", "weight_grad": "dw",
            "weight_grad_reference": "dw", "bias_grad": "db", "bias_grad_reference": "db"}
@@ -254,7 +255,7 @@ def test_bad_arguments_are_usage_errors(kwargs, message):
 
 def cli(argv):
     parser = argparse.ArgumentParser(prog="vsched")
-    cb.add_subparser(parser.add_subparsers(dest="command", required=True))
+    conv_backward_cli.add_subparser(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["conv-backward", *argv])
     return args.fn(args)
 

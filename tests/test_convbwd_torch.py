@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from verified_sched.dsl import parse_text
-from verified_sched.rewrites import conv_backward as cb
+from verified_sched.generators import conv_backward as cb
 
 torch = pytest.importorskip("torch")
 

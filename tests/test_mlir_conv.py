@@ -17,9 +17,9 @@ from codegen.build import load_c  # noqa: E402
 from codegen.oracle import compare_kernels  # noqa: E402
 from verified_sched.cli import main  # noqa: E402
 from verified_sched.dsl.parser import parse_file  # noqa: E402
+from verified_sched.generators.conv_backward import make_conv  # noqa: E402
 from verified_sched.mlir.iree_backend import load_iree  # noqa: E402
 from verified_sched.mlir.numerics import numerics_rows  # noqa: E402
-from verified_sched.rewrites.conv_backward import make_conv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CONVS = json.loads((ROOT / "tests" / "fixtures" / "mlir" / "convs.json").read_text())

@@ -11,14 +11,18 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from polyhedral import brute, checks, contraction, race
+from verified_sched.generic.race import race as race_check
+from polyhedral import checks, contraction, race
 from polyhedral.model import KernelModel
+from support import brute
 from verified_sched import ir
 from verified_sched.dsl import parse_text
 from verified_sched.errors import ScheduleError
 from verified_sched.ops import apply_op
 from verified_sched.sizes import example_sizes
 from verified_sched.strategies import programs
+from verified_sched.generic.in_bounds import in_bounds
+from verified_sched.generic.independence import independence
 from verified_sched.verify import idempotent
 
 
@@ -38,12 +42,12 @@ def crosscheck_pair(before, after, kname, sizes, profile="default"):
     """Compare every generic obligation of one (before, after) pair at `sizes`."""
     b, a = pinned(before, sizes), pinned(after, sizes)
     mb, ma = KernelModel(b, kname, tag="B"), KernelModel(a, kname, tag="A")
-    n = compare(checks.in_bounds(ma).status, brute.in_bounds(ma, sizes), "in_bounds")
+    n = compare(in_bounds(ma).status, brute.in_bounds(ma, sizes), "in_bounds")
     idem = idempotent(ma)
     n += compare(checks.coverage(mb, ma, idem).status, brute.coverage(mb, ma, sizes, idem), "coverage")
     dep, red = checks.dependence(mb, ma, profile)
     kept, reversed_red = brute.dependence(mb, ma, sizes)
-    if checks.in_bounds(mb).status == "proved":
+    if in_bounds(mb).status == "proved":
         n += compare(dep.status, kept, "dependence")
         if _plus(ma) and not _minmax(ma) and red.status == "proved":
             assert red.reassociates == reversed_red, "reassociation (default profile)"
@@ -52,12 +56,12 @@ def crosscheck_pair(before, after, kname, sizes, profile="default"):
     if ma.barriers:
         return n  # barrier phases: cross-checked by the phase analysis' own brute force
     for loop, inside, depth in checks.parallel_loops(ma):
-        f = checks.independence(ma, loop, inside, depth, "after")
+        f = independence(ma, loop, inside, depth, "after")
         n += compare(f.status, brute.independence(ma, sizes, loop.key), f"independence of {loop.var}")
     hw_tops = {s.top for s in ma.stmts if s.hw()}
     if hw_tops and all(s.hw() for s in ma.stmts if s.top in hw_tops):
         # (statements run redundantly by every thread are the phase analysis' own business)
-        n += compare(race.race(ma, "after").status, brute.race(ma, sizes), "race")
+        n += compare(race_check(ma, "after").status, brute.race(ma, sizes), "race")
     return n
 
 
@@ -215,9 +219,9 @@ def test_gpu_kernels_agree_with_brute_force(name):
                 continue
             assert uni.status == "proved"
         exact = True
-        assert compare(race.race(m, "kernel").status, brute.race(m, sizes, exact), "race")
+        assert compare(race_check(m, "kernel").status, brute.race(m, sizes, exact), "race")
         for loop, inside, depth in checks.parallel_loops(m):
-            f = checks.independence(m, loop, inside, depth, "kernel")
+            f = independence(m, loop, inside, depth, "kernel")
             compare(f.status, brute.independence(m, sizes, loop.key, exact), f"independence of {loop.var}")
 
 

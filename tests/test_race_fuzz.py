@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from codegen.build import load_c
 from codegen.dtypes import storage_shape
 from codegen.emulate import RaceError, load_emulated
-from polyhedral import race
+from verified_sched.generic.race import race as race_check
 from polyhedral.model import KernelModel
 from support.phases_brute import simulate
 from verified_sched.dsl import parse_text
@@ -79,7 +79,7 @@ def test_retyped_nests(text, n, m, kk):
     program = parse_text(text)
     after = _after(program)
     reports = verify_program(program, timeout=20.0)
-    r = race.race(KernelModel(after, "k"))
+    r = race_check(KernelModel(after, "k"))
     assert r.status in ("proved", "refuted"), r.message
     legal = all(rep.verdict == "legal" for rep in reports) and r.status == "proved"
     event(f"legal={legal} race={r.status}")

@@ -13,7 +13,7 @@ import pytest
 
 from codegen.emulate import RaceError, load_emulated
 from codegen.oracle import random_inputs
-from polyhedral import race
+from verified_sched.generic.race import race as race_check
 from polyhedral.model import KernelModel
 from support.phases_brute import simulate
 from verified_sched.cli import main
@@ -84,7 +84,7 @@ def test_leader_write_and_thread_zero_write_do_not_race():
     """Thread 0 writes y[b, 0] outside the thread loop and again inside it: one thread, in
     program order; the brute-force semantics agrees."""
     program = parse_text(LEADER_SAFE, "safe.vs")
-    r = race.race(KernelModel(program, "safe"))
+    r = race_check(KernelModel(program, "safe"))
     assert r.status == "proved", r.message
     for n in (1, 2, 5):
         assert not simulate(program, "safe", {"B": 2, "N": n}).race
@@ -92,7 +92,7 @@ def test_leader_write_and_thread_zero_write_do_not_race():
 
 def test_leader_write_racing_another_thread_is_refuted_and_replays():
     program = parse_text(RACY, "racy.vs")
-    r = race.race(KernelModel(program, "racy"))
+    r = race_check(KernelModel(program, "racy"))
     assert r.status == "refuted", r.message
     cex = r.counterexample
     threads = [t["thread"] for t in cex["threads"]]

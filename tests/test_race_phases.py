@@ -11,6 +11,7 @@ import pytest
 from codegen.build import load_c
 from codegen.dtypes import storage_shape
 from codegen.emulate import RaceError, load_emulated
+from verified_sched.generic.race import race as race_check
 from polyhedral import race
 from polyhedral.model import KernelModel
 from support.phases_brute import simulate
@@ -77,7 +78,7 @@ EXPECT = {"trailing": ("proved", "proved"), "notrailing": ("refuted", "proved"),
 
 def decide(program, name):
     m = KernelModel(program, name)
-    return race.race(m), race.barrier_uniformity(m)
+    return race_check(m), race.barrier_uniformity(m)
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from hypothesis import strategies as hst
 from codegen.build import load_c
 from codegen.emulate import load_emulated
 from verified_sched import ir
+from verified_sched.generic.independence import independence
 from verified_sched.dsl import parse_text
 from verified_sched.errors import ScheduleError
 from verified_sched.ops import apply_op, apply_schedule
@@ -195,7 +196,7 @@ def test_block_independence_is_decided_not_vacuous():
     for mutate in (lambda q: q, _rewrite_kernel(one_slice)):
         m = KernelModel(apply_op(mutate(apply_op(p, K, split)), K, retype), K)
         [(loop, inside, depth)] = generic.parallel_loops(m)
-        got.append((loop.var, generic.independence(m, loop, inside, depth).status))
+        got.append((loop.var, independence(m, loop, inside, depth).status))
     assert got == [("nb", "proved"), ("nb", "unknown")]
 
 

@@ -14,7 +14,7 @@ from verified_sched.dsl import parse_file, parse_text
 from verified_sched.interp import run_kernel
 from verified_sched.ops import apply_op
 from verified_sched.rewrites.winograd import random_atol
-from verified_sched.rewrites.winograd_examples import conv_source
+from verified_sched.fuzz.conv_programs import conv_source
 from verified_sched.rewrites.winograd_proofs import winograd_results
 from verified_sched.schedule import Winograd
 

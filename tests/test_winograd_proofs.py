@@ -9,7 +9,7 @@ from verified_sched import ir
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.errors import ParseError
 from verified_sched.rewrites.winograd import rewrite_kernel
-from verified_sched.rewrites.winograd_examples import conv_source
+from verified_sched.fuzz.conv_programs import conv_source
 from verified_sched.dsl.inputs import parse_inputs_line
 from verified_sched.rewrites.winograd_proofs import (bounds_obligations, coverage_obligation,
                                                      identity_obligations, winograd_results)

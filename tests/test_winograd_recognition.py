@@ -8,7 +8,7 @@ from verified_sched import ir
 from verified_sched.dsl import parse_text
 from verified_sched.ops import apply_op
 from verified_sched.rewrites.winograd import find_sites, rewrite_kernel
-from verified_sched.rewrites.winograd_examples import conv_source
+from verified_sched.fuzz.conv_programs import conv_source
 from verified_sched.schedule import Winograd
 from verified_sched.wellformed import check_program
 

@@ -240,7 +240,7 @@ def _exact_at(program: ir.Program, kernel: str, sizes: dict, inputs: str) -> boo
     """Whether the verifier proves that a Winograd schedule of `kernel` computes exactly (so
     bitwise equal to the direct form) at these sizes for the inputs drawn: small integers, or
     the file's declared `inputs` ranges."""
-    from .schedule import Winograd
+    from .ops.winograd import Winograd
 
     sched = program.schedule_for(kernel)
     if sched is None or not any(isinstance(op, Winograd) for op in sched.ops):
@@ -387,9 +387,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_count, default=0, metavar="S")
     p.set_defaults(fn=cmd_exec)
 
-    from .rewrites import conv_backward  # `vsched conv-backward`
+    from .generators import conv_backward_cli  # `vsched conv-backward`
 
-    conv_backward.add_subparser(sub)
+    conv_backward_cli.add_subparser(sub)
     from .gate import explain  # `vsched explain`
 
     explain.add_subparser(sub)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from . import budget
-from .obligations import Decided, Goal, IslEmpty, Obligation, Procedure, Z3Implies
+from .obligations import AllOf, Decided, Goal, IslEmpty, Obligation, Procedure, Z3Implies
 
 
 def discharge(goals, deadline: float, op_index: int = 0, op_text: str = "") -> list:
@@ -29,18 +29,34 @@ def discharge_one(goal: Goal, deadline: float, op_index: int = 0, op_text: str =
     """The Obligation(s) of one goal: one, or one per kind of a Procedure that decides
     several."""
     t0 = time.perf_counter()
-    answer, reason = budget.guarded(lambda: decide(goal), deadline or float("inf"))
+    result, reason = budget.guarded(lambda: decide(goal), deadline or float("inf"))
     if reason is not None:
-        answer = Decided("unknown", reason)
+        result = Decided("unknown", reason)
     seconds = time.perf_counter() - t0
-    pairs = answer if isinstance(answer, list) else [(goal.kind, answer)]
+    pairs = result if isinstance(result, list) else [(goal.kind, result)]
     return [obligation(kind, op_index, op_text, goal.statement, d, seconds / len(pairs)) for kind, d in pairs]
 
 
 def decide(goal: Goal):
     """The Decided answer of one goal's query (a list of (kind, Decided) for a Procedure
     deciding several kinds), without budget or timing (discharge_one adds them)."""
-    match goal.query:
+    return answer(goal.query)
+
+
+def answer(query):
+    """The Decided answer of one query (see decide)."""
+    match query:
+        case AllOf(parts=parts, proved=combine):
+            answers, unknown = [], []
+            for part in parts():
+                d = answer(part)
+                if d.status == "refuted":
+                    return d
+                (unknown if d.status == "unknown" else answers).append(d)
+            if unknown:
+                return Decided("unknown", "; ".join(sorted({d.message for d in unknown})),
+                               engine=unknown[0].engine)
+            return combine(answers)
         case Decided() as d:
             return d
         case Procedure(run=run):
@@ -49,16 +65,19 @@ def decide(goal: Goal):
             from polyhedral.isltools import point_of
             pt = point_of(build())
             return Decided("proved", message) if pt is None else witness(pt)
-        case Z3Implies(query=build, witness=witness, proved=message, timeout=timeout):
+        case Z3Implies(query=build, witness=witness, proved=message, timeout=timeout, undecided=what):
             from smt.solver import decide as z3_decide
-            facts, claim = build()
+            stated = build()
+            if isinstance(stated, Decided):  # the goal has no z3 form (a term z3 cannot state)
+                return stated
+            facts, claim = stated
             d = z3_decide(facts, claim, timeout)
             if d.status == "proved":
                 return Decided("proved", message, engine="z3")
             if d.status == "refuted":
                 return witness(d.model)
-            return Decided("unknown", d.reason, engine="z3")
-    raise TypeError(f"not a query: {goal.query!r}")  # Goal.__post_init__ rules this out
+            return Decided("unknown", f"{what} ({d.reason})" if what else d.reason, engine="z3")
+    raise TypeError(f"not a query: {query!r}")  # Goal.__post_init__ rules this out
 
 
 def obligation(kind, op_index, op_text, statement, d: Decided, seconds: float = 0.0) -> Obligation:

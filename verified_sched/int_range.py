@@ -261,7 +261,7 @@ def prove(program: ir.Program, kernel: str, corners: int = 1024):
 
 def _corner(program: ir.Program, kernel: str, box: dict, limit: int):
     """Parameters at corners of the box (constraints hold) where check_concrete refuses."""
-    from .sizes import eval_cond
+    from codegen.dtypes import eval_cond  # the one evaluator (not via .sizes, which imports us)
 
     names = list(box)
     if 2 ** len(names) > limit:

@@ -336,7 +336,7 @@ class Kernel(Node):
 @dataclass(frozen=True)
 class Schedule(Node):
     kernel: str
-    ops: tuple  # of verified_sched.schedule op records
+    ops: tuple  # of op records (verified_sched/ops/<op>.py, ops.registry)
     loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):

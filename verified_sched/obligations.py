@@ -78,6 +78,7 @@ def verdict(obligations) -> str:
 #   Procedure  a decision procedure of several queries (value flow, claims, structural
 #              comparisons) that returns its `Decided` answer itself
 #   Decided    an answer already known when the goal is stated (a structural fact)
+#   AllOf      a conjunction of such queries (one per access, say), proved iff each is
 
 
 @dataclass
@@ -119,10 +120,11 @@ class Z3Implies:
     of `facts and not goal` goes to `witness(model_dict)` (the Decided refutation); z3
     giving up (its timeout, the deadline) makes the goal unknown with z3's reason."""
 
-    query: object  # () -> (list of z3 BoolRef, z3 BoolRef)
+    query: object  # () -> (list of z3 BoolRef, z3 BoolRef), or a Decided when it has no z3 form
     witness: object  # (dict) -> Decided
     proved: str = "holds"
     timeout: float = 10.0
+    undecided: str = ""  # what was not decided, said before z3's reason when it gives up
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,17 @@ class Procedure:
     computation decides several obligation kinds (dependence and reassociation)."""
 
     run: object  # () -> Decided | list[tuple[str, Decided]]
+
+
+@dataclass(frozen=True)
+class AllOf:
+    """Proved iff every part is: `parts()` returns the queries (built inside the goal's budget).
+    They are decided in order; the first refutation is the answer; unknown parts make the goal
+    unknown (their messages joined) unless a later part refutes it; when all are proved,
+    `proved(answers)` (the parts' Decided answers) gives the answer."""
+
+    parts: object  # () -> list of IslEmpty | Z3Implies | Procedure | Decided
+    proved: object  # (list of Decided) -> Decided
 
 
 @dataclass(frozen=True)
@@ -145,7 +158,7 @@ class Goal:
     def __post_init__(self):
         if self.kind not in KINDS:
             raise ValueError(f"unknown obligation kind {self.kind!r}")
-        if not isinstance(self.query, (IslEmpty, Z3Implies, Procedure, Decided)):
+        if not isinstance(self.query, (IslEmpty, Z3Implies, Procedure, Decided, AllOf)):
             raise TypeError(f"goal {self.kind}: not a query: {self.query!r}")
 
 

@@ -93,6 +93,21 @@ class Syntax:
         return {o.name: o.kind for o in self.options}
 
 
+def loc_field():
+    """The `loc` field every record ends with (its source location; not compared, not shown)."""
+    return dataclasses.field(default=None, compare=False, repr=False, kw_only=True)
+
+
+def loop_field(name: str = "loop") -> Field:
+    """A positional loop-name field."""
+    return Field(name, "name", "a loop name")
+
+
+def tensor_field(name: str = "tensor") -> Field:
+    """A positional tensor-name field."""
+    return Field(name, "name", "a tensor name")
+
+
 def default(cls, name: str):
     """The dataclass default of field `name` of record class `cls` (MISSING if required)."""
     f = cls.__dataclass_fields__[name]
@@ -116,6 +131,13 @@ class OpRecord:
 
     def check(self) -> None:
         """Record-specific argument checks beyond the syntax's (override; raise `invalid`)."""
+
+
+def op_name(op) -> str:
+    """The DSL keyword of an op record."""
+    if not isinstance(op, OpRecord):
+        raise TypeError(op)
+    return type(op).SYNTAX.keyword
 
 
 def render(op) -> str:

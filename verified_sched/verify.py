@@ -10,19 +10,20 @@ For each `claim A == B`: contraction equivalence with multiplicities.
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from polyhedral import checks, claims_value, race
-from verified_sched.obligations import Decided
+from polyhedral import checks, claims_value
 from polyhedral.describe import fmt_instance
 from polyhedral.model import KernelModel
 from . import budget, gpu_limits, ir
 from .budget import DEFAULT_TIMEOUT
 from .errors import ScheduleError
 from .discharge import discharge
+from .generic.in_bounds import in_bounds_goal
+from .generic.independence import independence_goal
+from .generic.race import barrier_goal, race_goal
 from .obligations import Goal, Obligation, Procedure, verdict
 
 GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence")
@@ -91,13 +92,9 @@ guarded = budget.guarded  # re-exported: fn() inside one obligation's budget
 
 # the formal statements of the driver's goals (a check's answer may refine its statement)
 STATEMENTS = {
-    "in_bounds": "forall params, instances s: every access f_s(s) lies in [0, dims + pad) of its tensor",
     "coverage": "the op performs exactly the original statement instances (provenance is a bijection)",
     "dependence": "forall params, dependences (b1 -> b2) of before: the after instances of b1 run before "
                   "the after instances of b2",
-    "independence": "no two iterations of a parallel loop conflict",
-    "barrier_uniformity": "every barrier is reached by all threads of its block or by none",
-    "race": "no two unordered hardware threads conflict on a cell",
     "hardware_limits": "the launch respects the target's thread, grid and shared-memory limits",
     "equivalence": "the two kernels compute the same values",
 }
@@ -113,68 +110,12 @@ def idempotent(model: KernelModel):
     return checks.idempotent_fn(model)
 
 
-def in_bounds(model: KernelModel, label: str, timeout: float = DEFAULT_TIMEOUT) -> Decided:
-    """isl for affine accesses; z3 for integer accesses isl cannot state (products of sizes)
-    and for dynamic indices, whose reads become symbols bounded by the enclosing guards and the
-    tensor's declared `inputs` range."""
-    f = checks.in_bounds(model, label)
-    if f.status == "proved" and not f.pending:
-        return _int64(model, f)
-    if f.status != "proved":
-        return f
-    from smt.bounds import access_in_bounds, read_symbols
-    prog = model.program
-    stable = {t.name for t in prog.tensors} - {a.tensor for st in model.stmts for a in st.accesses if a.write}
-    ranges = {n: (math.ceil(r.lo), math.floor(r.hi)) for r in prog.inputs if r.grid_exp == 0 for n in r.tensors}
-    for st, acc in f.pending:
-        loops = [(lp.var, lp.lo, lp.hi) for lp in st.loops]
-        # where the access is evaluated: under its lazy context (where branch, condition)
-        guards = list(st.guards if acc.context is None else acc.context)
-        facts = []
-        d = access_in_bounds(prog.params, prog.constraints, loops, guards, acc.index,
-                             prog.tensor(acc.tensor).storage_dims(), timeout,
-                             read_symbols(facts, stable, ranges), facts)
-        if d.status == "refuted" and any(isinstance(n, ir.Load) for n in ir.walk(acc.index)):
-            # the values that break it are data nobody promised: not a replayable refutation
-            return Decided("unknown", f"{st.sid}: dynamic index into {acc.tensor} may leave storage (no guard "
-                           f"or declared `inputs` range bounds it)", f.statement, engine="z3")
-        if d.status == "unknown":
-            return Decided("unknown", f"{st.sid}: access to {acc.tensor} not decided ({d.reason})", f.statement,
-                           engine="z3")
-        if d.status == "refuted":
-            params = {p: d.model.get(p, 0) for p in prog.params}
-            at = {lp.var: d.model.get(lp.var, 0) for lp in st.loops}
-            from polyhedral.evaluate import ev
-            env = {**params, **at}
-            cell = [ev(e, env) for e in acc.index]
-            return Decided("refuted", f"{st.sid} accesses {acc.tensor}[{', '.join(map(str, cell))}] outside its "
-                           f"storage at {', '.join(f'{k}={v}' for k, v in params.items())}", f.statement,
-                           {"params": params, "instances": [{"kernel": label, "stmt": st.sid, "at": at}],
-                            "cells": [{"tensor": acc.tensor, "index": cell}]}, engine="z3")
-    f.engine = "z3"
-    f.message += f" ({len(f.pending)} non-affine decided by z3)"
-    return _int64(model, f)
-
-
-def _int64(model: KernelModel, f: Decided) -> Decided:
-    """The in_bounds finding, refuted or unknown when the kernel's index arithmetic may leave
-    int64 for an admitted size (verified_sched/int_range.py)."""
-    from . import int_range
-
-    status, message, cex = int_range.prove(model.program, model.kernel.name)
-    statement = f"{f.statement}; {int_range.STATEMENT}"
-    if status == "proved":
-        return Decided(f.status, f.message, statement, f.counterexample, engine=f.engine)
-    return Decided(status, message, statement, cex, engine="structural")
-
-
 def kernel_goals(program, kernel_name, shared_limit=gpu_limits.SHARED_LIMIT) -> list:
     """The kernel's own goals (op_index 0): in_bounds, independence, race."""
     model = KernelModel(program, kernel_name, tag="K")
-    out = [check("in_bounds", lambda: in_bounds(model, "kernel"))]
+    out = [in_bounds_goal(model, "kernel")]
     for loop, inside, depth in checks.parallel_loops(model):
-        out.append(check("independence", lambda loop=loop, inside=inside, depth=depth: checks.independence(
-            model, loop, inside, depth, "kernel")))
+        out.append(independence_goal(model, loop, inside, depth, "kernel"))
     return out + gpu_goals(program, kernel_name, model, "kernel", shared_limit)
 
 
@@ -188,9 +129,9 @@ def gpu_goals(program, kernel_name, model: KernelModel, label: str, shared_limit
     hardware loops) of one kernel: polyhedral/race.py, polyhedral/phases.py, gpu_limits.py."""
     out = []
     if model.barriers:
-        out.append(check("barrier_uniformity", lambda: race.barrier_uniformity(model)))
+        out.append(barrier_goal(model))
     if any(lp.axis in ir.HW_AXES for st in model.stmts for lp in st.loops):
-        out.append(check("race", lambda: race.race(model, label)))
+        out.append(race_goal(model, label))
         out.append(check("hardware_limits", lambda: gpu_limits.hardware_limits(program, kernel_name, shared_limit)))
     return out
 
@@ -206,7 +147,7 @@ def generic_goals(ctx: OpContext) -> list:
     generic = getattr(op_module(ctx.op), "GENERIC", GENERIC)
     out = []
     if "in_bounds" in generic:
-        out.append(check("in_bounds", lambda: in_bounds(ctx.model_after, "after", ctx.timeout)))
+        out.append(in_bounds_goal(ctx.model_after, "after", ctx.timeout))
     if "coverage" in generic:
         out.append(check("coverage", lambda: checks.coverage(ctx.model_before, ctx.model_after,
                                                              idempotent(ctx.model_after))))
@@ -217,8 +158,7 @@ def generic_goals(ctx: OpContext) -> list:
         out.append(check("dependence", dep))
     if "independence" in generic:
         for loop, inside, depth in _new_parallel(ctx.model_before, ctx.model_after):
-            out.append(check("independence", lambda loop=loop, inside=inside, depth=depth: checks.independence(
-                ctx.model_after, loop, inside, depth)))
+            out.append(independence_goal(ctx.model_after, loop, inside, depth))
     return out + gpu_goals(ctx.program_after, ctx.kernel_name, ctx.model_after, "after", ctx.shared_limit)
 
 

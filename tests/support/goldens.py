@@ -44,6 +44,9 @@ def _scheduled(program):
     return dataclasses.replace(program, schedules=())
 
 
+GOLDEN_TIMEOUT = 300.0  # seconds per kernel
+
+
 def record(path: Path) -> tuple:
     """(the JSON golden as a dict, the C golden as text) of one file."""
     from codegen.c import emit_c
@@ -55,7 +58,9 @@ def record(path: Path) -> tuple:
     # parsed under its path relative to the repository: messages quote it, whatever the checkout
     program = parse_text(path.read_text(), str(path.relative_to(ROOT)))
     name = path.name
-    report = file_report_json(verify_program(program, filename=name), name)
+    # a generous timeout: the goldens record what is decided, not how fast (no golden times
+    # out at the default 10 s on an idle machine; a loaded one must not change them)
+    report = file_report_json(verify_program(program, filename=name, timeout=GOLDEN_TIMEOUT), name)
     for o in report["obligations"]:
         o.pop("seconds")
     out = {"file": name, "verdict": report["verdict"], "report": report}

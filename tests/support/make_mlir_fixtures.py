@@ -65,8 +65,8 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     from torch_mlir import fx
 
+    from verified_sched.generators.conv_backward import make_conv
     from verified_sched.mlir.torch_export import TorchMlirError, export_mlir
-    from verified_sched.rewrites.conv_backward import make_conv
 
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "convs.json").write_text(json.dumps(CONVS, indent=1) + "\n")

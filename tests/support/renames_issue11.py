@@ -31,7 +31,7 @@ RULES = [
  ("_phases", "run_phases", files("verified_sched/interp.py"), "name"),  # now verified_sched/interp_phases.py
  ("_idempotent", "idempotent", files("verified_sched/verify.py", "tests/test_poly_crosscheck.py"), "name"),
  ("_MEMO", "MEMO", None, "nameattr"),
- ("_skel", "skeleton_of", files("polyhedral/coverage.py", "polyhedral/brute.py"), "name"),
+ ("_skel", "skeleton_of", files("polyhedral/coverage.py", "polyhedral/brute.py", "tests/support/brute.py"), "name"),
  ("_axes", "axes", files("polyhedral/phases.py", "polyhedral/race.py"), "attr"),
  ("_axes", "axes", files("polyhedral/phases.py"), "def"),
  ("_phases", "phases_cache", files("polyhedral/race.py"), "attrstr"),

@@ -1,4 +1,4 @@
-"""Parsing of schedule lines into the validated op records of verified_sched.schedule.
+"""Parsing of schedule lines into the validated op records (verified_sched/ops/<op>.py).
 
 Each op has fixed positional syntax followed by options: `key=value` or a
 bare flag. Unknown ops, unknown keywords, flags given a value, values of the wrong kind and

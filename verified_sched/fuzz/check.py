@@ -22,11 +22,13 @@ from codegen.build import load_c
 from codegen.emulate import EmulationError, load_emulated
 from codegen.oracle import OutOfStorage, compare_kernels, scratch_arrays, tolerance
 from .. import ir
-from .. import schedule as S
 from ..errors import UsageError, VschedError
 from ..interp import run_kernel
 from ..interp_scalar import KernelError
+from ..op_syntax import op_name
 from ..ops import apply_op
+from ..ops.split import Split
+from ..ops.stage import Stage
 from ..sizes import eval_int
 from ..verify import verify_program
 from .backend import Declined
@@ -64,9 +66,9 @@ class Outcome:
 def op_options(ops) -> list:
     out = []
     for op in ops:
-        if isinstance(op, S.Split):
+        if isinstance(op, Split):
             out += [f"split tail={op.tail}", f"split partition={op.partition}"]
-        elif isinstance(op, S.Stage):
+        elif isinstance(op, Stage):
             out.append("stage shared" if op.shared else "stage local")
             for name in ("cooperative", "swizzle", "pad_stride", "prec"):
                 if getattr(op, name) is not None:
@@ -114,7 +116,7 @@ def check_example(program: ir.Program, kernel: str, size_sets, backend=None, tim
     `backend`: None or FACTORY(program) -> runner(kernel_name, sizes, arrays)."""
     sched = program.schedule_for(kernel)
     ops = sched.ops if sched else ()
-    out = Outcome("", [S.op_name(o) for o in ops], op_options(ops))
+    out = Outcome("", [op_name(o) for o in ops], op_options(ops))
     times = out.times
     try:
         with _Timer(times, "verify"):
@@ -322,7 +324,7 @@ def _check_illegal(program, kernel, ops, report, out: Outcome) -> None:
         out.replays.append((o.kind, result))
         if result == "failed":
             sizes = (o.counterexample or {}).get("params", {})
-            op = S.op_name(ops[o.op_index - 1]) if o.op_index else "kernel"
+            op = op_name(ops[o.op_index - 1]) if o.op_index else "kernel"
             out.finding = Finding("counterexample", f"refuted {o.kind} of op {o.op_index} ({o.op}) does not replay at "
                                   f"{sizes}: {o.message}", [sizes], obligation=o.kind, op=op)
             return

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from .. import ir
 from ..dsl import parse_text
+from .conv_programs import conv_source
 from .kernels import programs
 from .names import SHAPES
 
@@ -136,8 +137,6 @@ def gpu_text(draw) -> str:
 @st.composite
 def conv_text(draw) -> str:
     """A 3x3 convolution (winograd sites, and near misses: stride 2, dilation 2)."""
-    from ..rewrites.winograd_examples import conv_source
-
     variant = draw(st.sampled_from(("plain", "plain", "plain", "stride", "nchw")))
     kw = {"stride": 2} if variant == "stride" else {"layout": "nchw"} if variant == "nchw" else {}
     sizes = {"N": 1, "C": draw(st.sampled_from((1, 2))), "F": draw(st.sampled_from((1, 2)))}

@@ -9,8 +9,12 @@ import dataclasses
 from hypothesis import strategies as st
 
 from .. import ir
-from .. import schedule as S
 from ..op_syntax import Custom, Field, Outputs, default
+from ..ops.interchange import Interchange
+from ..ops.pad import Pad
+from ..ops.retype import Retype
+from ..ops.split import TAILS, Split
+from ..ops.unroll import Unroll
 from ..sizes import example_sizes
 from .names import PARAM_NAMES
 
@@ -37,18 +41,18 @@ def schedules_for(draw, program: ir.Program, kernel_name: str, max_ops: int = 3)
             case "split":
                 n = next(fresh)
                 outer, inner = f"{loop}o{n}", f"{loop}i{n}"
-                tail = draw(st.sampled_from(("guard", "guard") + S.TAILS))
-                ops.append(S.Split(loop, draw(st.integers(2, 8)), outer, inner, tail))
+                tail = draw(st.sampled_from(("guard", "guard") + TAILS))
+                ops.append(Split(loop, draw(st.integers(2, 8)), outer, inner, tail))
                 loops = [x for x in loops if x != loop] + [outer, inner]
             case "interchange":
                 other = draw(st.sampled_from([x for x in loops if x != loop]))
-                ops.append(S.Interchange(loop, other))
+                ops.append(Interchange(loop, other))
             case "retype":
-                ops.append(S.Retype(loop, draw(st.sampled_from(ir.AXES))))
+                ops.append(Retype(loop, draw(st.sampled_from(ir.AXES))))
             case "unroll":
-                ops.append(S.Unroll(loop, draw(st.booleans())))
+                ops.append(Unroll(loop, draw(st.booleans())))
             case _:
-                ops.append(S.Pad(loop, draw(st.integers(2, 8))))
+                ops.append(Pad(loop, draw(st.integers(2, 8))))
     return tuple(ops)
 
 

@@ -9,10 +9,23 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from .. import ir
-from .. import schedule as S
 from ..errors import ScheduleError, VschedError
+from ..op_syntax import op_name
 from ..ops import apply_op
+from ..ops.expand_zero import ExpandZero
+from ..ops.fuse_epilogue import FuseEpilogue
+from ..ops.interchange import Interchange
+from ..ops.pad import Pad
+from ..ops.partition import Partition
+from ..ops.privatize import Privatize
 from ..ops.registry import OP_NAMES, module_named
+from ..ops.retype import Retype
+from ..ops.split import PARTITIONS, TAILS, Split
+from ..ops.split_reduction import SplitReduction
+from ..ops.stage import SWIZZLES, Stage
+from ..ops.tensorize import Tensorize
+from ..ops.unroll import Unroll
+from ..ops.winograd import Winograd
 
 OPS = tuple(OP_NAMES)  # every op of the DSL (ops/registry.py)
 # structural ops apply to fewer kernels: drawn more often where they can apply
@@ -118,45 +131,45 @@ def _draw_op(draw, kind: str, cur: ir.Program, kname: str):
             if not loops:
                 return None
             v = pick(loops)
-            tail = pick(("guard", "guard", "guard") + S.TAILS)
-            part = pick(("auto", "auto", "auto") + S.PARTITIONS)
-            return S.Split(v, pick((2, 2, 3, 4, 8, 16)), _fresh(cur, kernel, v + "o"), _fresh(cur, kernel, v + "i"),
-                           tail, part)
+            tail = pick(("guard", "guard", "guard") + TAILS)
+            part = pick(("auto", "auto", "auto") + PARTITIONS)
+            return Split(v, pick((2, 2, 3, 4, 8, 16)), _fresh(cur, kernel, v + "o"), _fresh(cur, kernel, v + "i"),
+                         tail, part)
         case "interchange":
             pairs = nested_pairs(kernel)
             if pairs and draw(st.integers(0, 4)):
-                return S.Interchange(*pick(pairs))
+                return Interchange(*pick(pairs))
             if len(loops) < 2:
                 return None
             a = pick(loops)
-            return S.Interchange(a, pick([x for x in loops if x != a]))
+            return Interchange(a, pick([x for x in loops if x != a]))
         case "retype":
-            return S.Retype(pick(loops), pick(AXES)) if loops else None
+            return Retype(pick(loops), pick(AXES)) if loops else None
         case "unroll":
             const = [f.var for f in loop_nodes(kernel) if isinstance(f.hi, ir.Int) and isinstance(f.lo, ir.Int)]
             if not loops:
                 return None
-            return S.Unroll(pick(const) if const and draw(st.integers(0, 3)) else pick(loops), draw(st.booleans()))
+            return Unroll(pick(const) if const and draw(st.integers(0, 3)) else pick(loops), draw(st.booleans()))
         case "partition":
             if not loops:
                 return None
             v = pick(loops)
             if draw(st.booleans()) or not cur.params:
-                return S.Partition(v, None, tuple(_fresh(cur, kernel, f"{v}p{n}_") for n in range(2)))
+                return Partition(v, None, tuple(_fresh(cur, kernel, f"{v}p{n}_") for n in range(2)))
             p = pick(tuple(cur.params))
             c = pick((0, 1, 2, -1))
             bp = ir.Var(p) if c == 0 else ir.BinOp("+" if c > 0 else "-", ir.Var(p), ir.Int(abs(c)))
             if draw(st.booleans()):
                 bp = ir.Int(pick((1, 2, 3)))
-            return S.Partition(v, (bp,), (_fresh(cur, kernel, f"{v}p0_"), _fresh(cur, kernel, f"{v}p1_")))
+            return Partition(v, (bp,), (_fresh(cur, kernel, f"{v}p0_"), _fresh(cur, kernel, f"{v}p1_")))
         case "pad":
-            return S.Pad(pick(loops), pick((2, 4, 8))) if loops else None
+            return Pad(pick(loops), pick((2, 4, 8))) if loops else None
         case "expand_zero":
             zeros = [z.tensor for z in ir.walk(kernel.body) if isinstance(z, ir.Zero)]
             if not zeros:
                 return None
             t = pick(zeros)
-            return S.ExpandZero(t, tuple(_fresh(cur, kernel, f"z{d}_") for d in range(cur.tensor(t).rank)))
+            return ExpandZero(t, tuple(_fresh(cur, kernel, f"z{d}_") for d in range(cur.tensor(t).rank)))
         case "stage":
             return _draw_stage(draw, cur, kernel)
         case "privatize":
@@ -164,22 +177,22 @@ def _draw_op(draw, kind: str, cur: ir.Program, kname: str):
             if not reds:
                 return None
             t, v = pick(reds)
-            return S.Privatize(t, v, _fresh(cur, kernel, f"{t}_acc"))
+            return Privatize(t, v, _fresh(cur, kernel, f"{t}_acc"))
         case "tensorize":
             chains = chains3(kernel)
-            return S.Tensorize(*pick(chains), pick((32, 32, 16))) if chains else None
+            return Tensorize(*pick(chains), pick((32, 32, 16))) if chains else None
         case "fuse_epilogue":
             written = [s.tensor for s, _ in statements(kernel) if ir.accumulation(s) is not None]
-            return S.FuseEpilogue(pick(written), draw(st.integers(0, 4)) == 0) if written else None
+            return FuseEpilogue(pick(written), draw(st.integers(0, 4)) == 0) if written else None
         case "split_reduction":
             reds = _reductions(kernel)
             if not reds:
                 return None
             t, v = pick(reds)
-            return S.SplitReduction(v, t, draw(st.integers(1, 8)), _fresh(cur, kernel, v + "b"),
-                                    _fresh(cur, kernel, v + "k"), _fresh(cur, kernel, t + "_part"))
+            return SplitReduction(v, t, draw(st.integers(1, 8)), _fresh(cur, kernel, v + "b"),
+                                  _fresh(cur, kernel, v + "k"), _fresh(cur, kernel, t + "_part"))
         case "winograd":
-            return S.Winograd()
+            return Winograd()
     hook = getattr(module_named(kind), "draw_applicable", None)  # ops/registry.py
     if hook is None:
         raise ValueError(f"no generator for schedule op {kind!r}")
@@ -201,11 +214,11 @@ def _draw_stage(draw, cur: ir.Program, kernel: ir.Kernel):
     over = tuple(lp.var for lp in loops[start:start + n])
     shared = hw and draw(st.integers(0, 3)) > 0
     opt = lambda s: draw(st.none() | s) if draw(st.integers(0, 2)) == 0 else None  # noqa: E731
-    return S.Stage(tensor, over, _fresh(cur, kernel, f"{tensor}_tile"), shared,
-                   opt(st.sampled_from((2, 4, 8))) if shared else None,
-                   opt(st.sampled_from(S.SWIZZLES)), opt(st.integers(1, 3)),
-                   draw(st.integers(0, 5)) == 0, draw(st.sampled_from((1, 1, 1, 2))),
-                   opt(st.sampled_from(("f32", "f64"))))
+    return Stage(tensor, over, _fresh(cur, kernel, f"{tensor}_tile"), shared,
+                 opt(st.sampled_from((2, 4, 8))) if shared else None,
+                 opt(st.sampled_from(SWIZZLES)), opt(st.integers(1, 3)),
+                 draw(st.integers(0, 5)) == 0, draw(st.sampled_from((1, 1, 1, 2))),
+                 opt(st.sampled_from(("f32", "f64"))))
 
 
 def _tile(kernel: ir.Kernel):
@@ -226,18 +239,18 @@ def recipe(draw, cur: ir.Program, kname: str, target: str) -> list:
     if found is None:
         return []
     (i, j, k), t = found
-    ops = [S.Split(i, t, "bi", "ii"), S.Split(j, t, "bj", "ji"), S.Split(k, t, "ko", "ki"),
-           S.Interchange("ii", "bj"), S.Interchange("ji", "ko"), S.Interchange("ii", "ko")]
+    ops = [Split(i, t, "bi", "ii"), Split(j, t, "bj", "ji"), Split(k, t, "ko", "ki"),
+           Interchange("ii", "bj"), Interchange("ji", "ko"), Interchange("ii", "ko")]
     if target == "tensorize":
-        ops += [S.Retype("bi", "block.y"), S.Retype("bj", "block.x")] if draw(st.booleans()) else []
-        return ops + [S.Tensorize("ii", "ji", "ki", draw(st.sampled_from((32, 16))))]
+        ops += [Retype("bi", "block.y"), Retype("bj", "block.x")] if draw(st.booleans()) else []
+        return ops + [Tensorize("ii", "ji", "ki", draw(st.sampled_from((32, 16))))]
     gpu = draw(st.booleans())
     if gpu:
-        ops = ops[:4] + [S.Retype("bi", "block.y"), S.Retype("bj", "block.x"), S.Retype("ii", "thread.y"),
-                         S.Retype("ji", "thread.x")]
+        ops = ops[:4] + [Retype("bi", "block.y"), Retype("bj", "block.x"), Retype("ii", "thread.y"),
+                         Retype("ji", "thread.x")]
     src = draw(st.sampled_from((("a", ("ii", "ki")), ("b", ("ki", "ji")))))
-    return ops + [S.Stage(src[0], src[1], f"{src[0]}_tile", gpu, None, draw(st.sampled_from((None,) + S.SWIZZLES))
-                          if gpu else None, None, False, 1, None)]
+    return ops + [Stage(src[0], src[1], f"{src[0]}_tile", gpu, None, draw(st.sampled_from((None,) + SWIZZLES))
+                        if gpu else None, None, False, 1, None)]
 
 
 # ---------------------------------------------------------------- schedules
@@ -262,7 +275,7 @@ def applicable_schedule(draw, program: ir.Program, kname: str, ops: tuple = OPS,
             kind = draw(st.sampled_from(kinds))
             if kind in ("tensorize", "stage") and {"split", "interchange"} <= set(ops) and \
                     _tile(cur.kernel(kname)) is not None and draw(st.booleans()):
-                seq = [op for op in recipe(draw, cur, kname, kind) if S.op_name(op) in ops]
+                seq = [op for op in recipe(draw, cur, kname, kind) if op_name(op) in ops]
             else:
                 op = _draw_op(draw, kind, cur, kname)
                 seq = [op] if op is not None else []

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .. import schedule as S
+from ..ops.split import PARTITIONS, TAILS
 
 # the options whose coverage is reported (every one of them should show up in a campaign)
-OPTION_LABELS = ([f"split tail={t}" for t in S.TAILS] + [f"split partition={p}" for p in S.PARTITIONS] +
+OPTION_LABELS = ([f"split tail={t}" for t in TAILS] + [f"split partition={p}" for p in PARTITIONS] +
                  ["stage shared", "stage local", "stage cooperative", "stage swizzle", "stage pad_stride",
                   "stage prec", "stage hoisted", "stage pipeline"])
 

@@ -4,5 +4,6 @@
 emit.py / emit_body.py / affine.py: a kernel as written -> func.func on tensors of linalg ops.
 importer.py / import_body.py / generalize.py: linalg on tensors (parsed with xdsl) -> a .vs program.
 iree_backend.py: compile with iree-compile (llvm-cpu), run with the IREE runtime, as a runner.
-torch_pipeline.py: `vsched conv-backward --against torch-mlir` and the numerics report.
+torch_pipeline.py: the torch-mlir lowerings of `vsched conv-backward --against torch-mlir` (its command
+line: generators/conv_backward_cli.py), read back by the numerics report.
 """

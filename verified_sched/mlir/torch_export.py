@@ -1,7 +1,7 @@
 """`aten.convolution_backward` for one convolution, through torch-mlir to linalg on tensors.
 
 The exported function is `conv_backward(dy, x, w) -> (dx, dw)` in the layout of the DSL file
-(`verified_sched/rewrites/conv_backward.py`): for NHWC, the module permutes its arguments to
+(`verified_sched/generators/conv_backward.py`): for NHWC, the module permutes its arguments to
 PyTorch's NCHW, calls the backward, and permutes the gradients back, so the lowering holds
 the transposes a real NHWC pipeline has. Needs torch==2.13.0 and torch-mlir==20261001.
 """
@@ -15,7 +15,7 @@ from verified_sched.errors import UsageError, VschedError
 
 class TorchMlirError(VschedError):
     """torch-mlir could not lower the module (a finding about torch-mlir, not a usage error)."""
-from verified_sched.rewrites.conv_backward import Conv
+from verified_sched.generators.conv_backward import Conv
 
 
 def torch_modules():

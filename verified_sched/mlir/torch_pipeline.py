@@ -1,5 +1,6 @@
-"""`vsched conv-backward ... --against torch-mlir -o FILE`: the seed compiler pipeline
-(torch -> torch-mlir linalg on tensors -> IREE) beside the proved kernels.
+"""`vsched conv-backward ... --against torch-mlir -o FILE` (its command line is
+`generators/conv_backward_cli.py`): the seed compiler pipeline (torch -> torch-mlir linalg on
+tensors -> IREE) beside the proved kernels.
 
 The file holds everything `vsched conv-backward` writes (forward, chain-rule references,
 direct kernels, their claims) plus, per gradient, the torch-mlir lowering of
@@ -17,12 +18,10 @@ positions of a refusal refer to it). Two comment lines record the convolution (`
 """
 from __future__ import annotations
 
-import sys
-
 from verified_sched.dsl.parser import parse_text
 from verified_sched.dsl.printer import print_kernel
-from verified_sched.errors import UsageError, VschedError
-from verified_sched.rewrites.conv_backward import Conv, conv_backward_dsl, make_conv, write_output
+from verified_sched.errors import VschedError
+from verified_sched.generators.conv_backward import Conv, make_conv
 
 from .importer import Importer
 from .torch_export import export_mlir
@@ -93,29 +92,3 @@ def against_torch_mlir_text(cv: Conv, base: str, source_for=None, save: str | No
     text = "\n".join(lines) + "\n"
     parse_text(text, "<conv-backward --against torch-mlir>")  # the file must be well formed
     return text, refused
-
-
-def write_against(args) -> int:
-    """`vsched conv-backward ... --against torch-mlir`: exit 0 written, 1 a lowering refused, 2 usage."""
-    try:
-        cv = make_conv(args.x.split(","), args.w.split(","), args.layout, args.stride, args.padding,
-                       args.dilation, args.groups, args.grads)
-        for name, v in (("N", cv.n), ("H", cv.ah.size), ("W", cv.aw.size), ("C", cv.c), ("F", cv.f),
-                        ("KH", cv.ah.k), ("KW", cv.aw.k)):
-            if not isinstance(v, int):
-                raise UsageError(f"--against torch-mlir needs static sizes ({name} = {v})")
-        base = conv_backward_dsl(args.x.split(","), args.w.split(","), args.layout, args.stride,
-                                 args.padding, args.dilation, args.groups, args.grads)
-        save = None if args.output in (None, "-") else args.output
-        text, refused = against_torch_mlir_text(cv, base, save=save)
-    except OSError as e:
-        print(f"vsched conv-backward: error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
-        return 2
-    except VschedError as e:
-        print(f"vsched conv-backward: error: {e}", file=sys.stderr)
-        return 2
-    if write_output(text, args.output):
-        return 2
-    for message in refused:
-        print(f"vsched conv-backward: {message}", file=sys.stderr)
-    return 1 if refused else 0

@@ -5,8 +5,8 @@ kernel prints clean. A record type with no registered module is an internal erro
 """
 from __future__ import annotations
 
-from .. import schedule as S
 from ..errors import ScheduleError
+from ..op_syntax import op_name
 
 
 def op_module(op):
@@ -37,7 +37,7 @@ def _apply(program, kernel_name: str, op, apply):
         try:
             check_kernel(after, after.kernel(kernel_name))
         except ParseError as e:
-            raise ScheduleError(f"{S.op_name(op)}: the result would not be well formed: {e.message}",
+            raise ScheduleError(f"{op_name(op)}: the result would not be well formed: {e.message}",
                                 getattr(op, "loc", None), op=op.text()) from None
     return after
 

@@ -11,7 +11,7 @@ import dataclasses
 from .. import ir
 from ..errors import ScheduleError
 from ..ir import Assign, For, If, Int, Kernel, TensorCore, Zero
-from ..schedule import op_name
+from ..op_syntax import op_name
 from ..simplify import Context, fold_index
 
 

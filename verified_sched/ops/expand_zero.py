@@ -11,12 +11,25 @@ storage cell exactly once) is the driver's.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Optional
+
 from .. import ir
+from ..errors import Loc
 from ..ir import Assign, Float, For, Int, Var, Zero
-from ..schedule import ExpandZero
+from ..op_syntax import OpRecord, Outputs, Syntax, loc_field, tensor_field
 from ..simplify import simplify_kernel
 from . import common
 from .common import error
+
+
+@dataclass(frozen=True)
+class ExpandZero(OpRecord):
+    SYNTAX = Syntax("expand_zero", (tensor_field(), Outputs(("names",), "loop name")))
+    tensor: str
+    names: tuple
+    loc: Optional[Loc] = loc_field()
+
 
 RECORD = ExpandZero  # the op record this module applies (ops/registry.py)
 

@@ -41,13 +41,25 @@ message names the update the tail would overtake.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
+from typing import Optional
 
 from .. import ir
+from ..errors import Loc
 from ..ir import And, Assign, Barrier, Cmp, For, If, Load, TensorCore, Var, Zero
-from ..schedule import FuseEpilogue
+from ..op_syntax import OPTIONS, OpRecord, Option, Syntax, loc_field, tensor_field
 from ..simplify import Context, norm_index, simplify_kernel
 from . import common
 from .common import error
+
+
+@dataclass(frozen=True)
+class FuseEpilogue(OpRecord):
+    SYNTAX = Syntax("fuse_epilogue", (tensor_field(), OPTIONS), (Option("shared", "flag"),))
+    tensor: str
+    shared: bool = False
+    loc: Optional[Loc] = loc_field()
+
 
 RECORD = FuseEpilogue  # the op record this module applies (ops/registry.py)
 

@@ -12,13 +12,25 @@ names. Whether the new order keeps every dependence is the driver's `dependence`
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
+from typing import Optional
 
 from .. import ir
+from ..errors import Loc
 from ..ir import For, If
-from ..schedule import Interchange
+from ..op_syntax import Comma, OpRecord, Syntax, loc_field, loop_field
 from ..simplify import simplify_kernel
 from . import common
 from .common import error
+
+
+@dataclass(frozen=True)
+class Interchange(OpRecord):
+    SYNTAX = Syntax("interchange", (loop_field("a"), Comma("between the two loops of interchange"), loop_field("b")))
+    a: str
+    b: str
+    loc: Optional[Loc] = loc_field()
+
 
 RECORD = Interchange  # the op record this module applies (ops/registry.py)
 

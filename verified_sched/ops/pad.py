@@ -11,13 +11,25 @@ must be a positive integer. No op-specific obligation.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
+from typing import Optional
 
 from .. import ir
+from ..errors import Loc
 from ..ir import BinOp, Cmp, FloorDiv, Int, Mod, Var
-from ..schedule import Pad
+from ..op_syntax import Field, OpRecord, Syntax, Word, loc_field, loop_field
 from ..simplify import simplify_kernel
 from . import common
 from .common import error
+
+
+@dataclass(frozen=True)
+class Pad(OpRecord):
+    SYNTAX = Syntax("pad", (loop_field(), Word("to", "in pad"), Field("to", "int", "pad multiple")))
+    loop: str
+    to: int
+    loc: Optional[Loc] = loc_field()
+
 
 RECORD = Pad  # the op record this module applies (ops/registry.py)
 

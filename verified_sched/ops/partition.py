@@ -25,12 +25,64 @@ No op-specific obligation: coverage and dependence are the driver's.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Optional
+
 from .. import ir
+from ..errors import Loc
 from ..ir import And, BinOp, Call, Cmp, FloorDiv, For, If, Int, Not, Or, Var, Where
-from ..schedule import Partition
+from ..op_syntax import Custom, OpRecord, Syntax, loc_field, loop_field
 from ..simplify import linear_form, render_linear, fold_index, simplify_kernel
 from . import common
 from .common import error
+
+
+def _partition_parse(ts, outputs) -> tuple:
+    if ts.at_word("auto"):
+        ts.next()
+        names = outputs(ts, "loop name")
+        if len(names) < 2:
+            raise ts.error("partition auto needs at least two segment names", ts.peek())
+        return None, names
+    ts.expect_word("at", "or 'auto' in partition")
+    points = [ts.expr()]
+    while ts.at_op(","):
+        ts.next()
+        points.append(ts.expr())
+    return tuple(points), outputs(ts, "loop name", len(points) + 1)
+
+
+def _partition_text(op) -> str:
+    from ..dsl.printer import expr_text  # late import: the printer's package imports the ops
+
+    at = "auto" if op.breakpoints is None else "at " + ", ".join(expr_text(b) for b in op.breakpoints)
+    return f" {at} -> {', '.join(op.names)}"
+
+
+def _partition_draw(draw, params: tuple) -> tuple:
+    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
+
+    from ..fuzz.names import aff_expr
+
+    if not params or draw(st.booleans()):
+        return None, tuple(f"p{n}" for n in range(draw(st.integers(2, 3))))
+    forms = st.builds(lambda p, c, k: aff_expr({p: c, 1: k}), st.sampled_from(params),
+                      st.integers(1, 3), st.integers(-2, 2))
+    points = tuple(draw(st.lists(forms, min_size=1, max_size=2)))
+    return points, tuple(f"p{n}" for n in range(len(points) + 1))
+
+
+@dataclass(frozen=True)
+class Partition(OpRecord):
+    """`breakpoints` is a tuple of ir expressions over params, or None for `auto`."""
+
+    SYNTAX = Syntax("partition", (loop_field(), Custom(("breakpoints", "names"), _partition_parse,
+                                                       _partition_text, _partition_draw)))
+    loop: str
+    breakpoints: Optional[tuple]
+    names: tuple
+    loc: Optional[Loc] = loc_field()
+
 
 RECORD = Partition  # the op record this module applies (ops/registry.py)
 

@@ -43,13 +43,26 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Optional
 
 from .. import ir
+from ..errors import Loc
 from ..ir import Assign, BinOp, For, If, Int, Load, TensorCore, Var, Zero
-from ..schedule import Privatize
+from ..op_syntax import OpRecord, Outputs, Syntax, Word, loc_field, loop_field, tensor_field
 from ..simplify import linear_form, render_linear, norm_index, simplify_stmts
 from . import common
 from .common import error
+
+
+@dataclass(frozen=True)
+class Privatize(OpRecord):
+    SYNTAX = Syntax("privatize", (tensor_field(), Word("over", "in privatize"), loop_field("over"),
+                                  Outputs(("acc",), "accumulator name", 1)))
+    tensor: str
+    over: str
+    acc: str
+    loc: Optional[Loc] = loc_field()
+
 
 RECORD = Privatize  # the op record this module applies (ops/registry.py)
 

@@ -11,13 +11,25 @@ after the op, so this op adds no obligation of its own.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
+from typing import Optional
 
 from .. import ir
+from ..errors import Loc
 from ..ir import For
-from ..schedule import Retype
+from ..op_syntax import Field, OpRecord, Syntax, Word, loc_field, loop_field
 from ..simplify import simplify_kernel
 from . import common
 from .common import error
+
+
+@dataclass(frozen=True)
+class Retype(OpRecord):
+    SYNTAX = Syntax("retype", (loop_field(), Word("as", "in retype"), Field("axis", "axis", "an axis type")))
+    loop: str
+    axis: str
+    loc: Optional[Loc] = loc_field()
+
 
 RECORD = Retype  # the op record this module applies (ops/registry.py)
 

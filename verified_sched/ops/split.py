@@ -56,14 +56,41 @@ Statements copied into the two segments get statement ids S#0 (main) and S#1 (ta
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
+from typing import Optional
 
 from .. import ir
+from ..errors import Loc
 from ..ir import (Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load, Mod,
                   TensorCore, Var, Where)
-from ..schedule import PARTITIONS, TAILS, Split
+from ..op_syntax import OPTIONS, Field, OpRecord, Option, Outputs, Syntax, Word, invalid, loc_field, loop_field
 from ..simplify import simplify_kernel
 from . import common
 from .common import error
+
+
+TAILS = ("guard", "round_up", "shift_inward", "predicate", "predicate_loads", "predicate_stores",
+         "shift_inward_and_blend", "round_up_and_blend")
+PARTITIONS = ("auto", "never", "always", "serialize_edges", "unroll_edges")
+
+
+@dataclass(frozen=True)
+class Split(OpRecord):
+    SYNTAX = Syntax("split", (loop_field(), Word("by", "in split"), Field("factor", "int", "split factor"),
+                              Outputs(("outer", "inner"), "loop name", 2), OPTIONS),
+                    (Option("tail", TAILS), Option("partition", PARTITIONS)))
+    loop: str
+    factor: int
+    outer: str
+    inner: str
+    tail: str = "guard"
+    partition: str = "auto"
+    loc: Optional[Loc] = loc_field()
+
+    def check(self) -> None:
+        if self.outer == self.inner:
+            raise invalid(self, f"inner '{self.inner}': the two new loops need distinct names")
+
 
 RECORD = Split  # the op record this module applies (ops/registry.py)
 

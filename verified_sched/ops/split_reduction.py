@@ -49,13 +49,31 @@ Decisions (documented in the report and the README):
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
+from typing import Optional
 
 from .. import ir
+from ..errors import Loc
 from ..ir import And, Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load, Tensor, Var
-from ..schedule import SplitReduction
+from ..op_syntax import OPTIONS, OpRecord, Option, Outputs, Syntax, Word, loc_field, loop_field, tensor_field
 from ..simplify import simplify_kernel
 from . import common
 from .common import error
+
+
+@dataclass(frozen=True)
+class SplitReduction(OpRecord):
+    SYNTAX = Syntax("split_reduction", (loop_field(), Word("of", "in split_reduction"), tensor_field(), OPTIONS,
+                                        Outputs(("outer", "inner", "partials"), "name", 3), OPTIONS),
+                    (Option("blocks", "posint"),))
+    loop: str
+    tensor: str
+    blocks: int
+    outer: str
+    inner: str
+    partials: str
+    loc: Optional[Loc] = loc_field()
+
 
 RECORD = SplitReduction  # the op record this module applies (ops/registry.py)
 OWN_REASSOCIATES = True  # its own `reassociation` obligation (verified_sched/reassociation.py)

@@ -37,15 +37,42 @@ All those reads use one index vector whose per-axis linear form splits into tile
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
+from typing import Optional
 
 from .. import ir
+from ..errors import Loc
 from ..ir import (And, Assign, Barrier, BinOp, Cast, Cmp, Float, FloorDiv, For, If, Int, Load, Mod,
                   Tensor, Var)
 from ..target_limits import THREADS_PER_BLOCK
-from ..schedule import Stage
+from ..op_syntax import OPTIONS, Field, OpRecord, Option, Outputs, Syntax, Word, loc_field, tensor_field
 from ..simplify import linear_form, render_linear, norm_index, simplify_kernel
 from . import common
 from .common import error
+
+
+SWIZZLES = ("elem", "b128")
+
+
+@dataclass(frozen=True)
+class Stage(OpRecord):
+    SYNTAX = Syntax("stage", (tensor_field("source"), Word("over", "in stage"), Field("over", "names", "a loop name"),
+                              Outputs(("tile",), "tile name", 1), OPTIONS),
+                    (Option("shared", "flag"), Option("cooperative", "posint"), Option("swizzle", SWIZZLES),
+                     Option("pad_stride", "posint"), Option("hoisted", "flag"), Option("pipeline", "posint"),
+                     Option("prec", ir.PRECISIONS)))
+    source: str
+    over: tuple
+    tile: str
+    shared: bool = False
+    cooperative: Optional[int] = None
+    swizzle: Optional[str] = None
+    pad_stride: Optional[int] = None
+    hoisted: bool = False
+    pipeline: int = 1
+    prec: Optional[str] = None
+    loc: Optional[Loc] = loc_field()
+
 
 RECORD = Stage  # the op record this module applies (ops/registry.py)
 

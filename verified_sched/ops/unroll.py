@@ -12,13 +12,25 @@ Unrolling preserves the iteration order exactly; no op-specific obligation.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
+from typing import Optional
 
 from .. import ir
+from ..errors import Loc
 from ..ir import Int
-from ..schedule import Unroll
+from ..op_syntax import OPTIONS, OpRecord, Option, Syntax, loc_field, loop_field
 from ..simplify import fold_index, simplify_kernel
 from . import common
 from .common import error
+
+
+@dataclass(frozen=True)
+class Unroll(OpRecord):
+    SYNTAX = Syntax("unroll", (loop_field(), OPTIONS), (Option("materialize", "flag"),))
+    loop: str
+    materialize: bool = False
+    loc: Optional[Loc] = loc_field()
+
 
 RECORD = Unroll  # the op record this module applies (ops/registry.py)
 

@@ -15,8 +15,19 @@ Input ranges for `exactness`: the file's `inputs a, b int in [-8, 8]` or
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Optional
+
 from .. import ir
-from ..schedule import Winograd
+from ..errors import Loc
+from ..op_syntax import OpRecord, Syntax, loc_field
+
+
+@dataclass(frozen=True)
+class Winograd(OpRecord):
+    SYNTAX = Syntax("winograd")
+    loc: Optional[Loc] = loc_field()
+
 
 RECORD = Winograd  # the op record this module applies (ops/registry.py)
 

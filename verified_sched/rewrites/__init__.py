@@ -1,1 +1,1 @@
-"""Whole-kernel rewrites: convolution backward, Winograd."""
+"""Whole-kernel rewrites: Winograd (the convolution-backward generator is in `generators/`)."""

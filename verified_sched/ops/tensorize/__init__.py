@@ -16,7 +16,7 @@ in_bounds see the fallback statements with their provenance. The CUDA backend re
 WMMA-shaped block as the intrinsic (codegen/cuda_mma.py, a backend: it decides rendering,
 never legality).
 
-The op is this folder: `apply.py` (the record, `tile` recognizing the micro-kernel, `apply`)
+The op is this folder: `apply.py` (the record `Tensorize`, `tile` recognizing the micro-kernel, `apply`)
 and `proofs.py` (its goals, which import apply's helpers; apply imports nothing back). Goals
 (besides the generic ones): `equivalence` - the tensor-core contraction built from the
 block's shape and the operands' bases adds the same terms, with multiplicity, as the fallback
@@ -27,7 +27,7 @@ instances); `profile` - under `reproducible`, a block the CUDA backend would ren
 """
 from __future__ import annotations
 
-from .apply import OWN_REASSOCIATES, RECORD, THREADS, Tile, apply, tile
+from .apply import OWN_REASSOCIATES, RECORD, THREADS, Tensorize, Tile, apply, tile
 from .proofs import obligations
 
-__all__ = ["OWN_REASSOCIATES", "RECORD", "THREADS", "Tile", "apply", "obligations", "tile"]
+__all__ = ["OWN_REASSOCIATES", "RECORD", "THREADS", "Tensorize", "Tile", "apply", "obligations", "tile"]

@@ -6,13 +6,31 @@ module imports nothing of proofs.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 from ... import ir
+from ...errors import Loc
 from ...ir import Assign, BinOp, For, Int, Load, TensorCore, Var
-from ...schedule import Tensorize
+from ...op_syntax import OPTIONS, Comma, OpRecord, Option, Syntax, loc_field, loop_field
 from ...simplify import fold_index, norm_index, simplify_kernel
 from .. import common
 from ..common import error
+
+
+_THREE = "tensorize takes three loops: i, j, k"
+
+
+@dataclass(frozen=True)
+class Tensorize(OpRecord):
+    SYNTAX = Syntax("tensorize", (loop_field("i"), Comma(_THREE), loop_field("j"), Comma(_THREE), loop_field("k"),
+                                  OPTIONS),
+                    (Option("simd", "posint", always=True),))
+    i: str
+    j: str
+    k: str
+    simd: int = 32
+    loc: Optional[Loc] = loc_field()
+
 
 RECORD = Tensorize  # the op record this module applies (ops/registry.py)
 OWN_REASSOCIATES = True  # its own `profile` obligation flags WMMA (verified_sched/reassociation.py)

@@ -1,7 +1,8 @@
 """Direct 3x3 convolutions as DSL text: eligible Winograd sites and near misses.
 
-Used by the tests, the benchmark and the hypothesis strategies, so every variant of the
-recognition rules is written once, in the DSL users write.
+Used by the fuzzer's conv family (`fuzz/families.py`, `vsched fuzz` kernel shape `conv`),
+the Winograd tests and benchmarks/winograd.py, so every variant of the recognition rules is
+written once, in the DSL users write.
 """
 from __future__ import annotations
 

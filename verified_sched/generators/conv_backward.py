@@ -14,6 +14,9 @@ DSL file (README "Convolution backward") holding:
   (f = FG*floor(c/CG) + fg, w channel c % CG); there are no transposes in either layout;
 - `claim direct == reference` per requested gradient, proved by contraction equivalence.
 
+The command line (`vsched conv-backward`, with `--against torch-mlir`) is
+`generators/conv_backward_cli.py`; this module imports nothing of it nor of `mlir/`.
+
 Sizes are numbers (inlined) or symbols (params with constraints). OH = floor((H + 2p -
 d(KH-1) - 1)/s) + 1 appears as written; the constraint H + 2p - d(KH-1) - 1 >= 0 keeps OH >= 1.
 With groups > 1 the channel sizes must be numbers: FG*floor(c/CG) with a symbolic CG is not
@@ -21,9 +24,7 @@ quasi-affine, so no isl proof could exist.
 """
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from dataclasses import dataclass
 from typing import Union
 
@@ -412,72 +413,3 @@ def conv_backward_dsl(x, w, layout="nhwc", stride=1, padding=0, dilation=1, grou
         tensors.append(f"tensor db[{cv.f}] f32")
     claims = [f"claim {g}_grad == {g}_grad_reference" for g in cv.grads]
     return "\n".join(head + _params(cv) + tensors + [""] + emit_kernels(cv) + claims) + "\n"
-
-
-# ---------------------------------------------------------------- command line
-
-
-def add_subparser(subparsers) -> argparse.ArgumentParser:
-    """Register `vsched conv-backward` on the CLI's subparsers; the CLI
-    dispatches with `args.fn(args)` (cli.build_parser: `conv_backward.add_subparser(sub)`)."""
-    p = subparsers.add_parser(
-        "conv-backward", help="emit direct convolution-backward nests with proved claims",
-        description="Emit a DSL file with the forward convolution, the chain-rule reference and "
-                    "the direct kernel of each gradient, and a claim direct == reference each. "
-                    "Sizes are numbers or symbols (uppercase identifiers).")
-    p.add_argument("--x", required=True, metavar="N,H,W,C", help="input sizes (logical order)")
-    p.add_argument("--w", required=True, metavar="F,KH,KW,CG", help="weight sizes, CG = C/groups")
-    p.add_argument("--layout", default="nhwc", choices=LAYOUTS)
-    p.add_argument("--stride", default="1", metavar="S", help='"2" or "2,1" (h,w)')
-    p.add_argument("--padding", default="0", metavar="P", help='"1" or "1,0" (h,w)')
-    p.add_argument("--dilation", default="1", metavar="D", help='"1" or "2,1" (h,w)')
-    p.add_argument("--groups", default="1", metavar="G")
-    p.add_argument("--grads", default="input,weight,bias", help="subset of input,weight,bias")
-    p.add_argument("-o", "--output", default=None, metavar="FILE", help="write here (default stdout)")
-    p.add_argument("--against", choices=("torch-mlir",), default=None,
-                   help="also import the torch-mlir lowering of each gradient (static sizes; verified_sched/mlir)")
-    p.set_defaults(fn=run)
-    return p
-
-
-def run(args) -> int:
-    """Exit 0 after writing the file; 2 with `vsched conv-backward: error: ...` on bad usage."""
-    if getattr(args, "against", None):
-        from ..mlir.torch_pipeline import write_against
-
-        return write_against(args)
-    try:
-        text = conv_backward_dsl(
-            [v for v in args.x.split(",")], [v for v in args.w.split(",")], layout=args.layout,
-            stride=args.stride, padding=args.padding, dilation=args.dilation, groups=args.groups,
-            grads=args.grads)
-    except UsageError as e:
-        print(f"vsched conv-backward: error: {e}", file=sys.stderr)
-        return 2
-    return write_output(text, args.output)
-
-
-def write_output(text: str, output) -> int:
-    """`text` to stdout (no output, or `-`) or to the file `output`: 0, or 2 with a message."""
-    if output in (None, "-"):
-        sys.stdout.write(text)
-        return 0
-    try:
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as e:
-        print(f"vsched conv-backward: error: cannot write {output}: {e.strerror}", file=sys.stderr)
-        return 2
-    return 0
-
-
-def main(argv=None) -> int:
-    """Stand-alone entry (`python -m verified_sched.rewrites.conv_backward ...`)."""
-    parser = argparse.ArgumentParser(prog="vsched")
-    add_subparser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.fn(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -3,7 +3,8 @@
 Instances are enumerated by evaluating loop bounds and guards in Python (data-dependent guards
 count as "may execute", as in the isl model); order, conflicts, coverage, dependences,
 independence and contraction terms are then decided by plain comparison of concrete values.
-Slow by design (pairs per cell), independent of isl.
+Slow by design (pairs per cell), independent of isl. Test and benchmark code only
+(tests/test_poly_crosscheck.py, benchmarks/verify_scaling.py), not part of the package.
 """
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ import dataclasses
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+from polyhedral.evaluate import Dynamic, ev, evc
+from polyhedral.lazy import blend_of
+from polyhedral.model import HW_AXES, ORDERED, KernelModel
 from verified_sched.ir import BinOp, Float, Int, Load
-from .evaluate import Dynamic, ev, evc
-from .lazy import blend_of
-from .model import HW_AXES, ORDERED, KernelModel
 
 
 @dataclass
@@ -237,7 +238,7 @@ def coverage(mb, ma, sizes, idempotent) -> bool:
 
 
 def _value_key(model, inst, sizes):
-    from .coverage import skeleton_of
+    from polyhedral.coverage import skeleton_of
     st = inst.stmt
     env = dict(sizes)
     env.update({lp.var: v for lp, v in zip(st.loops, inst.values)})
@@ -248,7 +249,7 @@ def _value_key(model, inst, sizes):
 
 def dependence(mb, ma, sizes):
     """(dependences kept?, reduction pairs reversed?)"""
-    from .coverage import idempotent_fn
+    from polyhedral.coverage import idempotent_fn
     ib, ia = enumerate_instances(mb, sizes), enumerate_instances(ma, sizes)
     idem = idempotent_fn(mb)
     copies = defaultdict(list)
