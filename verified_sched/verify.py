@@ -152,14 +152,20 @@ def generic_goals(ctx: OpContext) -> list:
         out.append(check("coverage", lambda: checks.coverage(ctx.model_before, ctx.model_after,
                                                              idempotent(ctx.model_after))))
     if "dependence" in generic or "reassociation" in generic:
-        def dep():
-            d, r = checks.dependence(ctx.model_before, ctx.model_after, ctx.profile)
-            return [(k, f) for k, f in (("dependence", d), ("reassociation", r)) if k in generic]
-        out.append(check("dependence", dep))
+        out.append(dependence_goal(ctx, tuple(k for k in ("dependence", "reassociation") if k in generic)))
     if "independence" in generic:
         for loop, inside, depth in _new_parallel(ctx.model_before, ctx.model_after):
             out.append(independence_goal(ctx.model_after, loop, inside, depth))
     return out + gpu_goals(ctx.program_after, ctx.kernel_name, ctx.model_after, "after", ctx.shared_limit)
+
+
+def dependence_goal(ctx: OpContext, kinds=("dependence", "reassociation")) -> Goal:
+    """dependence and reassociation of one op (those of `kinds`): one procedure (value flow
+    when the memory order changes: polyhedral/checks.py) deciding both."""
+    def run():
+        d, r = checks.dependence(ctx.model_before, ctx.model_after, ctx.profile)
+        return [(k, f) for k, f in (("dependence", d), ("reassociation", r)) if k in kinds]
+    return check("dependence", run)
 
 
 def own_obligations(ctx: OpContext) -> list:
