@@ -16,8 +16,7 @@ from verified_sched.generic.independence import independence
 from verified_sched.dsl import parse_text
 from verified_sched.errors import ScheduleError
 from verified_sched.ops import apply_op, apply_schedule
-from verified_sched.ops import split_reduction_checks as checks
-from verified_sched.verify import OpContext, file_report_json, verify_program
+from verified_sched.verify import OpContext, file_report_json, own_obligations, verify_program
 
 HEAD = ("params N, V, D where N >= 1, V >= 1, D >= 1\ntensor ids[N] i32\ntensor g[N, D] f32\n"
         "tensor emb[V, D] f32\n")
@@ -130,6 +129,11 @@ def _ctx(src, mutate, profile="default"):
     return OpContext(before, after, K, op, 1, profile, 10.0, float("inf"))
 
 
+def _own(ctx) -> dict:
+    """The op's own obligations on `ctx`, discharged, by kind."""
+    return {o.kind: o for o in own_obligations(ctx)}
+
+
 def _rewrite_kernel(fn):
     def mutate(prog):
         k = prog.kernel(K)
@@ -140,19 +144,19 @@ def _rewrite_kernel(fn):
 def test_equivalence_and_injectivity_refute_broken_results():
     src = emb_src(sched="")
     ok = _ctx(src, lambda p: p)
-    assert checks.equivalence(ok).status == "proved" and checks.injective_partials(ok).status == "proved"
+    assert _own(ok)["equivalence"].status == "proved" and _own(ok)["injective_partials"].status == "proved"
 
     def other_row(n):  # the scatter reads the row of the next instance
         if isinstance(n, ir.Load) and n.tensor == "ids" and not isinstance(n.index[0], ir.Int):
             return dataclasses.replace(n, index=(ir.BinOp("+", n.index[0], ir.Int(1)),))
         return None
-    assert checks.equivalence(_ctx(src, _rewrite_kernel(other_row))).status == "refuted"
+    assert _own(_ctx(src, _rewrite_kernel(other_row)))["equivalence"].status == "refuted"
 
     def drop_block(n):  # the combine forgets block 3
         if isinstance(n, ir.Load) and n.tensor == "emb_partials" and n.index[0] == ir.Int(3):
             return dataclasses.replace(n, index=(ir.Int(2),) + n.index[1:])
         return None
-    assert "block 3 never reach" in checks.equivalence(_ctx(src, _rewrite_kernel(drop_block))).message
+    assert "block 3 never reach" in _own(_ctx(src, _rewrite_kernel(drop_block)))["equivalence"].message
 
     def one_slice(n):  # every block scatters into slice 0
         if isinstance(n, ir.Assign) and n.tensor == "emb_partials":
@@ -161,21 +165,21 @@ def test_equivalence_and_injectivity_refute_broken_results():
                                                                       ir.accumulation(n)[1]))
         return None
     bad = _ctx(src, _rewrite_kernel(one_slice))
-    inj = checks.injective_partials(bad)
+    inj = _own(bad)["injective_partials"]
     assert inj.status == "refuted" and inj.counterexample["instances"][0]["at"]["nb"] != \
         inj.counterexample["instances"][1]["at"]["nb"]
-    assert checks.equivalence(bad).status == "unknown"  # not the shape its argument covers; never proved
+    assert _own(bad)["equivalence"].status == "unknown"  # not the shape its argument covers; never proved
 
     def no_zero(prog):  # the partials are never zeroed
         k = prog.kernel(K)
         return prog.with_kernel(dataclasses.replace(k, body=tuple(s for s in k.body if s != ir.Zero("emb_partials"))))
-    assert "nothing zeroes emb_partials" in checks.equivalence(_ctx(src, no_zero)).message
+    assert "nothing zeroes emb_partials" in _own(_ctx(src, no_zero))["equivalence"].message
 
     def short_combine(n):  # the combine skips the last row of emb
         if isinstance(n, ir.For) and n.var == "emb_c0":
             return dataclasses.replace(n, hi=ir.BinOp("-", n.hi, ir.Int(1)))
         return None
-    assert checks.equivalence(_ctx(src, _rewrite_kernel(short_combine))).status == "refuted"
+    assert _own(_ctx(src, _rewrite_kernel(short_combine)))["equivalence"].status == "refuted"
 
 
 def test_block_independence_is_decided_not_vacuous():

@@ -207,4 +207,4 @@ def is_parallel(axis: str) -> bool:
     return axis in PARALLEL_AXES
 
 
-child_fields = _child_fields  # the public name (polyhedral.coverage, polyhedral.lazy, ops.split_reduction_checks)
+child_fields = _child_fields  # the public name (polyhedral.coverage, polyhedral.lazy, ops.split_reduction.proofs_dynamic)

@@ -104,6 +104,15 @@ def check_fresh(program, kernel, names, op, arg: str, reusable=()) -> None:
         seen.add(n)
 
 
+def fresh_name(used: set, base: str) -> str:
+    """`base`, or `base1`, `base2`, ... : the first not in `used` (added to it)."""
+    name, k = base, 1
+    while name in used:
+        name, k = f"{base}{k}", k + 1
+    used.add(name)
+    return name
+
+
 def is_zero(program, e, ctx: Context | None = None) -> bool:
     """Whether the index expression is provably 0 (structurally after normalization)."""
     return fold_index(e, ctx) == Int(0)

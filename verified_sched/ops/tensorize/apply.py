@@ -129,16 +129,9 @@ def apply(program: ir.Program, kernel_name: str, op: Tensorize) -> ir.Program:
     free = [a for a in THREADS if a not in taken]
     if not free:
         raise error(op, "no free thread axis for the lane loop (thread.x, .y and .z are all used)")
-    lane = fresh_name(common.used_names(program, kernel), "lane")
+    lane = common.fresh_name(common.used_names(program, kernel), "lane")
     block = For(lane, Int(0), Int(op.simd), free[0], (TensorCore(lane, t.shape, (site.stmt,), loc=op.loc),),
                 loc=op.loc)
     kernel2 = common.replace_at(kernel, site.path, (block,))
     return program.with_kernel(simplify_kernel(program, kernel2))
 
-
-def fresh_name(used: set, base: str) -> str:
-    """`base`, or `base1`, `base2`, ... : the first not in `used`."""
-    name, n = base, 1
-    while name in used:
-        name, n = f"{base}{n}", n + 1
-    return name

@@ -31,7 +31,7 @@ from ...errors import ScheduleError, UsageError
 from ...ir import Assign, BinOp, For, If, Int, Load, TensorCore, Var
 from ...obligations import Decided, Goal, IslEmpty, Procedure, formal_statement
 from .. import common
-from .apply import Tile, fresh_name, tile
+from .apply import Tile, tile
 
 RACE = "forall params: no two lanes of the lane loop access one cell, one of them writing"
 PROFILE = ("the tensor-core block runs its scalar fallback's summation order on every backend, "
@@ -80,7 +80,7 @@ def wrap_lanes(site, inner: tuple, lane: str) -> tuple:
 
 def intrinsic_of(t: Tile, shape: tuple, used: set) -> tuple:
     """The contraction the tensor-core block performs, from its shape and the tile bases."""
-    m, n, k = (Var(fresh_name(used, f"tc_{c}")) for c in "mnk")
+    m, n, k = (Var(common.fresh_name(used, f"tc_{c}")) for c in "mnk")
 
     def at(load, r, c):
         base = t.base(load)

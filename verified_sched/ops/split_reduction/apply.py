@@ -52,13 +52,13 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
-from .. import ir
-from ..errors import Loc
-from ..ir import And, Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load, Tensor, Var
-from ..op_syntax import OPTIONS, OpRecord, Option, Outputs, Syntax, Word, loc_field, loop_field, tensor_field
-from ..simplify import simplify_kernel
-from . import common
-from .common import error
+from ... import ir
+from ...errors import Loc
+from ...ir import And, Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load, Tensor, Var
+from ...op_syntax import OPTIONS, OpRecord, Option, Outputs, Syntax, Word, loc_field, loop_field, tensor_field
+from ...simplify import simplify_kernel
+from .. import common
+from ..common import error
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,7 @@ OWN_REASSOCIATES = True  # its own `reassociation` obligation (verified_sched/re
 GENERIC = ("in_bounds", "dependence", "independence")
 
 MAX_BLOCKS = 256  # the combine is unrolled over the blocks: bounds its size and proof time
+
 
 def initial_value(op: str, prec: str, target: Load):
     """A partial cell's initial value: the identity of + and *; for max and min (which have no
@@ -175,14 +176,6 @@ def _validate(program, kernel, op: SplitReduction) -> None:
     common.check_fresh(program, kernel, [op.outer, op.inner, op.partials], op, "name", reusable=(op.loop,))
 
 
-def _fresh(used: set, base: str) -> str:
-    name, k = base, 1
-    while name in used:
-        name, k = f"{base}{k}", k + 1
-    used.add(name)
-    return name
-
-
 def apply(program: ir.Program, kernel_name: str, op: SplitReduction) -> ir.Program:
     kernel = common.get_kernel(program, kernel_name, op)
     _validate(program, kernel, op)
@@ -213,7 +206,7 @@ def apply(program: ir.Program, kernel_name: str, op: SplitReduction) -> ir.Progr
     kernel2 = common.replace_at(kernel, f.site.path, (new_loop,))
     # the combine: the enclosing loops and guards again, fresh names
     used = common.used_names(program, kernel2) | {op.partials}
-    ren = {lp.var: _fresh(used, f"{lp.var}_c") for lp in f.site.loops}
+    ren = {lp.var: common.fresh_name(used, f"{lp.var}_c") for lp in f.site.loops}
     rv = {k: Var(v) for k, v in ren.items()}
     cidx = tuple(ir.substitute(e, rv) for e in a.index)
     leaves = [Load(op.partials, (Int(b),) + cidx) for b in range(B)]
@@ -265,7 +258,7 @@ def _apply_dynamic(program: ir.Program, kernel: ir.Kernel, op: SplitReduction, f
                                           scratch=True, loc=op.loc))
     only = simplify_kernel(program2, dataclasses.replace(kernel, body=(top_stmt,))).body
     used = common.used_names(program, kernel) | {op.outer, op.inner, op.partials}
-    cvars = [_fresh(used, f"{op.tensor}_c{d}") for d in range(len(T.dims))]
+    cvars = [common.fresh_name(used, f"{op.tensor}_c{d}") for d in range(len(T.dims))]
     cidx = tuple(Var(v) for v in cvars)
     leaves = [Load(op.partials, (Int(b),) + cidx) for b in range(B)]
     comb = (Assign(op.tensor, cidx, BinOp("+", Load(op.tensor, cidx), tree("+", leaves)),
@@ -282,9 +275,3 @@ def _conj(conds):
         out = And(out, c)
     return out
 
-
-def obligations(ctx) -> list:
-    from . import split_reduction_checks as checks
-    return [common.goal(fn, ctx, kind) for fn, kind in ((checks.injective_partials, "injective_partials"),
-                                                         (checks.equivalence, "equivalence"),
-                                                         (checks.reassociation, "reassociation"))]

@@ -1,0 +1,21 @@
+"""split_reduction L of T blocks=B -> Lb, Li, P: the deterministic two-pass reduction.
+
+The op-module interface the registry reads (ops/registry.py). The rewrite, its decisions and
+its record are in apply.py; the goals in proofs.py (the affine form) and proofs_dynamic.py (the
+dynamic scatter form). apply imports neither.
+"""
+from __future__ import annotations
+
+from . import proofs, proofs_dynamic
+from .apply import (GENERIC, MAX_BLOCKS, OWN_REASSOCIATES, RECORD, SplitReduction, apply, combine_op,
+                    initial_value, recognize, tree)
+
+__all__ = ["GENERIC", "MAX_BLOCKS", "OWN_REASSOCIATES", "RECORD", "SplitReduction", "apply", "combine_op",
+           "initial_value", "obligations", "recognize", "tree"]
+
+
+def obligations(ctx) -> list:
+    """The op's goals (injective_partials, equivalence, reassociation) for the form it
+    recognized: affine (proofs.py) or dynamic scatter (proofs_dynamic.py)."""
+    p = proofs.parts(ctx)
+    return (proofs_dynamic if p.found.dynamic else proofs).goals(ctx, p)
