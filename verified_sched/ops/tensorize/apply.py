@@ -134,4 +134,3 @@ def apply(program: ir.Program, kernel_name: str, op: Tensorize) -> ir.Program:
                 loc=op.loc)
     kernel2 = common.replace_at(kernel, site.path, (block,))
     return program.with_kernel(simplify_kernel(program, kernel2))
-
