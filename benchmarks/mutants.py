@@ -24,7 +24,7 @@ class Mutant:
 SPLIT = "verified_sched/ops/split.py"
 PART = "verified_sched/ops/partition.py"
 STAGE = "verified_sched/ops/stage.py"
-PRIV = "verified_sched/ops/privatize.py"
+PRIV = "verified_sched/ops/privatize/apply.py"
 SRED = "verified_sched/ops/split_reduction/apply.py"
 TENS = "verified_sched/ops/tensorize/apply.py"
 FUSE = "verified_sched/ops/fuse_epilogue.py"

@@ -1,6 +1,7 @@
 """privatize: corpus verdicts, the documented guard classes and beyond them,
 preconditions, and runs of legal results against the unscheduled kernel (C and emulation,
-poisoned outputs); refutations replay in the emulator's race detector."""
+poisoned outputs); refutations replay in the emulator's race detector (the goals themselves:
+test_privatize_proofs.py)."""
 from __future__ import annotations
 
 import re
@@ -13,8 +14,6 @@ from codegen.oracle import compare_kernels
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.errors import ScheduleError
 from verified_sched.interp import run_kernel
-from verified_sched.ops import apply_op
-from verified_sched.verify import own_obligations
 from verified_sched.verify import file_report_json, verify_program
 from support.scheduling import scheduled
 
@@ -226,49 +225,3 @@ def test_vectorized_lanes_sharing_the_accumulator_are_refuted():
     rep = report(program)
     assert rep["verdict"] == "illegal"
     assert refuted(rep, ("privatize_condition", "race"))
-
-
-# ---------------------------------------------------------------- the obligations bite
-
-
-def _tampered(cases_dir, fn):
-    import dataclasses
-
-    from verified_sched import ir
-    from verified_sched.ops import privatize
-    from verified_sched.verify import OpContext
-
-    program = parse_file(cases_dir / "privatize_matmul.vs")
-    ops = program.schedule_for("matmul").ops
-    before = program
-    for op in ops[:-1]:
-        before = apply_op(before, "matmul", op)
-    after = privatize.apply(before, "matmul", ops[-1])
-    k = after.kernel("matmul")
-    after = after.with_kernel(dataclasses.replace(k, body=tuple(ir.rewrite(s, fn) for s in k.body)))
-    ctx = OpContext(before, after, "matmul", ops[-1], 3, "default", 10.0, float("inf"))
-    return {o.kind: o for o in own_obligations(ctx)}
-
-
-def test_dataflow_refutes_a_short_init_load(cases_dir):
-    import dataclasses
-
-    from verified_sched.ir import For, Int
-    obls = _tampered(cases_dir, lambda n: dataclasses.replace(n, hi=Int(4))
-                     if isinstance(n, For) and n.var == "ji_ld" else None)
-    assert obls["dataflow"].status == "refuted" and "not loaded" in obls["dataflow"].message
-    assert obls["dataflow"].counterexample["params"]
-
-
-def test_dataflow_refutes_a_shifted_store_back(cases_dir):
-    import dataclasses
-
-    from verified_sched.ir import Assign, BinOp, Int, Load
-    def fn(n):
-        if isinstance(n, Assign) and n.sid == "c_acc.store":
-            (a,) = n.value.index
-            return dataclasses.replace(n, value=Load("c_acc", (BinOp("-", Int(7), a),)))
-        return None
-    obls = _tampered(cases_dir, fn)
-    assert obls["dataflow"].status == "refuted"
-    assert obls["coverage"].status == "proved"  # the transfers are not part of the structural check

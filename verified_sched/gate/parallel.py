@@ -24,7 +24,7 @@ from . import results
 # imported once before the workers start (inherited by fork, or by the fork server), rather
 # than lazily by every worker: the verifier, every op module and the solver back ends
 _PRELOAD = ["verified_sched.verify", "verified_sched.dsl", "verified_sched.gate.results",
-            "verified_sched.rewrites.winograd_proofs", "polyhedral.dataflow", "polyhedral.privatize_checks"]
+            "verified_sched.rewrites.winograd_proofs", "polyhedral.dataflow"]
 _PRELOAD_PACKAGES = ["verified_sched.ops", "smt"]
 
 

@@ -1,5 +1,5 @@
-"""privatize T over L -> ACC: contract the read-modify-write of T across L's subtree into a
-local accumulator tile ("accumulator privatization").
+"""privatize T over L -> ACC, the rewrite: contract the read-modify-write of T across L's
+subtree into a local accumulator tile ("accumulator privatization").
 
 `... for L { ... T[I] = T[I] + e ... } ...` becomes
     ACC[tile(I)] = T[I]        (init-load nest, right before L)
@@ -28,16 +28,8 @@ Statements: the users under L keep their sid and provenance (only the tensor and
 their T accesses change); the transfers get fresh sids `<ACC>.load` / `<ACC>.store` with the
 identity provenance of their loops (so later ops map them like any statement).
 
-Generic obligations kept (GENERIC): in_bounds (the transfers and the tile), dependence and
-reassociation (before's dependences, mapped through the users' unchanged provenance, must
-keep their order: privatize moves no original statement), independence (no new parallel loop
-appears). Replaced: coverage, which would compare the users' skeletons and see a different
-target tensor. In its place: `coverage` (structural): deleting the transfers and mapping each
-ACC access back to the witness T[I] gives exactly the original kernel; `dataflow` (isl): every
-cell accessed under L at an outer iteration o is loaded and stored back at o, and ACC cells
-stand for T cells one to one; `privatize_condition` and `race` (isl) for the threads. Within a
-thread nothing runs between the init-load and the store-back except L, so together these
-say the store-back writes every cell the value the original leaves there.
+Its obligations, and the generic ones it keeps (GENERIC), are in proofs.py; `undo` there
+inverts this rewrite.
 """
 from __future__ import annotations
 
@@ -45,13 +37,13 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
-from .. import ir
-from ..errors import Loc
-from ..ir import Assign, BinOp, For, If, Int, Load, TensorCore, Var, Zero
-from ..op_syntax import OpRecord, Outputs, Syntax, Word, loc_field, loop_field, tensor_field
-from ..simplify import linear_form, render_linear, norm_index, simplify_stmts
-from . import common
-from .common import error
+from ... import ir
+from ...errors import Loc
+from ...ir import Assign, BinOp, For, If, Int, Load, TensorCore, Var, Zero
+from ...op_syntax import OpRecord, Outputs, Syntax, Word, loc_field, loop_field, tensor_field
+from ...simplify import linear_form, render_linear, norm_index, simplify_stmts
+from .. import common
+from ..common import error
 
 
 @dataclass(frozen=True)
@@ -65,8 +57,6 @@ class Privatize(OpRecord):
 
 
 RECORD = Privatize  # the op record this module applies (ops/registry.py)
-
-GENERIC = ("in_bounds", "dependence", "reassociation", "independence")
 
 
 @dataclass(frozen=True)
@@ -206,7 +196,7 @@ def _texts(idx) -> str:
 
 
 def _text(e) -> str:
-    from ..dsl.printer import expr_text
+    from ...dsl.printer import expr_text
     return expr_text(e)
 
 
@@ -264,133 +254,3 @@ def apply(program: ir.Program, kernel_name: str, op: Privatize) -> ir.Program:
     acc = ir.Tensor(op.acc, plan.tile_dims, t.prec, "local", loc=op.loc)
     kernel2 = common.replace_at(kernel, plan.site.path, init + (new_loop,) + store)
     return program.with_tensor(acc).with_kernel(kernel2)
-
-
-# ---------------------------------------------------------------- obligations
-
-
-def _is_transfer(stmt, op) -> bool:
-    sids = {load_sid(op.acc), store_sid(op.acc)}
-    return any(isinstance(n, Assign) for n in ir.walk(stmt)) and all(
-        common.original_sid(n.sid) in sids for n in ir.walk(stmt) if isinstance(n, Assign))
-
-
-def undo(after: ir.Program, kernel_name: str, op: Privatize, plan: Plan) -> ir.Kernel:
-    """The after kernel with the transfer nests deleted and every ACC[tile] access mapped back
-    to the witness T[I] (the kernel the privatization must have started from)."""
-    kernel = after.kernel(kernel_name)
-    site = common.find_loop(kernel, op.over, op, "over")
-    parent_path, i = site.path[:-1], site.path[-1][1]
-    siblings = _body_at(kernel, site.path)
-    keep = tuple(s for k, s in enumerate(siblings)
-                 if not (k in (i - 1, i + 1) and _is_transfer(s, op)))
-
-    def back(n):
-        if isinstance(n, Load) and n.tensor == op.acc and tuple(n.index) == plan.tile_index:
-            return Load(op.tensor, plan.index, loc=n.loc)
-        if isinstance(n, Assign) and n.tensor == op.acc and tuple(n.index) == plan.tile_index:
-            return dataclasses.replace(n, tensor=op.tensor, index=plan.index)
-        return None
-    keep = tuple(ir.rewrite(s, back) for s in keep)
-    if not parent_path:
-        return dataclasses.replace(kernel, body=keep)
-    return _set_body(kernel, site.path, keep)
-
-
-def _body_at(kernel, path):
-    """The statement list holding the statement at `path`."""
-    stmts = kernel.body
-    for k in range(len(path) - 1):
-        stmts = getattr(stmts[path[k][1]], path[k + 1][0])
-    return stmts
-
-
-def _canon(kernel, tensor: str):
-    """Indices of every access of `tensor` in normal form (so textual variants compare equal)."""
-    def fn(n):
-        if isinstance(n, (Load, Assign)) and getattr(n, "tensor", None) == tensor:
-            idx = tuple(norm_index(e) for e in n.index)
-            return None if idx == tuple(n.index) else dataclasses.replace(n, index=idx)
-        return None
-    return ir.rewrite(kernel, fn)
-
-
-def _set_body(kernel, path, new):
-    def go(stmts, p):
-        (field, i), rest = p[0], p[1:]
-        if not rest:
-            return new
-        s = stmts[i]
-        sub = rest[0][0]
-        return stmts[:i] + (dataclasses.replace(s, **{sub: go(getattr(s, sub), rest)}),) + stmts[i + 1:]
-    return dataclasses.replace(kernel, body=go(kernel.body, path))
-
-
-def coverage_by_construction(ctx):
-    """Formal statement: deleting the two transfer nests (sids ACC.load, ACC.store) from the
-    after kernel and replacing every access ACC[tile(I)] by T[I] (the witness index vector)
-    yields the before kernel exactly (structural equality: same statements, sids, provenance,
-    loops and guards). Hence every original instance runs exactly once, in its original
-    position, computing its original expression up to the T -> ACC redirection, which the
-    dataflow obligation justifies."""
-    op = ctx.op
-    before_k = ctx.before.kernel(ctx.kernel)
-    plan = analyze(ctx.before, before_k, op)
-    statement = (f"the after kernel without its transfers, with {op.acc}[tile] read back as "
-                 f"{op.tensor}[index], is the original kernel")
-    if _canon(undo(ctx.after, ctx.kernel, op, plan), op.tensor) == _canon(before_k, op.tensor):
-        return common.decided(statement, "proved",
-                                 "every original statement runs unchanged, its accesses of "
-                                 f"{op.tensor} redirected to {op.acc}", engine="structural")
-    return common.decided(statement, "unknown",
-                             "the scheduled kernel is not the original with the accesses redirected "
-                             "(internal inconsistency of the op)", engine="structural")
-
-
-def _groups(ctx):
-    op = ctx.op
-    model = ctx.model_after
-    plan = analyze(ctx.before, ctx.before.kernel(ctx.kernel), op)
-    loads = [st for st in model.stmts if common.original_sid(st.sid) == load_sid(op.acc)]
-    stores = [st for st in model.stmts if common.original_sid(st.sid) == store_sid(op.acc)]
-    users = [st for st in model.stmts if st.sid in {common.original_sid(s) for s in plan.users}
-             and any(a.tensor == op.acc for a in st.accesses)]
-    witness = {st.name: plan.index for st in users}
-    return model, plan, loads, stores, users, witness
-
-
-def _finding(ctx, kind, fn):  # noqa: ARG001 (the goal carries the kind)
-    return fn()
-
-
-def dataflow(ctx):
-    """Formal statement: see polyhedral.privatize_checks.dataflow (cells accessed under L at
-    o are loaded and stored back at o; ACC cells stand for T cells one to one)."""
-    from polyhedral import privatize_checks as pc
-    model, plan, loads, stores, users, witness = _groups(ctx)
-    return _finding(ctx, "dataflow", lambda: pc.dataflow(model, users, loads, stores, witness,
-                                                         len(plan.site.loops), ctx.op.tensor, ctx.op.acc))
-
-
-def condition(ctx):
-    """Formal statement: see polyhedral.privatize_checks.privatize_condition (no thread stores
-    back an untouched copy of a cell that an unordered instance updates)."""
-    from polyhedral import privatize_checks as pc
-    model, plan, loads, stores, users, witness = _groups(ctx)
-    return _finding(ctx, "privatize_condition",
-                    lambda: pc.privatize_condition(model, users, stores, witness, len(plan.site.loops),
-                                                   ctx.op.tensor, ctx.op.acc))
-
-
-def race(ctx):
-    """Formal statement: see polyhedral.privatize_checks.race (no transfer and no access of
-    ACC conflicts with an unordered instance)."""
-    from polyhedral import privatize_checks as pc
-    model, plan, loads, stores, users, witness = _groups(ctx)
-    return _finding(ctx, "race", lambda: pc.race(model, loads + stores, users, ctx.op.tensor, ctx.op.acc))
-
-
-def obligations(ctx) -> list:
-    """coverage (structural), dataflow, privatize_condition, race (isl)."""
-    return [common.goal(f, ctx, kind) for f, kind in ((coverage_by_construction, "coverage"), (dataflow, "dataflow"),
-                                                 (condition, "privatize_condition"), (race, "race"))]

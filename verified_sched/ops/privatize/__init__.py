@@ -1,0 +1,19 @@
+"""privatize T over L -> ACC: the accumulator privatization op, in one folder.
+
+- `apply.py`: the record (`Privatize`, `RECORD`), the analysis (`analyze` -> `Plan`) and the pure rewrite
+  (`apply`: the init-load and store-back nests around L, T's accesses under L redirected to
+  the local tile ACC);
+- `proofs.py`: its goals (`obligations`: coverage by construction, decided structurally;
+  dataflow, privatize_condition and race, isl emptiness queries) and `GENERIC`, the generic
+  obligations it keeps.
+
+proofs imports apply's helpers; apply imports nothing back. This module is the interface
+the op registry (ops/registry.py) reads.
+"""
+from __future__ import annotations
+
+from .apply import RECORD, Plan, Privatize, analyze, apply, load_sid, redirect, store_sid
+from .proofs import GENERIC, obligations, undo
+
+__all__ = ["GENERIC", "RECORD", "Plan", "Privatize", "analyze", "apply", "load_sid", "obligations", "redirect",
+           "store_sid", "undo"]
