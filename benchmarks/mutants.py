@@ -27,7 +27,7 @@ STAGE = "verified_sched/ops/stage/apply.py"
 STAGE_TILE = "verified_sched/ops/stage/tile.py"
 PRIV = "verified_sched/ops/privatize/apply.py"
 SRED = "verified_sched/ops/split_reduction/apply.py"
-TENS = "verified_sched/ops/tensorize.py"
+TENS = "verified_sched/ops/tensorize/apply.py"
 FUSE = "verified_sched/ops/fuse_epilogue.py"
 WINO = "verified_sched/ops/winograd/apply.py"
 
@@ -175,7 +175,8 @@ MUTANTS = (
            "split_reduction: positions computed with the roles of the loops swapped"),
     # ---- tensorize
     Mutant("tensorize_fallback_short", TENS, "TensorCore(lane, t.shape, (site.stmt,), loc=op.loc)",
-           "TensorCore(lane, t.shape, (dataclasses.replace(site.stmt, hi=Int(t.shape[0] - 1)),), loc=op.loc)",
+           "TensorCore(lane, t.shape, (For(site.stmt.var, site.stmt.lo, Int(t.shape[0] - 1), site.stmt.axis, "
+           "site.stmt.body),), loc=op.loc)",
            "tensorize: the block's fallback nest loses its last row"),
     Mutant("tensorize_half_k", TENS, "TensorCore(lane, t.shape, (site.stmt,), loc=op.loc)",
            "TensorCore(lane, t.shape[:2] + (t.shape[2] // 2,), (site.stmt,), loc=op.loc)",

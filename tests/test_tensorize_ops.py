@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from codegen.emulate import load_emulated
 from codegen.oracle import compare_kernels
@@ -11,8 +12,7 @@ from verified_sched import ir
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.errors import ScheduleError
 from verified_sched.ops import apply_op
-from verified_sched.ops import tensorize_checks
-from verified_sched.verify import OpContext, file_report_json, verify_program
+from verified_sched.verify import OpContext, file_report_json, own_obligations, verify_program
 from support.scheduling import scheduled
 
 
@@ -92,6 +92,13 @@ def _ctx(before, after, op):
     return OpContext(before, after, "mm", op, 1, "default", 10.0, 1e18)
 
 
+def own(before, after, op, kind):
+    """The op's own obligation `kind`, discharged (verify.own_obligations)."""
+    found = [o for o in own_obligations(_ctx(before, after, op)) if o.kind == kind]
+    assert len(found) == 1, found
+    return found[0]
+
+
 def test_equivalence_refuted_when_the_block_shape_disagrees_with_the_fallback():
     p = parse_text(mm())
     op = p.schedule_for("mm").ops[0]
@@ -103,9 +110,9 @@ def test_equivalence_refuted_when_the_block_shape_disagrees_with_the_fallback():
             return dataclasses.replace(n, shape=(4, 4, 2))
         return None
     tampered = after.with_kernel(ir.rewrite(k, bad))
-    ob = tensorize_checks.equivalence(_ctx(p, tampered, op))
+    ob = own(p, tampered, op, "equivalence")
     assert ob.status == "refuted" and ob.counterexample["params"] is not None
-    assert tensorize_checks.equivalence(_ctx(p, after, op)).status == "proved"
+    assert own(p, after, op, "equivalence").status == "proved"
 
 
 def test_race_refuted_when_lanes_write_outside_the_block():
@@ -117,6 +124,80 @@ def test_race_refuted_when_lanes_write_outside_the_block():
     leak = ir.Assign("c", (ir.Int(0), ir.Int(0)), ir.Float(1.0), sid="S9")
     tampered = after.with_kernel(dataclasses.replace(k, body=(k.body[0], dataclasses.replace(
         lane, body=lane.body + (leak,)))))
-    ob = tensorize_checks.race(_ctx(p, tampered, op))
+    ob = own(p, tampered, op, "race")
     assert ob.status == "refuted" and len(ob.counterexample["instances"]) == 2
-    assert tensorize_checks.race(_ctx(p, after, op)).status == "proved"
+    assert ob.engine == "isl" and "two lanes conflict" in ob.message
+    insts = ob.counterexample["instances"]
+    assert "S9" in {i["stmt"] for i in insts} and insts[0]["at"]["lane"] != insts[1]["at"]["lane"], insts
+    good = own(p, after, op, "race")
+    assert good.status == "proved" and good.message == "only lane 0 runs the fallback: no two lanes conflict"
+
+
+def test_goals_are_data_race_an_isl_emptiness_and_profile_a_structural_answer():
+    from verified_sched.obligations import Decided, IslEmpty, Procedure
+    from verified_sched.ops import tensorize
+
+    p = parse_text(mm())
+    op = p.schedule_for("mm").ops[0]
+    goals = tensorize.obligations(_ctx(p, apply_op(p, "mm", op), op))
+    assert [g.kind for g in goals] == ["equivalence", "race", "profile"]
+    assert isinstance(goals[0].query, Procedure) and "multiset of products" in goals[0].statement
+    assert isinstance(goals[1].query, IslEmpty) and goals[1].query.violations().is_empty()
+    assert isinstance(goals[2].query, Decided) and goals[2].query.status == "proved"
+    assert goals[2].query.engine == "structural" and not goals[2].query.reassociates
+
+
+def test_race_of_a_block_holding_no_statement_is_proved_structurally():
+    p = parse_text(mm())
+    op = p.schedule_for("mm").ops[0]
+    after = apply_op(p, "mm", op)
+
+    def empty(n):
+        if isinstance(n, ir.TensorCore):
+            return dataclasses.replace(n, fallback=(ir.For("i", ir.Int(0), ir.Int(4), "serial", ()),))
+        return None
+    tampered = after.with_kernel(ir.rewrite(after.kernel("mm"), empty))
+    from verified_sched.discharge import discharge_one
+    from verified_sched.ops import tensorize
+
+    race = next(g for g in tensorize.obligations(_ctx(p, tampered, op)) if g.kind == "race")
+    [ob] = discharge_one(race, 0.0)
+    assert ob.status == "proved" and ob.message == "the block holds no statement"
+
+
+def test_no_block_after_the_op_is_a_precondition_failure():
+    p = parse_text(mm())
+    op = p.schedule_for("mm").ops[0]
+    with pytest.raises(ScheduleError, match="no tensor-core block over loop 'i'"):
+        own_obligations(_ctx(p, p, op))
+
+
+def _accessed(inst) -> set:
+    return {(a["tensor"], tuple(a["index"])) for a in [inst["writes"]] + inst.get("reads", [])}
+
+
+@settings(max_examples=10)
+@given(n=st.integers(1, 3), m=st.integers(1, 3), kk=st.integers(1, 3), simd=st.integers(1, 4),
+       leak=st.none() | st.tuples(st.integers(0, 3), st.integers(0, 3)))
+def test_race_goal_refutes_exactly_a_cell_written_by_two_lanes(n, m, kk, simd, leak):
+    # a write of c[x, y] by every lane (next to the block) races as soon as two lanes exist;
+    # the witness is two instances on different lanes that both touch the leaked cell
+    p = parse_text(mm(sched=f"tensorize i, j, k simd={simd}", n=n, m=m, kk=kk))
+    op = p.schedule_for("mm").ops[0]
+    after = apply_op(p, "mm", op)
+    if leak is not None:
+        k = after.kernel("mm")
+        lane = k.body[1]
+        write = ir.Assign("c", tuple(ir.Int(v) for v in leak), ir.Float(1.0), sid="S9")
+        after = after.with_kernel(dataclasses.replace(k, body=(k.body[0], dataclasses.replace(
+            lane, body=lane.body + (write,)))))
+    ob = own(p, after, op, "race")
+    if leak is None or simd == 1:
+        assert ob.status == "proved", ob.message
+        return
+    assert ob.status == "refuted", ob.message
+    a, b = ob.counterexample["instances"]
+    assert a["at"]["lane"] != b["at"]["lane"]
+    assert ("c", leak) in {(a["writes"]["tensor"], tuple(a["writes"]["index"]))} | \
+        {(b["writes"]["tensor"], tuple(b["writes"]["index"]))}
+    assert _accessed(a) & _accessed(b), (a, b)

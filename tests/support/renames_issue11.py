@@ -39,8 +39,8 @@ RULES = [
  ("_fresh", "fresh_name", files("verified_sched/ops/stage.py", "verified_sched/ops/stage_hoisted.py", "verified_sched/ops/stage_checks.py"), "name"),
  ("_redirect", "redirect_reads", files("verified_sched/ops/stage.py", "verified_sched/ops/stage_hoisted.py", "verified_sched/ops/stage_checks.py"), "name"),
  ("_zero", "zero_value", files("verified_sched/ops/stage.py", "verified_sched/ops/stage_hoisted.py", "verified_sched/ops/stage_checks.py"), "name"),
- ("_wrap", "wrap_lanes", files("verified_sched/ops/tensorize.py", "verified_sched/ops/tensorize_checks.py", "verified_sched/ops/tensorize_profile.py"), "name"),
- ("_intrinsic", "intrinsic_of", files("verified_sched/ops/tensorize.py", "verified_sched/ops/tensorize_checks.py", "verified_sched/ops/tensorize_profile.py"), "name"),
+ ("_wrap", "wrap_lanes", files("verified_sched/ops/tensorize/apply.py", "verified_sched/ops/tensorize/proofs.py"), "name"),
+ ("_intrinsic", "intrinsic_of", files("verified_sched/ops/tensorize/apply.py", "verified_sched/ops/tensorize/proofs.py"), "name"),
 ]
 changed = {}
 for old, new, fs, kind in RULES:

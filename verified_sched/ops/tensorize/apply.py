@@ -1,41 +1,20 @@
-"""tensorize i, j, k [simd=W]: a tensor-core block over a lane loop.
-
-Recognized: the perfect serial nest `for i in 0 .. M { for j in 0 .. N { for k in 0 .. K {
-d[..., I0 + i, J0 + j] += a[..., A0 + i, A1 + k] * b[..., B0 + k, B1 + j] } } }` (plain `+=`
-or `fma(a, b, d)`; M, N, K constants; each operand's tile on its last two axes with unit
-coefficients, the bases and the leading components free of i, j, k). A transposed layout
-(a[.., k, i], b[.., j, k], d[.., j, i]) is a precondition failure (v1, as in the seed).
-
-Result: `for lane in 0 .. W : thread.x { tensor_core lane (M, N, K) { <the original nest> } }`
-(thread.y/z when an enclosing loop already has thread.x; none free is a precondition failure;
-the lane name is `lane`, made fresh). A TensorCore means exactly its fallback run by lane 0:
-the interpreter, the C and CUDA emitters (codegen/c.py, inherited by codegen/gpu_lowering.py
-and so by the emulator) render `if (lane == 0) { fallback }`, and the polyhedral model walks the
-fallback under the guard `lane == 0`, so the driver's generic coverage, dependence and
-in_bounds see the fallback statements with their provenance. No backend emits an MMA
-intrinsic yet (documented limitation: the f32 corpus case could not use one anyway); `tile()`
-is what an emitter would use to get the operands.
-
-Obligations (besides the generic ones): `equivalence` - the tensor-core contraction built from
-the block's shape and the operands' bases adds the same terms, with multiplicity, as the
-fallback (polyhedral/contraction.py over two small kernels); `race` - no two lanes of the
-lane loop write a cell another lane accesses (isl, direct); `profile` - under `reproducible`,
-a block the CUDA backend would render as WMMA (unspecified summation order) is refused
-(ops/tensorize_profile.py).
+"""tensorize, the rewrite: recognize the matmul micro-kernel (`tile`) and put it, as the
+fallback of a tensor-core block, under a fresh lane loop (`apply`). The op's meaning, its
+goals and their statements are described in verified_sched/ops/tensorize/__init__.py; this
+module imports nothing of proofs.py.
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
-from .. import ir
-from ..errors import Loc
-from ..ir import Assign, BinOp, For, If, Int, Load, TensorCore, Var
-from ..op_syntax import OPTIONS, Comma, OpRecord, Option, Syntax, loc_field, loop_field
-from ..simplify import fold_index, norm_index, simplify_kernel
-from . import common
-from .common import error
+from ... import ir
+from ...errors import Loc
+from ...ir import Assign, BinOp, For, Int, Load, TensorCore, Var
+from ...op_syntax import OPTIONS, Comma, OpRecord, Option, Syntax, loc_field, loop_field
+from ...simplify import fold_index, norm_index, simplify_kernel
+from .. import common
+from ..common import error
 
 
 _THREE = "tensorize takes three loops: i, j, k"
@@ -150,59 +129,8 @@ def apply(program: ir.Program, kernel_name: str, op: Tensorize) -> ir.Program:
     free = [a for a in THREADS if a not in taken]
     if not free:
         raise error(op, "no free thread axis for the lane loop (thread.x, .y and .z are all used)")
-    lane = _fresh(common.used_names(program, kernel), "lane")
+    lane = common.fresh_name(common.used_names(program, kernel), "lane")
     block = For(lane, Int(0), Int(op.simd), free[0], (TensorCore(lane, t.shape, (site.stmt,), loc=op.loc),),
                 loc=op.loc)
     kernel2 = common.replace_at(kernel, site.path, (block,))
     return program.with_kernel(simplify_kernel(program, kernel2))
-
-
-def _fresh(used: set, base: str) -> str:
-    name, n = base, 1
-    while name in used:
-        name, n = f"{base}{n}", n + 1
-    return name
-
-
-def find_block(kernel: ir.Kernel, i: str):
-    """The site of the TensorCore whose fallback is the nest of loop `i`."""
-    for s in common.sites(kernel.body):
-        if isinstance(s.stmt, TensorCore) and any(isinstance(f, For) and f.var == i for f in s.stmt.fallback):
-            return s
-    return None
-
-
-def wrap_lanes(site, inner: tuple, lane: str) -> tuple:
-    body = inner
-    if site.guards:
-        cond = site.guards[0]
-        for g in site.guards[1:]:
-            cond = ir.And(cond, g)
-        body = (If(cond, body),)
-    for lp in reversed(site.loops):
-        if lp.var != lane:
-            body = (dataclasses.replace(lp, body=body),)
-    return body
-
-
-def intrinsic_of(t: Tile, shape: tuple, used: set) -> tuple:
-    """The contraction the tensor-core block performs, from its shape and the tile bases."""
-    m, n, k = (Var(_fresh(used, f"tc_{c}")) for c in "mnk")
-
-    def at(load, r, c):
-        base = t.base(load)
-        return Load(load.tensor, base[:-2] + (BinOp("+", base[-2], r), BinOp("+", base[-1], c)))
-    d = at(t.d, m, n)
-    term = BinOp("*", at(t.a, m, k), at(t.b, k, n))
-    s = Assign(d.tensor, d.index, BinOp("+", d, term), sid="TC", provenance=())
-    body = (s,)
-    for v, e in reversed(list(zip((m, n, k), shape))):
-        body = (For(v.name, Int(0), Int(e), "serial", body),)
-    return body
-
-
-def obligations(ctx) -> list:
-    from . import tensorize_checks as checks
-    from .tensorize_profile import profile
-    return [common.goal(fn, ctx, kind) for fn, kind in ((checks.equivalence, "equivalence"),
-                                                        (checks.race, "race"), (profile, "profile"))]
