@@ -11,7 +11,7 @@ from verified_sched.ir import Load, walk
 from .affine import is_affine, join_and
 from .coverage import coverage, equal_stores, idempotent_fn, skeleton  # noqa: F401 (re-exported)
 from verified_sched.obligations import Decided
-from .describe import coords, instance, maps_of, param_values, shared_cells
+from .describe import coords, instance, instance_pair, maps_of, param_values, shared_cells
 from .isltools import tensor_box, extent_text, params_text, point_of  # noqa: F401
 from .model import HW_AXES, KernelModel
 from .order import before_on
@@ -221,11 +221,7 @@ def _names_in(u: isl.UnionMap) -> set:
 
 
 def _pair_cex(before, after, pt, bef) -> dict:
-    p, tup = coords(pt)
-    params = param_values(after, p)
-    (n1, v1), (n2, v2) = tup
-    i1 = instance(after, n1, v1, params, "after")
-    i2 = instance(after, n2, v2, params, "after")
+    params, (n1, v1, i1), (n2, v2, i2) = instance_pair(after, pt, "after")
     cells = shared_cells(after, v1, after, v2, n1, n2, params)
     rev = isl.Set.from_point(pt).unwrap().reverse()
     part = _map_part(bef, n2, n1)
@@ -328,14 +324,10 @@ def independence_witness(model: KernelModel, loop, depth, label, pt, sure, phase
     if loop.axis == "vectorized":
         from .witness import sample_large  # many lanes: the interpreter's random order shows it
         pt = sample_large(sure) or pt
-    p, tup = coords(pt)
-    params = param_values(model, p)
-    (n1, v1), (n2, v2) = tup
     if phases_unclear:
         return Decided("unknown", f"iterations of {loop.var} conflict unless a barrier orders them, and "
                        f"{phases_unclear}")
-    i1 = instance(model, n1, v1, params, label)
-    i2 = instance(model, n2, v2, params, label)
+    params, (n1, v1, i1), (n2, v2, i2) = instance_pair(model, pt, label)
     cells = shared_cells(model, v1, model, v2, n1, n2, params)
     from .describe import fmt_instance
     ctext = ", ".join(f"{c['tensor']}[{', '.join(map(str, c['index']))}]" for c in cells)

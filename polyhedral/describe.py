@@ -61,6 +61,14 @@ def instance(model, name: str, values, params: dict, label: str) -> dict:
     return out
 
 
+def instance_pair(model, pt: isl.Point, label: str) -> tuple:
+    """(params, (name, values, instance) of the first, of the second) at a sample point of a
+    relation between two statement instances (the witness of most pair obligations)."""
+    p, ((n1, v1), (n2, v2)) = coords(pt)
+    params = param_values(model, p)
+    return params, (n1, v1, instance(model, n1, v1, params, label)), (n2, v2, instance(model, n2, v2, params, label))
+
+
 def shared_cells(model_a, inst_a: dict, model_b, inst_b: dict, name_a, name_b, params) -> list:
     """Cells both instances access with at least one write (the conflict)."""
     def acc(model, name, inst):

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import islpy as isl
 
 from polyhedral.affine import aff
-from polyhedral.describe import coords, fmt_instance, instance, param_values, shared_cells
+from polyhedral.describe import coords, fmt_instance, instance_pair, param_values, shared_cells
 from polyhedral.isltools import params_text
 from polyhedral.model import HW_AXES, Access, KernelModel
 
@@ -352,11 +352,7 @@ def condition_goal(groups, tensor: str, acc: str) -> Goal:
 
     def stale(pt):
         model = groups().model
-        p, tup = coords(pt)
-        params = param_values(model, p)
-        (n1, v1), (n2, v2) = tup
-        i1 = instance(model, n1, v1, params, "after")
-        i2 = instance(model, n2, v2, params, "after")
+        params, (n1, v1, i1), (n2, v2, i2) = instance_pair(model, pt, "after")
         cell = i1["writes"]
         return Decided("refuted", f"the guard lets a thread store back an accumulator that never received the "
                        f"update: at {params_text(params)} {_fmt(i1)} stores back an untouched copy of "
@@ -412,11 +408,7 @@ def race_goal(groups, tensor: str, acc: str) -> Goal:
 
     def conflict(pt):
         model = groups().model
-        p, tup = coords(pt)
-        params = param_values(model, p)
-        (n1, v1), (n2, v2) = tup
-        i1 = instance(model, n1, v1, params, "after")
-        i2 = instance(model, n2, v2, params, "after")
+        params, (n1, v1, i1), (n2, v2, i2) = instance_pair(model, pt, "after")
         cells = shared_cells(model, v1, model, v2, n1, n2, params)
         if _thread(model, i1) != _thread(model, i2):  # local cells of different threads are distinct
             cells = [c for c in cells if model.program.tensor(c["tensor"]).memory != "local"]
