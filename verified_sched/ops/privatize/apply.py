@@ -200,16 +200,8 @@ def _text(e) -> str:
     return expr_text(e)
 
 
-def _fresh(used: set, base: str) -> str:
-    name, k = base, 1
-    while name in used:
-        name, k = f"{base}{k}", k + 1
-    used.add(name)
-    return name
-
-
 def _transfer(plan: Plan, op, used: set, suffix: str, store: bool, outer_loops) -> For | tuple:
-    ren = {v: _fresh(used, f"{v}_{suffix}") for v in plan.tile_vars}
+    ren = {v: common.fresh_name(used, f"{v}_{suffix}") for v in plan.tile_vars}
     sub = {v: Var(n) for v, n in ren.items()}
     t_idx = tuple(ir.substitute(e, sub) for e in plan.index)
     a_idx = tuple(ir.substitute(e, sub) for e in plan.tile_index)
