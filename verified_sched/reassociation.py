@@ -32,7 +32,7 @@ def _walk(program, kernel_name, ops, profile, timeout) -> bool:
     from .ops import apply_op, op_module
     from .discharge import discharge
     from .ops.common import pin_provenance
-    from .verify import GENERIC, OpContext, dependence_goal
+    from .verify import GENERIC, OpContext, dependence_goal, own_obligations
 
     deadline = time.perf_counter() + timeout
     current = program
@@ -48,8 +48,7 @@ def _walk(program, kernel_name, ops, profile, timeout) -> bool:
         module = op_module(op)
         if getattr(module, "OWN_REASSOCIATES", False):
             try:
-                goals, reason = budget.guarded(lambda: module.obligations(ctx), deadline)
-                own = [] if reason is not None else discharge(goals, deadline, k, op.text())
+                own = own_obligations(ctx)  # a budget hit there is an unknown, never a reassociation
             except ScheduleError:
                 own = []
             if any(o.reassociates for o in own):
