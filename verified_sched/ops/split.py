@@ -65,7 +65,7 @@ from ..ir import (Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load,
                   TensorCore, Var, Where)
 from ..op_syntax import OPTIONS, Field, OpRecord, Option, Outputs, Syntax, Word, invalid, loc_field, loop_field
 from ..simplify import simplify_kernel
-from . import common
+from . import common, kernel_parts
 from .common import error
 
 
@@ -253,3 +253,26 @@ def obligations(ctx) -> list:  # noqa: ARG001
     not necessary, so its refutation did not always replay (a blend whose lanes i < 0 only
     store back an in-bounds cell is correct at every size)."""
     return []
+
+
+# ---------------------------------------------------------------- fuzz strategy (fuzz/schedules.py)
+
+possible = kernel_parts.has_loops  # whether draw_applicable has anything to draw over
+
+
+def draw_applicable(draw, program: ir.Program, kernel_name: str):
+    """A split of one of the kernel's loops (any tail and partition policy, guard and auto
+    most often) into fresh names, or None when it has no loop."""
+    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
+
+    kernel = program.kernel(kernel_name)
+    loops = kernel_parts.loop_names(kernel)
+    if not loops:
+        return None
+    pick = lambda xs: draw(st.sampled_from(xs))  # noqa: E731
+    v = pick(loops)
+    tail = pick(("guard", "guard", "guard") + TAILS)
+    part = pick(("auto", "auto", "auto") + PARTITIONS)
+    fresh = kernel_parts.fresh
+    return Split(v, pick((2, 2, 3, 4, 8, 16)), fresh(program, kernel, v + "o"), fresh(program, kernel, v + "i"),
+                 tail, part)
