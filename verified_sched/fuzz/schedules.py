@@ -44,7 +44,7 @@ def draw_op(draw, kind: str, cur: ir.Program, kname: str):
     return _hook(kind, "draw_applicable")(draw, cur, kname)
 
 
-def _draw_seq(draw, kind: str, cur: ir.Program, kname: str, ops: tuple) -> list:
+def draw_ops(draw, kind: str, cur: ir.Program, kname: str, ops: tuple) -> list:
     """The ops to try next for a drawn `kind`: its recipe when the op has one and takes it
     (only the ops among `ops`), else the op alone ([] when it has nothing to apply to)."""
     recipe = getattr(module_named(kind), "draw_recipe", None)
@@ -74,7 +74,7 @@ def applicable_schedule(draw, program: ir.Program, kname: str, ops: tuple = OPS,
     while len(out) < want:
         kinds = tuple(k for k in ops if possible(k, cur, kname) for _ in range(weight(k)))
         for _ in range(attempts if kinds else 0):
-            seq = _draw_seq(draw, draw(st.sampled_from(kinds)), cur, kname, ops)
+            seq = draw_ops(draw, draw(st.sampled_from(kinds)), cur, kname, ops)
             if not seq:
                 continue
             try:
