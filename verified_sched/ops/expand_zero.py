@@ -19,7 +19,7 @@ from ..errors import Loc
 from ..ir import Assign, Float, For, Int, Var, Zero
 from ..op_syntax import OpRecord, Outputs, Syntax, loc_field, tensor_field
 from ..simplify import simplify_kernel
-from . import common, kernel_parts
+from . import common, drawing, kernel_parts
 from .common import error
 
 
@@ -80,11 +80,9 @@ def possible(program: ir.Program, kernel_name: str) -> bool:
 
 def draw_applicable(draw, program: ir.Program, kernel_name: str):
     """A `zero` statement's tensor expanded into fresh loop names (None when there is none)."""
-    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
-
     kernel = program.kernel(kernel_name)
     zeros = _zeroed(kernel)
     if not zeros:
         return None
-    t = draw(st.sampled_from(zeros))
+    t = drawing.pick(draw, zeros)
     return ExpandZero(t, tuple(kernel_parts.fresh(program, kernel, f"z{d}_") for d in range(program.tensor(t).rank)))

@@ -25,6 +25,7 @@ No op-specific obligation: coverage and dependence are the driver's.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Optional
 
@@ -33,7 +34,7 @@ from ..errors import Loc
 from ..ir import And, BinOp, Call, Cmp, FloorDiv, For, If, Int, Not, Or, Var, Where
 from ..op_syntax import Custom, OpRecord, Syntax, loc_field, loop_field
 from ..simplify import linear_form, render_linear, fold_index, simplify_kernel
-from . import common, kernel_parts
+from . import common, drawing, kernel_parts
 from .common import error
 
 
@@ -255,7 +256,7 @@ def draw_applicable(draw, program: ir.Program, kernel_name: str):
     loops = kernel_parts.loop_names(kernel)
     if not loops:
         return None
-    pick = lambda xs: draw(st.sampled_from(xs))  # noqa: E731
+    pick = functools.partial(drawing.pick, draw)
     fresh = kernel_parts.fresh
     v = pick(loops)
     if draw(st.booleans()) or not program.params:

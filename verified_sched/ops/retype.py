@@ -19,7 +19,7 @@ from ..errors import Loc
 from ..ir import For
 from ..op_syntax import Field, OpRecord, Syntax, Word, loc_field, loop_field
 from ..simplify import simplify_kernel
-from . import common, kernel_parts
+from . import common, drawing, kernel_parts
 from .common import error
 
 
@@ -63,7 +63,5 @@ possible = kernel_parts.has_loops
 
 def draw_applicable(draw, program: ir.Program, kernel_name: str):
     """One of the kernel's loops retyped to one of FUZZ_AXES (None when it has no loop)."""
-    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
-
     loops = kernel_parts.loop_names(program.kernel(kernel_name))
-    return Retype(draw(st.sampled_from(loops)), draw(st.sampled_from(FUZZ_AXES))) if loops else None
+    return Retype(drawing.pick(draw, loops), drawing.pick(draw, FUZZ_AXES)) if loops else None

@@ -25,7 +25,7 @@ from .. import ir
 from ..errors import Loc
 from ..op_syntax import Field, OpRecord, Syntax
 from ..simplify import simplify_kernel
-from . import common, kernel_parts
+from . import common, drawing, kernel_parts
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,5 @@ possible = kernel_parts.has_loops
 
 def draw_applicable(draw, program: ir.Program, kernel_name: str):
     """`reverse` of one of the kernel's uniquely named loops, or None when it has none."""
-    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
-
     loops = kernel_parts.loop_names(program.kernel(kernel_name))
-    return Reverse(draw(st.sampled_from(loops))) if loops else None
+    return Reverse(drawing.pick(draw, loops)) if loops else None

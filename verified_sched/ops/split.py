@@ -56,6 +56,7 @@ Statements copied into the two segments get statement ids S#0 (main) and S#1 (ta
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Optional
 
@@ -65,7 +66,7 @@ from ..ir import (Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load,
                   TensorCore, Var, Where)
 from ..op_syntax import OPTIONS, Field, OpRecord, Option, Outputs, Syntax, Word, invalid, loc_field, loop_field
 from ..simplify import simplify_kernel
-from . import common, kernel_parts
+from . import common, drawing, kernel_parts
 from .common import error
 
 
@@ -263,13 +264,11 @@ possible = kernel_parts.has_loops  # whether draw_applicable has anything to dra
 def draw_applicable(draw, program: ir.Program, kernel_name: str):
     """A split of one of the kernel's loops (any tail and partition policy, guard and auto
     most often) into fresh names, or None when it has no loop."""
-    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
-
     kernel = program.kernel(kernel_name)
     loops = kernel_parts.loop_names(kernel)
     if not loops:
         return None
-    pick = lambda xs: draw(st.sampled_from(xs))  # noqa: E731
+    pick = functools.partial(drawing.pick, draw)
     v = pick(loops)
     tail = pick(("guard", "guard", "guard") + TAILS)
     part = pick(("auto", "auto", "auto") + PARTITIONS)

@@ -12,6 +12,7 @@ Unrolling preserves the iteration order exactly; no op-specific obligation.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Optional
 
@@ -20,7 +21,7 @@ from ..errors import Loc
 from ..ir import Int
 from ..op_syntax import OPTIONS, OpRecord, Option, Syntax, loc_field, loop_field
 from ..simplify import fold_index, simplify_kernel
-from . import common, kernel_parts
+from . import common, drawing, kernel_parts
 from .common import error
 
 
@@ -78,6 +79,6 @@ def draw_applicable(draw, program: ir.Program, kernel_name: str):
     const = [f.var for f in nodes if isinstance(f.hi, ir.Int) and isinstance(f.lo, ir.Int)]
     if not nodes:
         return None
-    pick = lambda xs: draw(st.sampled_from(xs))  # noqa: E731
+    pick = functools.partial(drawing.pick, draw)
     loop = pick(const) if const and draw(st.integers(0, 3)) else pick([f.var for f in nodes])
     return Unroll(loop, draw(st.booleans()))

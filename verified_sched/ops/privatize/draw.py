@@ -3,7 +3,7 @@ tensor privatized over its reduction loop into a fresh accumulator."""
 from __future__ import annotations
 
 from ... import ir
-from .. import kernel_parts
+from .. import drawing, kernel_parts
 from .apply import Privatize
 
 FUZZ_WEIGHT = 2  # applies to few kernels: drawn more often where it can
@@ -12,11 +12,8 @@ possible = kernel_parts.has_reductions
 
 def draw_applicable(draw, program: ir.Program, kernel_name: str):
     """Privatize one (tensor, reduction loop) of the kernel (None when it has none)."""
-    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
-
-    kernel = program.kernel(kernel_name)
-    reds = kernel_parts.reductions(kernel)
-    if not reds:
+    found = drawing.reduction(draw, program, kernel_name)
+    if found is None:
         return None
-    t, v = draw(st.sampled_from(reds))
+    kernel, t, v = found
     return Privatize(t, v, kernel_parts.fresh(program, kernel, f"{t}_acc"))
