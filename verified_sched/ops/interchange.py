@@ -20,7 +20,7 @@ from ..errors import Loc
 from ..ir import For, If
 from ..op_syntax import Comma, OpRecord, Syntax, loc_field, loop_field
 from ..simplify import simplify_kernel
-from . import common, kernel_parts
+from . import common, drawing, kernel_parts
 from .common import error
 
 
@@ -106,8 +106,8 @@ def draw_applicable(draw, program: ir.Program, kernel_name: str):
     loops = kernel_parts.loop_names(kernel)
     pairs = kernel_parts.nested_pairs(kernel)
     if pairs and draw(st.integers(0, 4)):
-        return Interchange(*draw(st.sampled_from(pairs)))
+        return Interchange(*drawing.pick(draw, pairs))
     if len(loops) < 2:
         return None
-    a = draw(st.sampled_from(loops))
-    return Interchange(a, draw(st.sampled_from([x for x in loops if x != a])))
+    a = drawing.pick(draw, loops)
+    return Interchange(a, drawing.pick(draw, [x for x in loops if x != a]))
