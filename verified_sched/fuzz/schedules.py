@@ -1,280 +1,58 @@
 """Schedules drawn to apply: each op is drawn against the kernel as the previous ops left it
 (its loops, nests, reductions, zeroed and read tensors), applied, and redrawn when its
-preconditions fail, so most drawn schedules run to the end. Tiled matmuls also get the
-tensorize and shared-stage recipes (split i, j, k by the tile; interchange to bi, bj, ko, ii,
-ji, ki; retype to blocks and threads), which random single ops would almost never reach.
+preconditions fail, so most drawn schedules run to the end.
+
+Each op draws itself: its module's `possible(program, kernel_name)` (anything to draw over?),
+`draw_applicable(draw, program, kernel_name)` (a record, or None) and optional `FUZZ_WEIGHT`
+(how often it is drawn among the possible ops, default 1) and `draw_recipe(draw, program,
+kernel_name, ops)` (several ops ending in it, e.g. tensorize and stage after tiling a tiled
+matmul: ops/tiled_recipe.py; None when not taken). This module names no op.
 """
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
 from .. import ir
-from ..errors import ScheduleError, VschedError
+from ..errors import InternalError, ScheduleError, VschedError
 from ..op_syntax import op_name
 from ..ops import apply_op
-from ..ops.expand_zero import ExpandZero
-from ..ops.fuse_epilogue import FuseEpilogue
-from ..ops.interchange import Interchange
-from ..ops.pad import Pad
-from ..ops.partition import Partition
-from ..ops.privatize import Privatize
 from ..ops.registry import OP_NAMES, module_named
-from ..ops.retype import Retype
-from ..ops.split import PARTITIONS, TAILS, Split
-from ..ops.split_reduction import SplitReduction
-from ..ops.stage import SWIZZLES, Stage
-from ..ops.tensorize import Tensorize
-from ..ops.unroll import Unroll
-from ..ops.winograd import Winograd
 
 OPS = tuple(OP_NAMES)  # every op of the DSL (ops/registry.py)
-# structural ops apply to fewer kernels: drawn more often where they can apply
-WEIGHT = {"winograd": 6, "tensorize": 4, "stage": 3, "split_reduction": 2, "privatize": 2, "fuse_epilogue": 8}
-AXES = ("serial", "vectorized", "unrolled", "block.x", "block.y", "thread.x", "thread.y")
 
 
-# ---------------------------------------------------------------- kernel structure
+def _hook(kind: str, name: str):
+    hook = getattr(module_named(kind), name, None)
+    if hook is None:
+        raise InternalError(f"op module of {kind!r} has no fuzz hook {name!r} (docs/architecture.md, 'Adding an op')")
+    return hook
 
 
-def statements(kernel: ir.Kernel) -> list:
-    """(statement, enclosing For nodes outermost first) for every Assign (not those of a
-    TensorCore's fallback)."""
-    return [(x.stmt, x.loops) for x in ir.walk_scoped(kernel.body, _not_core)
-            if isinstance(x.stmt, ir.Assign)]
-
-
-def _not_core(x) -> bool:
-    return not isinstance(x.stmt, ir.TensorCore)
-
-
-_PER_KERNEL: dict = {}  # (id(kernel), what) -> (kernel, value): drawing asks every op kind of one kernel
-
-
-def _per_kernel(kernel: ir.Kernel, what: str, compute):
-    """`compute(kernel)`, computed once per kernel object (kernels are frozen)."""
-    hit = _PER_KERNEL.get((id(kernel), what))
-    if hit is not None and hit[0] is kernel:
-        return hit[1]
-    value = compute(kernel)
-    if len(_PER_KERNEL) >= 512:
-        _PER_KERNEL.clear()
-    _PER_KERNEL[(id(kernel), what)] = (kernel, value)
-    return value
-
-
-def _loop_nodes(kernel: ir.Kernel) -> tuple:
-    fors = [n for n in ir.walk(kernel.body) if isinstance(n, ir.For)]
-    names = [f.var for f in fors]
-    return tuple(f for f in fors if names.count(f.var) == 1)
-
-
-def loop_nodes(kernel: ir.Kernel) -> list:
-    """The For nodes of the kernel whose variable no other loop uses (pre-order)."""
-    return list(_per_kernel(kernel, "loops", _loop_nodes))
-
-
-def _loop_vars(kernel: ir.Kernel) -> frozenset:
-    return frozenset(f.var for f in ir.walk(kernel.body) if isinstance(f, ir.For))
-
-
-def nested_pairs(kernel: ir.Kernel) -> list:
-    return [(f.var, f.body[0].var) for f in loop_nodes(kernel)
-            if len(f.body) == 1 and isinstance(f.body[0], ir.For)]
-
-
-def chains3(kernel: ir.Kernel) -> list:
-    """Three perfectly nested loops whose innermost body holds no loop."""
-    out = []
-    for f in loop_nodes(kernel):
-        if len(f.body) == 1 and isinstance(f.body[0], ir.For):
-            g = f.body[0]
-            if len(g.body) == 1 and isinstance(g.body[0], ir.For):
-                h = g.body[0]
-                if not any(isinstance(n, ir.For) for n in ir.walk(h.body)):
-                    out.append((f.var, g.var, h.var))
-    return out
-
-
-def _reductions(kernel: ir.Kernel) -> list:
-    """(tensor, loop var) where the statement accumulates into tensor and the loop's variable
-    does not occur in the target index (a reduction loop of that statement)."""
-    out = []
-    for s, loops in statements(kernel):
-        if ir.accumulation(s) is None:
-            continue
-        used = set().union(*(ir.free_vars(e) for e in s.index)) if s.index else set()
-        out += [(s.tensor, lp.var) for lp in loops if lp.var not in used]
-    return out
-
-
-def _fresh(cur: ir.Program, kernel: ir.Kernel, stem: str) -> str:
-    taken = _per_kernel(kernel, "vars", _loop_vars) | {t.name for t in cur.tensors}
-    n = 0
-    while f"{stem}{n}" in taken:
-        n += 1
-    return f"{stem}{n}"
-
-
-# ---------------------------------------------------------------- one op of each kind
+def weight(kind: str) -> int:
+    """How many times op `kind` is entered among the possible ops drawn from (its FUZZ_WEIGHT)."""
+    return getattr(module_named(kind), "FUZZ_WEIGHT", 1)
 
 
 def possible(kind: str, cur: ir.Program, kname: str) -> bool:
-    """Whether the kernel has anything an op of `kind` could be drawn over."""
-    kernel = cur.kernel(kname)
-    loops = loop_nodes(kernel)
-    match kind:
-        case "interchange":
-            return len(loops) >= 2
-        case "expand_zero":
-            return any(isinstance(z, ir.Zero) for z in ir.walk(kernel.body))
-        case "privatize" | "split_reduction":
-            return bool(_reductions(kernel))
-        case "tensorize":
-            return bool(chains3(kernel))
-        case "fuse_epilogue":
-            return any(ir.accumulation(s) is not None for s, _ in statements(kernel)) and \
-                sum(isinstance(s, ir.For) for s in kernel.body) >= 2
-        case "winograd":
-            return len(loops) >= 6
-        case "stage":
-            return any(loops_ and ir.reads(s.value) for s, loops_ in statements(kernel))
-        case "split" | "retype" | "unroll" | "partition" | "pad":
-            return bool(loops)
-    hook = getattr(module_named(kind), "possible", None)  # an op that draws itself (ops/registry.py)
-    return bool(loops) if hook is None else hook(cur, kname)
+    """Whether the kernel has anything an op of `kind` could be drawn over (its module's hook)."""
+    return bool(_hook(kind, "possible")(cur, kname))
 
 
-def _draw_op(draw, kind: str, cur: ir.Program, kname: str):
+def draw_op(draw, kind: str, cur: ir.Program, kname: str):
     """An op record of `kind` over the current kernel, or None when the kernel has nothing it
-    could apply to."""
-    kernel = cur.kernel(kname)
-    loops = [f.var for f in loop_nodes(kernel)]
-    pick = lambda xs: draw(st.sampled_from(xs))  # noqa: E731
-    match kind:
-        case "split":
-            if not loops:
-                return None
-            v = pick(loops)
-            tail = pick(("guard", "guard", "guard") + TAILS)
-            part = pick(("auto", "auto", "auto") + PARTITIONS)
-            return Split(v, pick((2, 2, 3, 4, 8, 16)), _fresh(cur, kernel, v + "o"), _fresh(cur, kernel, v + "i"),
-                         tail, part)
-        case "interchange":
-            pairs = nested_pairs(kernel)
-            if pairs and draw(st.integers(0, 4)):
-                return Interchange(*pick(pairs))
-            if len(loops) < 2:
-                return None
-            a = pick(loops)
-            return Interchange(a, pick([x for x in loops if x != a]))
-        case "retype":
-            return Retype(pick(loops), pick(AXES)) if loops else None
-        case "unroll":
-            const = [f.var for f in loop_nodes(kernel) if isinstance(f.hi, ir.Int) and isinstance(f.lo, ir.Int)]
-            if not loops:
-                return None
-            return Unroll(pick(const) if const and draw(st.integers(0, 3)) else pick(loops), draw(st.booleans()))
-        case "partition":
-            if not loops:
-                return None
-            v = pick(loops)
-            if draw(st.booleans()) or not cur.params:
-                return Partition(v, None, tuple(_fresh(cur, kernel, f"{v}p{n}_") for n in range(2)))
-            p = pick(tuple(cur.params))
-            c = pick((0, 1, 2, -1))
-            bp = ir.Var(p) if c == 0 else ir.BinOp("+" if c > 0 else "-", ir.Var(p), ir.Int(abs(c)))
-            if draw(st.booleans()):
-                bp = ir.Int(pick((1, 2, 3)))
-            return Partition(v, (bp,), (_fresh(cur, kernel, f"{v}p0_"), _fresh(cur, kernel, f"{v}p1_")))
-        case "pad":
-            return Pad(pick(loops), pick((2, 4, 8))) if loops else None
-        case "expand_zero":
-            zeros = [z.tensor for z in ir.walk(kernel.body) if isinstance(z, ir.Zero)]
-            if not zeros:
-                return None
-            t = pick(zeros)
-            return ExpandZero(t, tuple(_fresh(cur, kernel, f"z{d}_") for d in range(cur.tensor(t).rank)))
-        case "stage":
-            return _draw_stage(draw, cur, kernel)
-        case "privatize":
-            reds = _reductions(kernel)
-            if not reds:
-                return None
-            t, v = pick(reds)
-            return Privatize(t, v, _fresh(cur, kernel, f"{t}_acc"))
-        case "tensorize":
-            chains = chains3(kernel)
-            return Tensorize(*pick(chains), pick((32, 32, 16))) if chains else None
-        case "fuse_epilogue":
-            written = [s.tensor for s, _ in statements(kernel) if ir.accumulation(s) is not None]
-            return FuseEpilogue(pick(written), draw(st.integers(0, 4)) == 0) if written else None
-        case "split_reduction":
-            reds = _reductions(kernel)
-            if not reds:
-                return None
-            t, v = pick(reds)
-            return SplitReduction(v, t, draw(st.integers(1, 8)), _fresh(cur, kernel, v + "b"),
-                                  _fresh(cur, kernel, v + "k"), _fresh(cur, kernel, t + "_part"))
-        case "winograd":
-            return Winograd()
-    hook = getattr(module_named(kind), "draw_applicable", None)  # ops/registry.py
-    if hook is None:
-        raise ValueError(f"no generator for schedule op {kind!r}")
-    return hook(draw, cur, kname)
+    could apply to (its module's `draw_applicable`)."""
+    return _hook(kind, "draw_applicable")(draw, cur, kname)
 
 
-def _draw_stage(draw, cur: ir.Program, kernel: ir.Kernel):
-    cands = []
-    for s, loops in statements(kernel):
-        for load in ir.reads(s.value):
-            if cur.tensor(load.tensor).memory == "global" and loops:
-                cands.append((load.tensor, loops))
-    if not cands:
-        return None
-    tensor, loops = draw(st.sampled_from(cands))
-    hw = any(ir.is_hardware(lp.axis) for lp in loops)
-    n = draw(st.integers(1, min(2, len(loops))))
-    start = draw(st.integers(0, len(loops) - n))
-    over = tuple(lp.var for lp in loops[start:start + n])
-    shared = hw and draw(st.integers(0, 3)) > 0
-    opt = lambda s: draw(st.none() | s) if draw(st.integers(0, 2)) == 0 else None  # noqa: E731
-    return Stage(tensor, over, _fresh(cur, kernel, f"{tensor}_tile"), shared,
-                 opt(st.sampled_from((2, 4, 8))) if shared else None,
-                 opt(st.sampled_from(SWIZZLES)), opt(st.integers(1, 3)),
-                 draw(st.integers(0, 5)) == 0, draw(st.sampled_from((1, 1, 1, 2))),
-                 opt(st.sampled_from(("f32", "f64"))))
-
-
-def _tile(kernel: ir.Kernel):
-    """The tile T of a `tiled` family kernel (loops `for i in 0 .. T * TN`), else None."""
-    chains = chains3(kernel)
-    if not chains:
-        return None
-    first = next(f for f in loop_nodes(kernel) if f.var == chains[0][0])
-    hi = first.hi
-    if isinstance(hi, ir.BinOp) and hi.op == "*" and isinstance(hi.a, ir.Int):
-        return chains[0], hi.a.value
-    return None
-
-
-def recipe(draw, cur: ir.Program, kname: str, target: str) -> list:
-    """Ops that tile a `tiled` matmul and end in `target` (tensorize or stage), or []."""
-    found = _tile(cur.kernel(kname))
-    if found is None:
-        return []
-    (i, j, k), t = found
-    ops = [Split(i, t, "bi", "ii"), Split(j, t, "bj", "ji"), Split(k, t, "ko", "ki"),
-           Interchange("ii", "bj"), Interchange("ji", "ko"), Interchange("ii", "ko")]
-    if target == "tensorize":
-        ops += [Retype("bi", "block.y"), Retype("bj", "block.x")] if draw(st.booleans()) else []
-        return ops + [Tensorize("ii", "ji", "ki", draw(st.sampled_from((32, 16))))]
-    gpu = draw(st.booleans())
-    if gpu:
-        ops = ops[:4] + [Retype("bi", "block.y"), Retype("bj", "block.x"), Retype("ii", "thread.y"),
-                         Retype("ji", "thread.x")]
-    src = draw(st.sampled_from((("a", ("ii", "ki")), ("b", ("ki", "ji")))))
-    return ops + [Stage(src[0], src[1], f"{src[0]}_tile", gpu, None, draw(st.sampled_from((None,) + SWIZZLES))
-                        if gpu else None, None, False, 1, None)]
+def draw_ops(draw, kind: str, cur: ir.Program, kname: str, ops: tuple) -> list:
+    """The ops to try next for a drawn `kind`: its recipe when the op has one and takes it
+    (only the ops among `ops`), else the op alone ([] when it has nothing to apply to)."""
+    recipe = getattr(module_named(kind), "draw_recipe", None)
+    seq = recipe(draw, cur, kname, ops) if recipe is not None else None
+    if seq is not None:
+        return [op for op in seq if op_name(op) in ops]
+    op = draw_op(draw, kind, cur, kname)
+    return [op] if op is not None else []
 
 
 # ---------------------------------------------------------------- schedules
@@ -294,15 +72,9 @@ def applicable_schedule(draw, program: ir.Program, kname: str, ops: tuple = OPS,
     want = draw(st.integers(min_ops, max_ops))
     rate = int(1 / precondition_rate) if precondition_rate > 0 else 0
     while len(out) < want:
-        kinds = tuple(k for k in ops if possible(k, cur, kname) for _ in range(WEIGHT.get(k, 1)))
+        kinds = tuple(k for k in ops if possible(k, cur, kname) for _ in range(weight(k)))
         for _ in range(attempts if kinds else 0):
-            kind = draw(st.sampled_from(kinds))
-            if kind in ("tensorize", "stage") and {"split", "interchange"} <= set(ops) and \
-                    _tile(cur.kernel(kname)) is not None and draw(st.booleans()):
-                seq = [op for op in recipe(draw, cur, kname, kind) if op_name(op) in ops]
-            else:
-                op = _draw_op(draw, kind, cur, kname)
-                seq = [op] if op is not None else []
+            seq = draw_ops(draw, draw(st.sampled_from(kinds)), cur, kname, ops)
             if not seq:
                 continue
             try:

@@ -19,7 +19,7 @@ from ..errors import Loc
 from ..ir import Assign, Float, For, Int, Var, Zero
 from ..op_syntax import OpRecord, Outputs, Syntax, loc_field, tensor_field
 from ..simplify import simplify_kernel
-from . import common
+from . import common, drawing, kernel_parts
 from .common import error
 
 
@@ -65,3 +65,24 @@ def apply(program: ir.Program, kernel_name: str, op: ExpandZero) -> ir.Program:
 def obligations(ctx) -> list:
     """No op-specific obligation (the generic coverage compares the cells written)."""
     return []
+
+
+# ---------------------------------------------------------------- fuzz strategy (fuzz/schedules.py)
+
+
+def _zeroed(kernel: ir.Kernel) -> list:
+    return [z.tensor for z in ir.walk(kernel.body) if isinstance(z, Zero)]
+
+
+def possible(program: ir.Program, kernel_name: str) -> bool:
+    return bool(_zeroed(program.kernel(kernel_name)))
+
+
+def draw_applicable(draw, program: ir.Program, kernel_name: str):
+    """A `zero` statement's tensor expanded into fresh loop names (None when there is none)."""
+    kernel = program.kernel(kernel_name)
+    zeros = _zeroed(kernel)
+    if not zeros:
+        return None
+    t = drawing.pick(draw, zeros)
+    return ExpandZero(t, tuple(kernel_parts.fresh(program, kernel, f"z{d}_") for d in range(program.tensor(t).rank)))

@@ -49,7 +49,7 @@ from ..errors import Loc
 from ..ir import And, Assign, Barrier, Cmp, For, If, Load, TensorCore, Var, Zero
 from ..op_syntax import OPTIONS, OpRecord, Option, Syntax, loc_field, tensor_field
 from ..simplify import Context, norm_index, simplify_kernel
-from . import common
+from . import common, kernel_parts
 from .common import error
 
 
@@ -318,3 +318,21 @@ def final_value(ctx):
 def obligations(ctx) -> list:
     """The final-value dependence of the moved tail (the generic ones are all kept)."""
     return [common.goal(final_value, ctx, "dependence")]
+
+
+# ---------------------------------------------------------------- fuzz strategy (fuzz/schedules.py)
+
+FUZZ_WEIGHT = 8  # applies to few kernels: drawn more often where it can
+
+
+def possible(program: ir.Program, kernel_name: str) -> bool:
+    kernel = program.kernel(kernel_name)
+    return bool(kernel_parts.accumulated(kernel)) and sum(isinstance(s, For) for s in kernel.body) >= 2
+
+
+def draw_applicable(draw, program: ir.Program, kernel_name: str):
+    """The epilogue of an accumulated tensor fused (rarely with its option set), or None."""
+    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
+
+    written = kernel_parts.accumulated(program.kernel(kernel_name))
+    return FuseEpilogue(draw(st.sampled_from(written)), draw(st.integers(0, 4)) == 0) if written else None

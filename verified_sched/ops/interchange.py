@@ -20,7 +20,7 @@ from ..errors import Loc
 from ..ir import For, If
 from ..op_syntax import Comma, OpRecord, Syntax, loc_field, loop_field
 from ..simplify import simplify_kernel
-from . import common
+from . import common, drawing, kernel_parts
 from .common import error
 
 
@@ -88,3 +88,26 @@ def apply(program: ir.Program, kernel_name: str, op: Interchange) -> ir.Program:
 def obligations(ctx) -> list:
     """Interchange has no op-specific obligations (dependence/reassociation are generic)."""
     return []
+
+
+# ---------------------------------------------------------------- fuzz strategy (fuzz/schedules.py)
+
+
+def possible(program: ir.Program, kernel_name: str) -> bool:
+    return len(kernel_parts.loop_nodes(program.kernel(kernel_name))) >= 2
+
+
+def draw_applicable(draw, program: ir.Program, kernel_name: str):
+    """Mostly a perfectly nested pair of loops, else any two distinct loops (None with
+    fewer than two)."""
+    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
+
+    kernel = program.kernel(kernel_name)
+    loops = kernel_parts.loop_names(kernel)
+    pairs = kernel_parts.nested_pairs(kernel)
+    if pairs and draw(st.integers(0, 4)):
+        return Interchange(*drawing.pick(draw, pairs))
+    if len(loops) < 2:
+        return None
+    a = drawing.pick(draw, loops)
+    return Interchange(a, drawing.pick(draw, [x for x in loops if x != a]))

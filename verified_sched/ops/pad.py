@@ -19,7 +19,7 @@ from ..errors import Loc
 from ..ir import BinOp, Cmp, FloorDiv, Int, Mod, Var
 from ..op_syntax import Field, OpRecord, Syntax, Word, loc_field, loop_field
 from ..simplify import simplify_kernel
-from . import common
+from . import common, drawing, kernel_parts
 
 
 @dataclass(frozen=True)
@@ -51,3 +51,14 @@ def apply(program: ir.Program, kernel_name: str, op: Pad) -> ir.Program:
 def obligations(ctx) -> list:
     """No op-specific obligation: pad iterations are guarded no-ops."""
     return []
+
+
+# ---------------------------------------------------------------- fuzz strategy (fuzz/schedules.py)
+
+possible = kernel_parts.has_loops
+
+
+def draw_applicable(draw, program: ir.Program, kernel_name: str):
+    """One of the kernel's loops padded to a multiple of 2, 4 or 8 (None without loops)."""
+    loops = kernel_parts.loop_names(program.kernel(kernel_name))
+    return Pad(drawing.pick(draw, loops), drawing.pick(draw, (2, 4, 8))) if loops else None

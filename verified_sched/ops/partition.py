@@ -25,6 +25,7 @@ No op-specific obligation: coverage and dependence are the driver's.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Optional
 
@@ -33,7 +34,7 @@ from ..errors import Loc
 from ..ir import And, BinOp, Call, Cmp, FloorDiv, For, If, Int, Not, Or, Var, Where
 from ..op_syntax import Custom, OpRecord, Syntax, loc_field, loop_field
 from ..simplify import linear_form, render_linear, fold_index, simplify_kernel
-from . import common
+from . import common, drawing, kernel_parts
 from .common import error
 
 
@@ -239,3 +240,30 @@ def _text(e) -> str:
 def obligations(ctx) -> list:
     """No op-specific obligation: the segments partition the range by construction."""
     return []
+
+
+# ---------------------------------------------------------------- fuzz strategy (fuzz/schedules.py)
+
+possible = kernel_parts.has_loops
+
+
+def draw_applicable(draw, program: ir.Program, kernel_name: str):
+    """A loop partitioned at its analyzed points, or at one drawn point (a parameter plus a
+    small constant, or a constant), into fresh names (None when the kernel has no loop)."""
+    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
+
+    kernel = program.kernel(kernel_name)
+    loops = kernel_parts.loop_names(kernel)
+    if not loops:
+        return None
+    pick = functools.partial(drawing.pick, draw)
+    fresh = kernel_parts.fresh
+    v = pick(loops)
+    if draw(st.booleans()) or not program.params:
+        return Partition(v, None, tuple(fresh(program, kernel, f"{v}p{n}_") for n in range(2)))
+    p = pick(tuple(program.params))
+    c = pick((0, 1, 2, -1))
+    bp = ir.Var(p) if c == 0 else ir.BinOp("+" if c > 0 else "-", ir.Var(p), ir.Int(abs(c)))
+    if draw(st.booleans()):
+        bp = ir.Int(pick((1, 2, 3)))
+    return Partition(v, (bp,), (fresh(program, kernel, f"{v}p0_"), fresh(program, kernel, f"{v}p1_")))

@@ -3,8 +3,10 @@
 An op module (verified_sched/ops/<op>.py) holds `RECORD` (its record class, whose `SYNTAX`
 gives the parser, the printer, the validation and the syntactic fuzz strategy), `apply(program,
 kernel_name, op)`, `obligations(ctx)` (its own; the driver adds the generic ones, narrowed by
-an optional `GENERIC` tuple) and optionally `draw_applicable(draw, program, kernel_name)` (a
-record that applies to the kernel as it stands, for the fuzzer; None when none can) and
+an optional `GENERIC` tuple), its fuzz strategy `possible(program, kernel_name)` (anything to
+draw over?) and `draw_applicable(draw, program, kernel_name)` (a record drawn over the kernel
+as it stands; None when it has nothing to draw over), optionally `FUZZ_WEIGHT` (default 1)
+and `draw_recipe(draw, program, kernel_name, ops)` (fuzz/schedules.py), and optionally
 `EXACT_ROUNDING`. Adding an op is one module plus one line in `MODULES` below.
 
 `MODULES` order is the DSL's op order (error messages, `vsched fuzz --ops`, hypothesis draws).

@@ -19,7 +19,7 @@ from ..errors import Loc
 from ..ir import For
 from ..op_syntax import Field, OpRecord, Syntax, Word, loc_field, loop_field
 from ..simplify import simplify_kernel
-from . import common
+from . import common, drawing, kernel_parts
 from .common import error
 
 
@@ -53,3 +53,15 @@ def apply(program: ir.Program, kernel_name: str, op: Retype) -> ir.Program:
 def obligations(ctx) -> list:
     """No op-specific obligation: independence of parallel loops is the driver's, generic."""
     return []
+
+
+# ---------------------------------------------------------------- fuzz strategy (fuzz/schedules.py)
+
+FUZZ_AXES = ("serial", "vectorized", "unrolled", "block.x", "block.y", "thread.x", "thread.y")
+possible = kernel_parts.has_loops
+
+
+def draw_applicable(draw, program: ir.Program, kernel_name: str):
+    """One of the kernel's loops retyped to one of FUZZ_AXES (None when it has no loop)."""
+    loops = kernel_parts.loop_names(program.kernel(kernel_name))
+    return Retype(drawing.pick(draw, loops), drawing.pick(draw, FUZZ_AXES)) if loops else None

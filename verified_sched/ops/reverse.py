@@ -13,7 +13,7 @@ A refutation names the two instances whose order the reversal swaps; `vsched run
 This op has no obligations of its own.
 
 The whole op is this module: its record and syntax, `apply`, `obligations`, and the fuzzer's
-`draw_applicable` (docs/architecture.md, "Adding an op").
+`possible` and `draw_applicable` (docs/architecture.md, "Adding an op").
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from .. import ir
 from ..errors import Loc
 from ..op_syntax import Field, OpRecord, Syntax
 from ..simplify import simplify_kernel
-from . import common
+from . import common, drawing, kernel_parts
 
 
 @dataclass(frozen=True)
@@ -53,11 +53,12 @@ def obligations(ctx) -> list:
     return []
 
 
-def draw_applicable(draw, program: ir.Program, kernel_name: str):
-    """For the fuzzer (verified_sched/fuzz/schedules.py): `reverse` of one of the kernel's
-    uniquely named loops, or None when it has none."""
-    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
+# the fuzzer's strategy (verified_sched/fuzz/schedules.py): whether the kernel has anything to
+# draw over, and a record drawn over it (FUZZ_WEIGHT, how often it is drawn, defaults to 1)
+possible = kernel_parts.has_loops
 
-    fors = [n.var for n in ir.walk(program.kernel(kernel_name).body) if isinstance(n, ir.For)]
-    loops = [v for v in fors if fors.count(v) == 1]
-    return Reverse(draw(st.sampled_from(loops))) if loops else None
+
+def draw_applicable(draw, program: ir.Program, kernel_name: str):
+    """`reverse` of one of the kernel's uniquely named loops, or None when it has none."""
+    loops = kernel_parts.loop_names(program.kernel(kernel_name))
+    return Reverse(drawing.pick(draw, loops)) if loops else None

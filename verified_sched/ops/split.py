@@ -56,6 +56,7 @@ Statements copied into the two segments get statement ids S#0 (main) and S#1 (ta
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Optional
 
@@ -65,7 +66,7 @@ from ..ir import (Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load,
                   TensorCore, Var, Where)
 from ..op_syntax import OPTIONS, Field, OpRecord, Option, Outputs, Syntax, Word, invalid, loc_field, loop_field
 from ..simplify import simplify_kernel
-from . import common
+from . import common, drawing, kernel_parts
 from .common import error
 
 
@@ -253,3 +254,24 @@ def obligations(ctx) -> list:  # noqa: ARG001
     not necessary, so its refutation did not always replay (a blend whose lanes i < 0 only
     store back an in-bounds cell is correct at every size)."""
     return []
+
+
+# ---------------------------------------------------------------- fuzz strategy (fuzz/schedules.py)
+
+possible = kernel_parts.has_loops  # whether draw_applicable has anything to draw over
+
+
+def draw_applicable(draw, program: ir.Program, kernel_name: str):
+    """A split of one of the kernel's loops (any tail and partition policy, guard and auto
+    most often) into fresh names, or None when it has no loop."""
+    kernel = program.kernel(kernel_name)
+    loops = kernel_parts.loop_names(kernel)
+    if not loops:
+        return None
+    pick = functools.partial(drawing.pick, draw)
+    v = pick(loops)
+    tail = pick(("guard", "guard", "guard") + TAILS)
+    part = pick(("auto", "auto", "auto") + PARTITIONS)
+    fresh = kernel_parts.fresh
+    return Split(v, pick((2, 2, 3, 4, 8, 16)), fresh(program, kernel, v + "o"), fresh(program, kernel, v + "i"),
+                 tail, part)

@@ -12,6 +12,7 @@ Unrolling preserves the iteration order exactly; no op-specific obligation.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Optional
 
@@ -20,7 +21,7 @@ from ..errors import Loc
 from ..ir import Int
 from ..op_syntax import OPTIONS, OpRecord, Option, Syntax, loc_field, loop_field
 from ..simplify import fold_index, simplify_kernel
-from . import common
+from . import common, drawing, kernel_parts
 from .common import error
 
 
@@ -63,3 +64,21 @@ def apply(program: ir.Program, kernel_name: str, op: Unroll) -> ir.Program:
 def obligations(ctx) -> list:
     """No op-specific obligation (order is preserved; the generic ones apply)."""
     return []
+
+
+# ---------------------------------------------------------------- fuzz strategy (fuzz/schedules.py)
+
+possible = kernel_parts.has_loops
+
+
+def draw_applicable(draw, program: ir.Program, kernel_name: str):
+    """Mostly a loop with constant bounds (when there is one), fully or partly unrolled."""
+    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
+
+    nodes = kernel_parts.loop_nodes(program.kernel(kernel_name))
+    const = [f.var for f in nodes if isinstance(f.hi, ir.Int) and isinstance(f.lo, ir.Int)]
+    if not nodes:
+        return None
+    pick = functools.partial(drawing.pick, draw)
+    loop = pick(const) if const and draw(st.integers(0, 3)) else pick([f.var for f in nodes])
+    return Unroll(loop, draw(st.booleans()))

@@ -5,7 +5,8 @@
   the local tile ACC);
 - `proofs.py`: its goals (`obligations`: coverage by construction, decided structurally;
   dataflow, privatize_condition and race, isl emptiness queries) and `GENERIC`, the generic
-  obligations it keeps.
+  obligations it keeps;
+- `draw.py`: the fuzzer's strategy (`possible`, `draw_applicable`, `FUZZ_WEIGHT`).
 
 proofs imports apply's helpers; apply imports nothing back. This module is the interface
 the op registry (ops/registry.py) reads.
@@ -13,7 +14,8 @@ the op registry (ops/registry.py) reads.
 from __future__ import annotations
 
 from .apply import RECORD, Plan, Privatize, analyze, apply, load_sid, redirect, store_sid
+from .draw import FUZZ_WEIGHT, draw_applicable, possible
 from .proofs import GENERIC, obligations, undo
 
-__all__ = ["GENERIC", "RECORD", "Plan", "Privatize", "analyze", "apply", "load_sid", "obligations", "redirect",
-           "store_sid", "undo"]
+__all__ = ["FUZZ_WEIGHT", "GENERIC", "RECORD", "Plan", "Privatize", "analyze", "apply", "draw_applicable", "load_sid",
+           "obligations", "possible", "redirect", "store_sid", "undo"]

@@ -2,16 +2,17 @@
 
 The op-module interface the registry reads (ops/registry.py). The rewrite, its decisions and
 its record are in apply.py; the goals in proofs.py (the affine form) and proofs_dynamic.py (the
-dynamic scatter form). apply imports neither.
+dynamic scatter form). apply imports neither. The fuzzer's strategy is draw.py.
 """
 from __future__ import annotations
 
 from . import proofs, proofs_dynamic
 from .apply import (GENERIC, MAX_BLOCKS, OWN_REASSOCIATES, RECORD, SplitReduction, apply, combine_op,
                     initial_value, recognize, tree)
+from .draw import FUZZ_WEIGHT, draw_applicable, possible
 
-__all__ = ["GENERIC", "MAX_BLOCKS", "OWN_REASSOCIATES", "RECORD", "SplitReduction", "apply", "combine_op",
-           "initial_value", "obligations", "recognize", "tree"]
+__all__ = ["FUZZ_WEIGHT", "GENERIC", "MAX_BLOCKS", "OWN_REASSOCIATES", "RECORD", "SplitReduction", "apply", "combine_op",
+           "draw_applicable", "initial_value", "obligations", "possible", "recognize", "tree"]
 
 
 def obligations(ctx) -> list:

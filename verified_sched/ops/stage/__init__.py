@@ -5,11 +5,13 @@
   described there); hoisted.py: the packed copy of a constant source; tile.py: the tile's
   layout and the helpers both share;
 - proofs.py: its goals; dataflow.py: the tile's exact value-based dataflow (isl);
-  swizzle.py: the swizzle bijection and the pipeline rotation (z3).
+  swizzle.py: the swizzle bijection and the pipeline rotation (z3);
+- draw.py: the fuzzer's strategy (`possible`, `draw_applicable`, `draw_recipe`).
 """
 from __future__ import annotations
 
 from .apply import SWIZZLES, Stage, apply
+from .draw import FUZZ_WEIGHT, draw_applicable, draw_recipe, possible
 from .proofs import obligations
 
 RECORD = Stage  # the op record this module applies (ops/registry.py)
@@ -18,4 +20,5 @@ GENERIC = ("in_bounds", "independence")
 # a stage only redirects reads to a copy: every value is computed exactly as before
 EXACT_ROUNDING = True
 
-__all__ = ["RECORD", "GENERIC", "EXACT_ROUNDING", "SWIZZLES", "Stage", "apply", "obligations"]
+__all__ = ["RECORD", "GENERIC", "EXACT_ROUNDING", "FUZZ_WEIGHT", "SWIZZLES", "Stage", "apply", "draw_applicable",
+           "draw_recipe", "obligations", "possible"]

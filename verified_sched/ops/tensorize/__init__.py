@@ -17,7 +17,8 @@ WMMA-shaped block as the intrinsic (codegen/cuda_mma.py, a backend: it decides r
 never legality).
 
 The op is this folder: `apply.py` (the record `Tensorize`, `tile` recognizing the micro-kernel, `apply`)
-and `proofs.py` (its goals, which import apply's helpers; apply imports nothing back). Goals
+and `proofs.py` (its goals, which import apply's helpers; apply imports nothing back);
+`draw.py` is the fuzzer's strategy. Goals
 (besides the generic ones): `equivalence` - the tensor-core contraction built from the
 block's shape and the operands' bases adds the same terms, with multiplicity, as the fallback
 (polyhedral/contraction.py over two small kernels); `race` - no two lanes of the lane loop
@@ -28,6 +29,8 @@ instances); `profile` - under `reproducible`, a block the CUDA backend would ren
 from __future__ import annotations
 
 from .apply import OWN_REASSOCIATES, RECORD, THREADS, Tensorize, Tile, apply, tile
+from .draw import FUZZ_WEIGHT, draw_applicable, draw_recipe, possible
 from .proofs import obligations
 
-__all__ = ["OWN_REASSOCIATES", "RECORD", "THREADS", "Tensorize", "Tile", "apply", "obligations", "tile"]
+__all__ = ["FUZZ_WEIGHT", "OWN_REASSOCIATES", "RECORD", "THREADS", "Tensorize", "Tile", "apply", "draw_applicable",
+           "draw_recipe", "obligations", "possible", "tile"]

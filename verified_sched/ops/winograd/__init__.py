@@ -21,6 +21,7 @@ The op's folder:
   identity.py  the transform identity per tile position (z3 over the reals)
   exact.py     declared input ranges, the `exactness` goal, the `exact_at` hook of `vsched run`
   claim.py     `claim A == B` when one kernel is the rewrite of the other (`claim_goals` hook)
+  draw.py      the fuzzer's strategy (`possible`, `draw_applicable`, `FUZZ_WEIGHT`)
 
 Hooks (optional op-module attributes other modules ask every op module for):
 `exact_at(program, kernel, sizes, inputs)` (cli.py `vsched run`: demand bitwise equality) and
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 from .record import Winograd
 from .apply import apply, rewrite_kernel  # noqa: F401 (the op's apply; the rewrite, re-exported)
+from .draw import FUZZ_WEIGHT, draw_applicable, possible  # noqa: F401 (the fuzzer's strategy)
 
 RECORD = Winograd  # the op record this module applies (ops/registry.py)
 
