@@ -1,14 +1,20 @@
 """Fuzzing throughput: examples/s per core (draw + verify + compile + run + replay) with the
 compile cache warm, where the time goes, and 1 vs 2 workers, side by side in one table.
 
-    python benchmarks/fuzz_throughput.py [--examples 40] [--seed 0] [--batch N]
+    python benchmarks/fuzz_throughput.py [--seconds 20 | --examples N] [--seed 0] [--batch N]
 
 Two op mixes: every op (the default campaign) and loop ops only (split, interchange, retype,
-unroll, partition, pad). The same seeds run twice per configuration: the first pass warms the
-compile cache (and is not reported), the second is measured. Both worker counts use the same
-batch size, so they draw the same examples (batch k has seed (seed, k) whichever worker runs
-it). Findings do not stop the measurement (they are counted); the shrink budget is kept small
-so a finding does not dominate the timing.
+unroll, partition, pad). Each configuration is a campaign of `--seconds` wall-clock seconds
+(the steady rate a campaign runs at: `vsched fuzz --budget`). It is run (the first pass twice as long) until a pass reaches
+no batch that an earlier pass had not already run (at most 4 passes): earlier passes warm the
+compile cache and are not reported, so the reported pass compiles (almost) nothing. Both
+worker counts run in a process pool (one worker too), so both pay the same start-up. Batch k
+has seed (seed, k) whichever worker runs it, so both worker counts draw from the same batches
+(two workers get through about twice as many). With `--examples N` each configuration runs
+exactly N examples instead (the same examples for both worker counts, but the last batches
+leave a worker idle: a fixed amount of work of heavy-tailed cost measures the tail as much as
+the rate). Findings do not stop the measurement (they are counted); the shrink budget is kept
+small so a finding does not dominate the timing.
 
 Columns: `ex/s` examples per wall-clock second; `ex/s/core` that divided by the workers;
 `ex/cpu-s` examples per CPU second of the workers (what the rate per core would be on cores
@@ -35,26 +41,37 @@ MIXES = {"all ops": Config().ops, "loop ops": LOOP_OPS}
 PHASES = ("draw", "verify", "compile", "run")
 
 
-def measure(examples: int, workers: int, seed: int, out: Path, ops: tuple, batch: int) -> Campaign:
+def measure(seconds: float | None, examples: int | None, workers: int, seed: int, out: Path, ops: tuple,
+            batch: int) -> Campaign:
     cfg = Config(ops=ops, seed=seed, shrink_seconds=2.0, batch=batch)
-    Campaign(cfg, out, examples, None, workers).run()  # warm the compile cache
-    return Campaign(cfg, out, examples, None, workers).run()
+    first = None if seconds is None else 2 * seconds  # cold: slower, so a longer first pass
+    warmed = Campaign(cfg, out, examples, first, workers, pool_for_one=True).run().reached
+    for _ in range(3):
+        camp = Campaign(cfg, out, examples, seconds, workers, pool_for_one=True).run()
+        if camp.reached <= warmed:  # every batch it ran had run before: the compile cache was warm
+            break
+        warmed = camp.reached
+    return camp
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--examples", type=int, default=40)
+    ap.add_argument("--seconds", type=float, default=20.0, help="wall-clock seconds per configuration")
+    ap.add_argument("--examples", type=int, default=None, help="a fixed number of examples instead")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--batch", type=int, default=0, help="examples per batch (default: examples / 4, at least 5)")
+    ap.add_argument("--batch", type=int, default=0,
+                    help=f"examples per batch (default: {Config().batch}, the campaign's; with --examples, "
+                    "examples / 4, at least 5)")
     args = ap.parse_args()
-    batch = args.batch or max(5, args.examples // 4)
+    seconds = None if args.examples else args.seconds
+    batch = args.batch or (max(5, args.examples // 4) if args.examples else Config().batch)
     os.environ.setdefault("VSCHED_CACHE_DIR", tempfile.mkdtemp(prefix="vsched-fuzz-bench-"))
     load_before = os.getloadavg()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for mix, ops in MIXES.items():
             for workers in (1, 2):
-                camp = measure(args.examples, workers, args.seed, Path(tmp), ops, batch)
+                camp = measure(seconds, args.examples, workers, args.seed, Path(tmp), ops, batch)
                 rows.append((mix, workers, camp))
     print(f"{'ops':>9} {'workers':>7} {'examples':>8} {'seconds':>8} {'ex/s':>6} {'ex/s/core':>9} {'ex/cpu-s':>8} "
           f"{'draw':>6} {'verify':>7} {'compile':>8} {'run':>6} {'findings':>8}")

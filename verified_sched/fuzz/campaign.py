@@ -5,6 +5,10 @@ and when one yields a finding the property raises, so hypothesis shrinks it (sma
 programs, fewer ops, smaller sizes) where it was found, keeping only candidates that give a
 finding of the same kind. The shrunk example comes back as DSL text (`reproducer.render`),
 with the batch's statistics. A batch stops at its first finding; the driver starts more.
+
+A batch given a `deadline` (a `time.time()` epoch: the campaign's budget) draws no example
+after it: it returns what it has run, so a budgeted campaign ends on time without throwing
+away the work in flight. A finding found before the deadline is still shrunk.
 """
 from __future__ import annotations
 
@@ -35,6 +39,11 @@ class Config:
     shrink_seconds: float = 60.0
     batch: int = 20  # examples per batch
     cwd: str = ""  # where MODULE of --backend is imported from
+
+
+class _PastDeadline(BaseException):
+    """Raised inside the property at the campaign's deadline: not an Exception, so hypothesis
+    neither treats it as a failure nor shrinks it; it ends the run."""
 
 
 class FindingRaised(Exception):
@@ -84,10 +93,13 @@ class BatchResult:
     stats: Stats
     findings: list = field(default_factory=list)  # dicts from reproducer.finding_record
     seconds: float = 0.0
+    index: int = -1  # the batch's index (its seed)
 
 
-def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResult:
-    """Run up to `examples` (default cfg.batch) examples with seed (cfg.seed, index)."""
+def run_batch(cfg: Config, index: int, examples: int | None = None, deadline: float | None = None) -> BatchResult:
+    """Run up to `examples` (default cfg.batch) examples with seed (cfg.seed, index), none
+    drawn after `deadline` (a `time.time()` epoch, comparable across the machines of a
+    cluster) when given."""
     from .reproducer import finding_record
 
     t0, cpu0 = time.perf_counter(), time.process_time()
@@ -96,6 +108,8 @@ def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResu
     state = {"shrinking": False, "deadline": 0.0, "failing": {}, "last": {}}
 
     def prop(ex):
+        if deadline is not None and not state["shrinking"] and time.time() >= deadline:
+            raise _PastDeadline
         key = _key(ex)
         if state["shrinking"] and time.perf_counter() > state["deadline"]:
             if key not in state["failing"]:
@@ -134,6 +148,8 @@ def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResu
     try:
         with apply_memo.active():  # the draw, verify and the checks apply the same ops
             test()
+    except _PastDeadline:
+        pass  # the campaign's time is up: the examples run so far are the batch
     except FindingRaised as e:
         kind = next(k for k, cls in RAISE.items() if isinstance(e, cls))
         ex, outcome = state["last"][kind]  # the last failing call is hypothesis's final replay
@@ -147,7 +163,7 @@ def run_batch(cfg: Config, index: int, examples: int | None = None) -> BatchResu
             engine.MAX_SHRINKING_SECONDS = saved
     stats.times["draw"] += max(0.0, time.perf_counter() - t0 - stats.times.get("total", 0.0)) if not findings else 0.0
     stats.times["cpu"] += time.process_time() - cpu0  # this worker's CPU time (the others' load aside)
-    return BatchResult(stats, findings, time.perf_counter() - t0)
+    return BatchResult(stats, findings, time.perf_counter() - t0, index)
 
 
 def _seed(base: int, index: int) -> int:

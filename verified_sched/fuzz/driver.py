@@ -4,6 +4,11 @@ Batches are submitted so that every worker stays busy, results are consumed as t
 (`concurrent.futures.as_completed` / `distributed.as_completed`), findings are deduplicated by
 signature and written as reproducers, and the campaign stops at the example count or the time
 budget. With one local worker the batches run in this process (monkeypatching tests see it).
+
+A budgeted campaign hands every batch the campaign's deadline: a batch draws no example after
+it, so at the budget the driver submits nothing more and collects the batches in flight, which
+end within one example. Their work counts, and the campaign ends on time (a finding found
+before the deadline is still shrunk first).
 """
 from __future__ import annotations
 
@@ -32,8 +37,11 @@ class Campaign:
     duplicates: int = 0
     crashes: list = field(default_factory=list)  # worker processes that died (no reproducer)
     started: float = 0.0
+    wall_started: float = 0.0  # time.time() at the start: the batches' deadline is on this clock
     ended: float | None = None  # when run() returned: `seconds` stops there
-    batches: int = 0
+    batches: int = 0  # batches submitted
+    reached: int = -1  # the highest batch index that ran an example
+    pool_for_one: bool = False  # one worker in a process pool too, not in this process (the benchmark)
 
     @property
     def seconds(self) -> float:
@@ -46,6 +54,10 @@ class Campaign:
             return True
         return self.budget is not None and self.seconds >= self.budget
 
+    def deadline(self) -> float | None:
+        """The `time.time()` epoch at which the budget ends (None without a budget)."""
+        return None if self.budget is None else self.wall_started + self.budget
+
     def _next_size(self, in_flight: int) -> int:
         if self.examples is None:
             return self.cfg.batch
@@ -54,6 +66,8 @@ class Campaign:
 
     def absorb(self, result) -> None:
         self.stats.merge(result.stats)
+        if result.stats.examples:
+            self.reached = max(self.reached, result.index)
         for rec in result.findings:
             if any(f["signature"] == rec["signature"] for f in self.findings):
                 self.duplicates += 1
@@ -63,7 +77,7 @@ class Campaign:
             self.findings.append(rec)
 
     def run(self, on_update=lambda c: None) -> "Campaign":
-        self.started, self.ended = time.perf_counter(), None
+        self.started, self.wall_started, self.ended = time.perf_counter(), time.time(), None
         try:
             self._run(on_update)
         finally:
@@ -73,12 +87,12 @@ class Campaign:
     def _run(self, on_update) -> None:
         if self.dask:
             self._run_dask(on_update)
-        elif self.workers <= 1:
+        elif self.workers <= 1 and not self.pool_for_one:
             while not self.done():
                 n = self._next_size(0)
                 if n <= 0:
                     break
-                self.absorb(run_batch(self.cfg, self.batches, n))
+                self.absorb(run_batch(self.cfg, self.batches, n, self.deadline()))
                 self.batches += 1
                 on_update(self)
         else:
@@ -95,9 +109,12 @@ class Campaign:
                     n = self._next_size(sum(pending.values()))
                     if n <= 0:
                         break
-                    pending[pool.submit(run_batch, self.cfg, self.batches, n)] = n
+                    pending[pool.submit(run_batch, self.cfg, self.batches, n, self.deadline())] = n
                     self.batches += 1
-                if not pending or (self.budget is not None and self.done()):
+                if self.done():  # batches not started yet are dropped; the running ones end soon
+                    for fut in [f for f in pending if f.cancel()]:
+                        del pending[fut]
+                if not pending:
                     break
                 finished, _ = wait(list(pending), timeout=0.5, return_when=FIRST_COMPLETED)
                 for fut in finished:
@@ -125,21 +142,17 @@ class Campaign:
                 n = self._next_size(sum(pending.values()))
                 if n <= 0 or self.done():
                     return None
-                fut = client.submit(run_batch, self.cfg, self.batches, n, pure=False)
+                fut = client.submit(run_batch, self.cfg, self.batches, n, self.deadline(), pure=False)
                 pending[fut] = n
                 self.batches += 1
                 return fut
 
             first = [f for f in (submit() for _ in range(2 * self.workers)) if f is not None]
             stream = as_completed(first)
-            for fut in stream:  # results streamed back as they finish
+            for fut in stream:  # results streamed back as they finish (after the deadline too)
                 pending.pop(fut, None)
                 self.absorb(fut.result())
                 on_update(self)
-                if self.budget is not None and self.done():
-                    for other in pending:
-                        other.cancel()
-                    break
                 nxt = submit()
                 if nxt is not None:
                     stream.add(nxt)
