@@ -9,6 +9,7 @@ import islpy as isl
 
 from verified_sched.ir import Load, walk
 from .affine import is_affine, join_and
+from .memo import isl_map
 from .coverage import coverage, equal_stores, idempotent_fn, skeleton  # noqa: F401 (re-exported)
 from verified_sched.obligations import Decided
 from .describe import coords, instance, instance_pair, maps_of, param_values, shared_cells
@@ -301,7 +302,7 @@ def independence_sets(model: KernelModel, loop, inside, depth) -> tuple:
                 lp = s.loops[j]
                 if loop.axis == "vectorized" or lp.axis in HW_AXES:
                     cons.append(f"a{j} = b{j}")
-            maps.append(isl.Map(model.space(f"{model.tup(s, 'a')} -> {model.tup(t, 'b')} : {join_and(cons)}")))
+            maps.append(isl_map(model.space(f"{model.tup(s, 'a')} -> {model.tup(t, 'b')} : {join_and(cons)}")))
     pairs = model.union_map(maps)
     viol = model.conflicts.intersect(pairs)
     threads = loop.axis.startswith("thread")

@@ -9,6 +9,7 @@ import islpy as isl
 
 from verified_sched.ir import Load, Var
 from .affine import NonAffine, aff, is_affine
+from .memo import isl_map, isl_set
 from verified_sched.obligations import Decided
 from .describe import coords, instance, param_values, sets_of
 from .isltools import tensor_box, kv_text, params_text, point_of
@@ -66,7 +67,7 @@ def fold_where(model: KernelModel, st, e, dom=None):
     def go(n, dom):
         if isinstance(n, ir.Where):
             try:
-                c = isl.Set(model.space(f"{model.tup(st)} : {cond(n.cond, names)}"))
+                c = isl_set(model.space(f"{model.tup(st)} : {cond(n.cond, names)}"))
             except NonAffine:
                 c = None
             if c is not None:
@@ -106,7 +107,7 @@ def skeleton(model: KernelModel, st, dom=None):
 def _leaf_map(model, st, leaves, prefix="i"):
     names = st.names(model.pnames, prefix)
     outs = [aff(e, names) for e in leaves]
-    return isl.Map(model.space(f"{model.tup(st, prefix)} -> [{', '.join(outs)}]")).intersect_domain(
+    return isl_map(model.space(f"{model.tup(st, prefix)} -> [{', '.join(outs)}]")).intersect_domain(
         model.domains[st.name])
 
 
@@ -334,7 +335,7 @@ def _uset_part(u: isl.UnionSet, name: str, model) -> isl.Set:
     for s in sets_of(u):
         if s.get_tuple_name() == name:
             return s
-    return isl.Set(model.space(f"{model.tup(model.stmt(name))} : 1 = 0"))
+    return isl_set(model.space(f"{model.tup(model.stmt(name))} : 1 = 0"))
 
 
 def _consistent(before, after, sid, sb, sa, pa, pb):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import islpy as isl
 
 from .affine import aff, join_and
+from .memo import isl_set
 from .model import KernelModel, safe_name
 
 
@@ -29,7 +30,7 @@ def _make_box(model: KernelModel, tensor: str, storage: bool) -> isl.Set:
     dims = t.storage_dims() if storage else t.dims
     cs = [f"c{d}" for d in range(len(dims))]
     cons = [f"0 <= c{d} < {aff(e, model.pnames)}" for d, e in enumerate(dims)]
-    return isl.Set(model.space(f"T_{safe_name(tensor)}[{', '.join(cs)}] : {join_and(cons + [model.param_text])}"))
+    return isl_set(model.space(f"T_{safe_name(tensor)}[{', '.join(cs)}] : {join_and(cons + [model.param_text])}"))
 
 
 def params_text(params: dict) -> str:

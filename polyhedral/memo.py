@@ -38,3 +38,38 @@ def memoized(fn):
         out = memo[key] = fn(self, *args, **kwargs)
         return out
     return method
+
+
+# ---------------------------------------------------------------- isl objects parsed from text
+
+_PARSED: dict = {}  # (kind, text) -> isl object: shared by every model (isl objects are values)
+PARSED_LIMIT = 50_000  # entries; the cache starts afresh past it
+PARSE_STATS = {"hits": 0, "misses": 0}
+
+
+def _parsed(kind: str, text: str):
+    key = (kind, text)
+    hit = _PARSED.get(key)
+    if hit is not None:
+        PARSE_STATS["hits"] += 1
+        return hit
+    import islpy as isl
+
+    out = (isl.Set if kind == "set" else isl.Map)(text)  # raises on bad text (not memoized)
+    PARSE_STATS["misses"] += 1
+    if len(_PARSED) >= PARSED_LIMIT:
+        _PARSED.clear()
+    _PARSED[key] = out
+    return out
+
+
+def isl_set(text: str):
+    """`isl.Set(text)`, parsed once per text in this process: the models of one schedule's
+    steps, of the program before and after it and of the fuzzer's examples state the same
+    domains and access maps again and again, and parsing is most of their cost."""
+    return _parsed("set", text)
+
+
+def isl_map(text: str):
+    """`isl.Map(text)`, parsed once per text in this process (see `isl_set`)."""
+    return _parsed("map", text)

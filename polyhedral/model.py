@@ -29,7 +29,7 @@ from verified_sched import ir
 from verified_sched.ir import Load
 from .affine import NonAffine, TRUE, aff, approx_cond, cond, join_and
 from . import pairs
-from .memo import memoized
+from .memo import isl_map, isl_set, memoized
 from .order import piece
 # the statements and their builder (re-exported: other modules import them from here)
 from .model_build import HW_AXES, Access, Loop, Stmt, StatementBuilder, safe_name  # noqa: F401
@@ -144,7 +144,7 @@ class KernelModel:
 
     @cached_property
     def domains(self) -> dict:
-        return {st.name: isl.Set(self.space(f"{self.tup(st)} : {self.domain_text(st)}")) for st in self.stmts}
+        return {st.name: isl_set(self.space(f"{self.tup(st)} : {self.domain_text(st)}")) for st in self.stmts}
 
     @cached_property
     def domain(self) -> isl.UnionSet:
@@ -163,9 +163,9 @@ class KernelModel:
         pre = [] if storage_view else self._mem_prefix(st, acc.tensor)
         text = self.space(f"{self.tup(st)} -> T_{safe_name(acc.tensor)}[{', '.join(pre + outs)}] : {extra}")
         if evaluated and acc.context is not None:
-            where = isl.Set(self.space(f"{self.tup(st)} : {self.domain_text(st, guards=acc.context)}"))
-            return isl.Map(text).intersect_domain(where)
-        return isl.Map(text).intersect_domain(self.domains[st.name])
+            where = isl_set(self.space(f"{self.tup(st)} : {self.domain_text(st, guards=acc.context)}"))
+            return isl_map(text).intersect_domain(where)
+        return isl_map(text).intersect_domain(self.domains[st.name])
 
     def read_map(self, st: Stmt, acc: Access) -> isl.Map:
         """A read over the instances (of the domain) that evaluate it: a read in a `where`
@@ -194,7 +194,7 @@ class KernelModel:
             if st.accesses[0].noop and not st.zero_like:
                 d = d.subtract(d)
             elif st.blend is not None:
-                d = d.intersect(isl.Set(self.space(f"{self.tup(st)} : {cond(st.blend, st.names(self.pnames))}")))
+                d = d.intersect(isl_set(self.space(f"{self.tup(st)} : {cond(st.blend, st.names(self.pnames))}")))
             out[st.name] = d
         return out
 
@@ -251,7 +251,7 @@ class KernelModel:
     def prov_map(self, st: Stmt) -> isl.Map:
         names = st.names(self.pnames)
         outs = [aff(e, names) for e in st.orig_exprs]
-        return isl.Map(self.space(f"{self.tup(st)} -> {st.orig_tuple}[{', '.join(outs)}]")).intersect_domain(
+        return isl_map(self.space(f"{self.tup(st)} -> {st.orig_tuple}[{', '.join(outs)}]")).intersect_domain(
             self.effective_domains[st.name])
 
     @cached_property
@@ -264,7 +264,7 @@ class KernelModel:
         for a in self.stmts:
             for b in self.stmts:
                 if a.sid == b.sid and (sid_filter is None or sid_filter(a)):
-                    maps.append(isl.Map(self.space(f"{self.tup(a, 'a')} -> {self.tup(b, 'b')}")))
+                    maps.append(isl_map(self.space(f"{self.tup(a, 'a')} -> {self.tup(b, 'b')}")))
         return self.union_map(maps)
 
     def same_acc_op(self) -> isl.UnionMap:
@@ -274,7 +274,7 @@ class KernelModel:
         for a in self.stmts:
             for b in self.stmts:
                 if a.acc_op is not None and a.acc_op == b.acc_op:
-                    maps.append(isl.Map(self.space(f"{self.tup(a, 'a')} -> {self.tup(b, 'b')}")))
+                    maps.append(isl_map(self.space(f"{self.tup(a, 'a')} -> {self.tup(b, 'b')}")))
         return self.union_map(maps)
 
     @cached_property
@@ -321,7 +321,7 @@ class KernelModel:
             return self.conflicts.intersect(self.before)
         def constraint(s, t):  # (conflicts lie within the statements' domains already)
             c = self.before_pair(s, t)
-            return None if c is None else isl.Map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))
+            return None if c is None else isl_map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))
         out = pairs.restrict(self.conflicts, {st.name: st for st in self.stmts}, constraint, self.union_map)
         return self.conflicts.intersect(self.before) if out is None else out
 

@@ -14,6 +14,8 @@ import weakref
 
 import islpy as isl
 
+from .memo import isl_map
+
 _PIECES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # model -> {(s, t): map or None}
 
 
@@ -26,7 +28,7 @@ def piece(model, s, t) -> isl.Map | None:
         c = model.before_pair(s, t)
         m = None
         if c is not None:
-            m = isl.Map(model.space(f"{model.tup(s, 'a')} -> {model.tup(t, 'b')} : {c}"))
+            m = isl_map(model.space(f"{model.tup(s, 'a')} -> {model.tup(t, 'b')} : {c}"))
             m = m.intersect_domain(model.domains[s.name]).intersect_range(model.domains[t.name])
         cache[key] = m
     return cache[key]

@@ -40,6 +40,7 @@ from verified_sched import ir
 from verified_sched.ir import For
 from . import pairs
 from .affine import NonAffine, aff, join_and
+from .memo import isl_map, isl_set
 from .describe import coords, param_values
 from .model import KernelModel, Stmt, safe_name, lex_before
 
@@ -115,7 +116,7 @@ class Phases:
 
     def xdomain(self, st: Stmt) -> isl.Set:
         m = self.model
-        return isl.Set(m.space(f"{self.xtup(st)} : {m.domain_text(st)} and {self.hw_text(st)}"))
+        return isl_set(m.space(f"{self.xtup(st)} : {m.domain_text(st)} and {self.hw_text(st)}"))
 
     @cached_property
     def xdomains(self) -> dict:
@@ -124,7 +125,7 @@ class Phases:
     def proj(self, st: Stmt) -> isl.Map:
         """Extended instance -> model instance."""
         m = self.model
-        return isl.Map(m.space(f"{self.xtup(st)} -> {m.tup(st)}")).intersect_domain(self.xdomains[st.name])
+        return isl_map(m.space(f"{self.xtup(st)} -> {m.tup(st)}")).intersect_domain(self.xdomains[st.name])
 
     # ------------------------------------------------------------ uniformity
 
@@ -140,10 +141,10 @@ class Phases:
             return
         serial = [f"i{d}" for d, lp in enumerate(st.loops) if lp.axis not in AXES]
         key = serial + H[:3]
-        reach = dom.apply(isl.Map(m.space(f"{self.xtup(st)} -> R[{', '.join(key + H[3:])}]")))
-        inst = reach.apply(isl.Map(m.space(f"R[{', '.join(key + H[3:])}] -> I[{', '.join(key)}]")))
+        reach = dom.apply(isl_map(m.space(f"{self.xtup(st)} -> R[{', '.join(key + H[3:])}]")))
+        inst = reach.apply(isl_map(m.space(f"R[{', '.join(key + H[3:])}] -> I[{', '.join(key)}]")))
         thr = join_and([self.ranges[st.top][k] for k in (3, 4, 5)])
-        full = inst.apply(isl.Map(m.space(f"I[{', '.join(key)}] -> R[{', '.join(key + H[3:])}] : {thr}")))
+        full = inst.apply(isl_map(m.space(f"I[{', '.join(key)}] -> R[{', '.join(key + H[3:])}] : {thr}")))
         missing = full.subtract(reach)
         if missing.is_empty():
             return
@@ -152,7 +153,7 @@ class Phases:
         params = param_values(m, p)
         fixed = join_and([f"{n} = {v}" for n, v in zip(key, vals)] +
                          [f"{m.pnames[k]} = {v}" for k, v in params.items()])
-        other = reach.intersect(isl.Set(m.space(f"R[{', '.join(key + H[3:])}] : {fixed}"))).sample_point()
+        other = reach.intersect(isl_set(m.space(f"R[{', '.join(key + H[3:])}] : {fixed}"))).sample_point()
         _, [(_, ovals)] = coords(other)
         top_axes = self.axes(st.top)
         block = {a: v for a, v in zip(AXES[:3], vals[len(serial):len(serial) + 3]) if a in top_axes}
@@ -184,7 +185,7 @@ class Phases:
                 c = cons_fn(s, t)
                 if c is None:
                     continue
-                mp = isl.Map(m.space(f"{self.xtup(s, 'a', 'x')} -> {self.xtup(t, 'b', 'y')} : {c}"))
+                mp = isl_map(m.space(f"{self.xtup(s, 'a', 'x')} -> {self.xtup(t, 'b', 'y')} : {c}"))
                 maps.append(mp.intersect_domain(self.xdomains[s.name]).intersect_range(self.xdomains[t.name]))
         return m.union_map(maps)
 
@@ -193,7 +194,7 @@ class Phases:
         outs, extra, _ = m.index_text(st, acc)
         mem = m.program.tensor(acc.tensor).memory
         pre = H[:3] if mem == "shared" else H if mem == "local" else []
-        return isl.Map(m.space(f"{self.xtup(st)} -> T_{safe_name(acc.tensor)}[{', '.join(pre + outs)}] : {extra}")
+        return isl_map(m.space(f"{self.xtup(st)} -> T_{safe_name(acc.tensor)}[{', '.join(pre + outs)}] : {extra}")
                        ).intersect_domain(self.xdomains[st.name])
 
     @cached_property
@@ -214,7 +215,7 @@ class Phases:
             bdom = self.xdomain(b)
             serial = [d for d, lp in enumerate(b.loops) if lp.axis not in AXES]
             same = join_and([f"a{d} = b{d}" for d in serial] + [f"x{k} = y{k}" for k in range(3)])
-            same_b = isl.Map(m.space(f"{self.xtup(b, 'a', 'x')} -> {self.xtup(b, 'b', 'y')} : {same}"))
+            same_b = isl_map(m.space(f"{self.xtup(b, 'a', 'x')} -> {self.xtup(b, 'b', 'y')} : {same}"))
             same_b = same_b.intersect_domain(bdom).intersect_range(bdom)
             to_b, from_b = [], []
             for s in m.stmts:
@@ -223,12 +224,12 @@ class Phases:
                 heq = [f"x{k} = y{k}" for k in range(6)]
                 c = lex_before(s, b)
                 if c is not None:
-                    mp = isl.Map(m.space(f"{self.xtup(s, 'a', 'x')} -> {self.xtup(b, 'b', 'y')} : "
+                    mp = isl_map(m.space(f"{self.xtup(s, 'a', 'x')} -> {self.xtup(b, 'b', 'y')} : "
                                          f"{join_and([c] + heq)}"))
                     to_b.append(mp.intersect_domain(self.xdomains[s.name]).intersect_range(bdom))
                 c = lex_before(b, s)
                 if c is not None:
-                    mp = isl.Map(m.space(f"{self.xtup(b, 'a', 'x')} -> {self.xtup(s, 'b', 'y')} : "
+                    mp = isl_map(m.space(f"{self.xtup(b, 'a', 'x')} -> {self.xtup(s, 'b', 'y')} : "
                                          f"{join_and([c] + heq)}"))
                     from_b.append(mp.intersect_domain(bdom).intersect_range(self.xdomains[s.name]))
             if not to_b or not from_b:
@@ -267,7 +268,7 @@ class Phases:
             if shape not in shapes:
                 a = [f"a{d}" for d in range(s.depth)] + [f"x{k}" for k in range(6)]
                 b = [f"b{d}" for d in range(t.depth)] + [f"y{k}" for k in range(6)]
-                shapes[shape] = isl.Map(m.space(f"S[{', '.join(a)}] -> T[{', '.join(b)}] : {c}"))
+                shapes[shape] = isl_map(m.space(f"S[{', '.join(a)}] -> T[{', '.join(b)}] : {c}"))
             return shapes[shape].set_tuple_name(isl.dim_type.in_, self.xname(s)).set_tuple_name(
                 isl.dim_type.out, self.xname(t))
 
@@ -319,7 +320,7 @@ class Phases:
             fix = [f"b{d} = {v}" for d, v in enumerate(values[:st.depth])]
             fix += [f"y{k} = {v}" for k, v in enumerate(values[st.depth:])]
             fix += [f"{m.pnames[k]} = {v}" for k, v in params.items()]
-            mp = isl.Map(m.space(f"{self.xtup(b, 'a', 'x')} -> {self.xtup(st, 'b', 'y')} : "
+            mp = isl_map(m.space(f"{self.xtup(b, 'a', 'x')} -> {self.xtup(st, 'b', 'y')} : "
                                  f"{join_and([c] + heq + fix)}")).intersect_domain(self.xdomain(b))
             dom = mp.domain()
             pts = []
