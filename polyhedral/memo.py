@@ -43,7 +43,7 @@ def memoized(fn):
 # ---------------------------------------------------------------- isl objects parsed from text
 
 _PARSED: dict = {}  # (kind, text) -> isl object: shared by every model (isl objects are values)
-PARSED_LIMIT = 50_000  # entries; the cache starts afresh past it
+PARSED_LIMIT = 20_000  # entries (a few KB each); the cache starts afresh past it
 PARSE_STATS = {"hits": 0, "misses": 0}
 
 
