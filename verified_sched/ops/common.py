@@ -12,7 +12,7 @@ from .. import ir
 from ..errors import ScheduleError
 from ..ir import Assign, For, If, Int, Kernel, TensorCore, Zero
 from ..op_syntax import op_name
-from ..simplify import Context, fold_index
+from ..simplify import Context, fold_index, simplify_kernel
 
 
 def error(op, message: str) -> ScheduleError:
@@ -74,7 +74,7 @@ def context_at(program: ir.Program, site: Site) -> Context:
 
 
 def _replace(stmts: tuple, path: tuple, new: tuple) -> tuple:
-    (field, i), rest = path[0], path[1:]
+    (_, i), rest = path[0], path[1:]
     if not rest:
         return stmts[:i] + tuple(new) + stmts[i + 1:]
     s = stmts[i]
@@ -88,6 +88,12 @@ def replace_at(kernel: Kernel, path: tuple, new) -> Kernel:
     """The kernel with the statement at `path` replaced by the statements `new`."""
     new = (new,) if not isinstance(new, tuple) else new
     return dataclasses.replace(kernel, body=_replace(kernel.body, path, new))
+
+
+def rewrite_at(program: ir.Program, kernel: Kernel, path: tuple, new) -> ir.Program:
+    """The program with the statement at `path` of `kernel` replaced by the statements `new`,
+    simplified: how a loop op ends its `apply`."""
+    return program.with_kernel(simplify_kernel(program, replace_at(kernel, path, new)))
 
 
 def used_names(program: ir.Program, kernel: Kernel) -> set:

@@ -18,7 +18,6 @@ from .. import ir
 from ..errors import Loc
 from ..ir import Assign, Float, For, Int, Var, Zero
 from ..op_syntax import OpRecord, Outputs, Syntax, loc_field, tensor_field
-from ..simplify import simplify_kernel
 from . import common, drawing, kernel_parts
 from .common import error
 
@@ -58,8 +57,7 @@ def apply(program: ir.Program, kernel_name: str, op: ExpandZero) -> ir.Program:
     body = (stmt,)
     for name, dim in reversed(tuple(zip(op.names, tensor.storage_dims()))):
         body = (For(name, Int(0), dim, "serial", body, loc=site.stmt.loc),)
-    kernel2 = common.replace_at(kernel, site.path, body)
-    return program.with_kernel(simplify_kernel(program, kernel2))
+    return common.rewrite_at(program, kernel, site.path, body)
 
 
 def obligations(ctx) -> list:

@@ -18,7 +18,6 @@ from .. import ir
 from ..errors import Loc
 from ..ir import BinOp, Cmp, FloorDiv, Int, Mod, Var
 from ..op_syntax import Field, OpRecord, Syntax, Word, loc_field, loop_field
-from ..simplify import simplify_kernel
 from . import common, drawing, kernel_parts
 
 
@@ -44,8 +43,7 @@ def apply(program: ir.Program, kernel_name: str, op: Pad) -> ir.Program:
     hi = BinOp("*", Int(f), FloorDiv(BinOp("+", n, Int(f - 1)), f))
     body = common.guard_leaves(loop.body, Cmp("<", Var(loop.var), n))
     new = dataclasses.replace(loop, hi=hi, body=body)
-    kernel2 = common.replace_at(kernel, site.path, (new,))
-    return program.with_kernel(simplify_kernel(program, kernel2))
+    return common.rewrite_at(program, kernel, site.path, (new,))
 
 
 def obligations(ctx) -> list:

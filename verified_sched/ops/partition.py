@@ -33,7 +33,7 @@ from .. import ir
 from ..errors import Loc
 from ..ir import And, BinOp, Call, Cmp, FloorDiv, For, If, Int, Not, Or, Var, Where
 from ..op_syntax import Custom, OpRecord, Syntax, loc_field, loop_field
-from ..simplify import linear_form, render_linear, fold_index, simplify_kernel
+from ..simplify import linear_form, render_linear, fold_index
 from . import common, drawing, kernel_parts
 from .common import error
 
@@ -228,8 +228,7 @@ def apply(program: ir.Program, kernel_name: str, op: Partition) -> ir.Program:
     for k, name in enumerate(op.names):
         body = common.copy_sids(common.subst(loop.body, {loop.var: Var(name)}), k)
         segments.append(For(name, cuts[k], cuts[k + 1], loop.axis, body, loc=loop.loc))
-    kernel2 = common.replace_at(kernel, site.path, tuple(segments))
-    return program.with_kernel(simplify_kernel(program, kernel2))
+    return common.rewrite_at(program, kernel, site.path, tuple(segments))
 
 
 def _text(e) -> str:

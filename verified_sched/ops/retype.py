@@ -18,7 +18,6 @@ from .. import ir
 from ..errors import Loc
 from ..ir import For
 from ..op_syntax import Field, OpRecord, Syntax, Word, loc_field, loop_field
-from ..simplify import simplify_kernel
 from . import common, drawing, kernel_parts
 from .common import error
 
@@ -46,8 +45,7 @@ def apply(program: ir.Program, kernel_name: str, op: Retype) -> ir.Program:
                                 f"same nest")
         loop = dataclasses.replace(loop, lo=ir.Int(0))
     new = dataclasses.replace(loop, axis=op.axis)
-    kernel2 = common.replace_at(kernel, site.path, (new,))
-    return program.with_kernel(simplify_kernel(program, kernel2))
+    return common.rewrite_at(program, kernel, site.path, (new,))
 
 
 def obligations(ctx) -> list:

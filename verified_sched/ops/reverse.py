@@ -24,7 +24,6 @@ from typing import Optional
 from .. import ir
 from ..errors import Loc
 from ..op_syntax import Field, OpRecord, Syntax
-from ..simplify import simplify_kernel
 from . import common, drawing, kernel_parts
 
 
@@ -44,8 +43,7 @@ def apply(program: ir.Program, kernel_name: str, op: Reverse) -> ir.Program:
     # lo + hi - 1 - i: an affine expression over the loop's own iterator and the bounds' names
     mirror = ir.BinOp("-", ir.BinOp("-", ir.BinOp("+", loop.lo, loop.hi), ir.Int(1)), ir.Var(loop.var))
     new = dataclasses.replace(loop, body=common.subst(loop.body, {loop.var: mirror}))
-    kernel2 = common.replace_at(kernel, site.path, (new,))
-    return program.with_kernel(simplify_kernel(program, kernel2))
+    return common.rewrite_at(program, kernel, site.path, (new,))
 
 
 def obligations(ctx) -> list:

@@ -65,7 +65,6 @@ from ..errors import Loc
 from ..ir import (Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load, Mod,
                   TensorCore, Var, Where)
 from ..op_syntax import OPTIONS, Field, OpRecord, Option, Outputs, Syntax, Word, invalid, loc_field, loop_field
-from ..simplify import simplify_kernel
 from . import common, drawing, kernel_parts
 from .common import error
 
@@ -234,8 +233,7 @@ def apply(program: ir.Program, kernel_name: str, op: Split) -> ir.Program:
             axis_i = "unrolled"
         tail = _nest(to, ti, split_at, count, f, axis_o, axis_i, tail_b, loop.loc)
         new = (main, tail)
-    kernel2 = common.replace_at(kernel, site.path, new)
-    return program.with_kernel(simplify_kernel(program, kernel2))
+    return common.rewrite_at(program, kernel, site.path, new)
 
 
 def _text(e) -> str:

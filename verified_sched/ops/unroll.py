@@ -20,7 +20,7 @@ from .. import ir
 from ..errors import Loc
 from ..ir import Int
 from ..op_syntax import OPTIONS, OpRecord, Option, Syntax, loc_field, loop_field
-from ..simplify import fold_index, simplify_kernel
+from ..simplify import fold_index
 from . import common, drawing, kernel_parts
 from .common import error
 
@@ -57,8 +57,7 @@ def apply(program: ir.Program, kernel_name: str, op: Unroll) -> ir.Program:
         for k, v in enumerate(range(lo.value, hi.value)):
             body = common.subst(loop.body, {loop.var: Int(v)})
             new += common.copy_sids(body, k)
-    kernel2 = common.replace_at(kernel, site.path, new)
-    return program.with_kernel(simplify_kernel(program, kernel2))
+    return common.rewrite_at(program, kernel, site.path, new)
 
 
 def obligations(ctx) -> list:

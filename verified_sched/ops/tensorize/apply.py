@@ -12,7 +12,7 @@ from ... import ir
 from ...errors import Loc
 from ...ir import Assign, BinOp, For, Int, Load, TensorCore, Var
 from ...op_syntax import OPTIONS, Comma, OpRecord, Option, Syntax, loc_field, loop_field
-from ...simplify import fold_index, norm_index, simplify_kernel
+from ...simplify import fold_index, norm_index
 from .. import common
 from ..common import error
 
@@ -132,5 +132,4 @@ def apply(program: ir.Program, kernel_name: str, op: Tensorize) -> ir.Program:
     lane = common.fresh_name(common.used_names(program, kernel), "lane")
     block = For(lane, Int(0), Int(op.simd), free[0], (TensorCore(lane, t.shape, (site.stmt,), loc=op.loc),),
                 loc=op.loc)
-    kernel2 = common.replace_at(kernel, site.path, (block,))
-    return program.with_kernel(simplify_kernel(program, kernel2))
+    return common.rewrite_at(program, kernel, site.path, (block,))
