@@ -321,3 +321,54 @@ schedule k {
 """)
     rep = _report(program)
     assert rep.verdict == "unknown" and _status(rep, 1, "dependence") == ["unknown"]
+
+
+# ------------------------------------------------- a refutation no run can show (all zero)
+
+ZERO_ACC = """
+params N, M, K where N >= 1, M >= 1, K >= 1
+
+tensor x[N + 1] f32
+
+kernel kern0 {
+  zero x
+  for i in 0 .. N {
+    if i < 0 {
+      x[i] = x[0]
+    } else {
+      for j in 0 .. N {
+        x[0] = x[0]
+      }
+      x[0] += x[i]
+    }
+  }
+  x[0] = x[0]
+}
+
+schedule kern0 {
+  retype j as vectorized
+  reverse i
+}
+"""
+
+
+def test_reverse_of_all_zero_accumulation_is_a_vacuous_replay():
+    """Found by `vsched fuzz --budget 600 --workers 2 --seed 1202`: `x[0] += x[i]` reversed
+    over i is refuted (i = 0 doubles x[0], which x[1] then joins: the order changes the value),
+    but every value of x comes from `zero x`, so every run leaves x all zero on both sides and
+    no run can show it. The campaign counts such a replay as vacuous, not as a counterexample
+    finding; the refutation stands (it is what the dependence obligation states)."""
+    program = parse_text(ZERO_ACC)
+    rep = _report(program)
+    assert _status(rep, 2, "dependence") == ["refuted"]
+    out = check_example(program, "kern0", example_sizes(program, 2))
+    assert out.verdict == "illegal" and out.finding is None
+    assert ("dependence", "vacuous") in out.replays
+
+
+def test_the_same_reversal_with_input_data_replays():
+    """Without `zero x` the input reaches x[0]: the reversal's refutation replays by running."""
+    program = parse_text(ZERO_ACC.replace("  zero x\n", "", 1))
+    out = check_example(program, "kern0", example_sizes(program, 2))
+    assert out.verdict == "illegal" and out.finding is None
+    assert ("dependence", "replayed") in out.replays

@@ -232,19 +232,25 @@ def _interp(p, seed):
     return lambda k, sizes, arrays: run_kernel(p, k, sizes, arrays, seed=seed)
 
 
-def _differ(before, after, kernel, sizes, out) -> bool:
+def _differ(before, after, kernel, sizes, out) -> str:
+    """'differs' when the two kernels run differently in the interpreter at `sizes` (some of 4
+    seeds), 'vacuous' when every run was equal with every output cell zero (or never written)
+    on both sides, else 'same'."""
+    vacuous = True
     for seed in range(4):
         try:
             rep = _compare(before, after, kernel, sizes, seed, _interp(before, seed), _interp(after, seed), None, out)
         except KernelError:
-            return True
+            return "differs"
         if not rep.equal:
-            return True
-    return False
+            return "differs"
+        vacuous = vacuous and rep.vacuous
+    return "vacuous" if vacuous else "same"
 
 
 def replay(program, kernel, ops, o, out: Outcome, oob_at=None) -> str:
-    """'replayed', 'skipped' (not checkable by running) or 'failed'. `oob_at`: the first op
+    """'replayed', 'skipped' (not checkable by running), 'vacuous' (every run of both kernels left every
+    output zero: running cannot show a changed order) or 'failed'. `oob_at`: the first op
     index with a refuted in_bounds (compiled kernels are not run from there on)."""
     cex = o.counterexample or {}
     sizes = cex.get("params")
@@ -293,26 +299,31 @@ def replay(program, kernel, ops, o, out: Outcome, oob_at=None) -> str:
         o_race = type(o)("race", o.op_index, o.op, o.statement, o.engine, o.status, 0.0, o.message, cex)
         return replay(program, kernel, ops, o_race, out, oob_at)
     result = _differs_near(pairs, kernel, sizes, out)
-    if result != "failed":
+    if result not in ("failed", "vacuous"):
         return result
     if o.kind == "dependence" and _hardware(after, kernel) and (oob_at is None or oob_at > o.op_index):
         # an order violated only between concurrently running blocks or threads shows as a
         # race (or a different result) in the emulator, not in the serializing interpreter
         o_race = type(o)("race", o.op_index, o.op, o.statement, o.engine, o.status, 0.0, o.message, cex)
         return replay(program, kernel, ops, o_race, out, oob_at)
-    return "failed"
+    return result
 
 
 def _differs_near(pairs, kernel, sizes, out) -> str:
     """'replayed' when some (before, after) pair runs differently in the interpreter at the
-    sizes or just above, 'skipped' when they cannot be run, else 'failed'."""
+    sizes or just above, 'skipped' when they cannot be run, 'vacuous' when every run left every
+    output zero on both sides (a kernel whose outputs are zero whatever its inputs, e.g. every
+    value derived from a `zero`: no run can show a changed order there), else 'failed'."""
+    seen = set()
     try:
         for s in [sizes] + [{k: v + d for k, v in sizes.items()} for d in (1, 2, 3)]:
-            if any(_differ(b, a, kernel, s, out) for b, a in pairs):
-                return "replayed"
+            for b, a in pairs:
+                seen.add(_differ(b, a, kernel, s, out))
+                if "differs" in seen:
+                    return "replayed"
     except UsageError:  # the two programs declare different tensors, or sizes not admitted
         return "skipped"
-    return "failed"
+    return "vacuous" if seen == {"vacuous"} else "failed"
 
 
 def _check_illegal(program, kernel, ops, report, out: Outcome) -> None:

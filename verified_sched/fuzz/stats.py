@@ -22,7 +22,7 @@ class Stats:
     options: Counter = field(default_factory=Counter)
     unknown_kinds: Counter = field(default_factory=Counter)
     refuted_kinds: Counter = field(default_factory=Counter)
-    replays: Counter = field(default_factory=Counter)  # "kind: replayed|skipped|failed"
+    replays: Counter = field(default_factory=Counter)  # "kind: replayed|skipped|vacuous|failed"
     sizes: Counter = field(default_factory=Counter)  # "N=3" -> count
     schedule_lengths: Counter = field(default_factory=Counter)
     times: Counter = field(default_factory=Counter)  # draw / verify / compile / run / total / cpu seconds
