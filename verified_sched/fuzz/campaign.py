@@ -23,6 +23,7 @@ from hypothesis.errors import Flaky
 
 from .. import apply_memo
 from .check import Outcome, check_example
+from .crashes import note_example
 from .stats import Stats
 from .strategies import OPS, SHAPES, fuzz_examples
 
@@ -39,6 +40,7 @@ class Config:
     shrink_seconds: float = 60.0
     batch: int = 20  # examples per batch
     cwd: str = ""  # where MODULE of --backend is imported from
+    flight_dir: str = ""  # where a pool worker notes the example it is checking (fuzz/crashes.py)
 
 
 class _PastDeadline(BaseException):
@@ -116,6 +118,8 @@ def run_batch(cfg: Config, index: int, examples: int | None = None, deadline: fl
                 return  # shrink budget spent: only examples known to fail still fail
             outcome = state["failing"][key][1]
         else:
+            if cfg.flight_dir:  # should this example kill the process, the driver finds it here
+                note_example(cfg.flight_dir, index, ex)
             t1 = time.perf_counter()
             outcome: Outcome = check_example(ex.program, ex.kernel, ex.sizes, backend, cfg.timeout)
             outcome.times["total"] = time.perf_counter() - t1

@@ -12,6 +12,7 @@ before the deadline is still shrunk first).
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .campaign import Config, run_batch
+from .crashes import find_crashes
 from .reproducer import write
 from .stats import Stats
 
@@ -69,12 +71,16 @@ class Campaign:
         if result.stats.examples:
             self.reached = max(self.reached, result.index)
         for rec in result.findings:
-            if any(f["signature"] == rec["signature"] for f in self.findings):
-                self.duplicates += 1
-                continue
-            rec = dict(rec)
-            rec["path"] = str(write(rec, self.out_dir))
-            self.findings.append(rec)
+            self.add_finding(rec)
+
+    def add_finding(self, rec: dict) -> None:
+        """Record a finding and write its reproducer, unless one with its signature was seen."""
+        if any(f["signature"] == rec["signature"] for f in self.findings):
+            self.duplicates += 1
+            return
+        rec = dict(rec)
+        rec["path"] = str(write(rec, self.out_dir))
+        self.findings.append(rec)
 
     def run(self, on_update=lambda c: None) -> "Campaign":
         self.started, self.wall_started, self.ended = time.perf_counter(), time.time(), None
@@ -100,16 +106,21 @@ class Campaign:
 
     def _run_pool(self, on_update) -> None:
         import multiprocessing
+        import shutil
+        import tempfile
 
-        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
-        pending: dict = {}
+        flight = tempfile.mkdtemp(prefix="vsched-fuzz-flight-")  # fuzz/crashes.py
+        cfg = dataclasses.replace(self.cfg, flight_dir=flight)
+        ctx = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(self.workers, mp_context=ctx)
+        pending: dict = {}  # future -> (examples, batch index)
         try:
             while True:
                 while len(pending) < 2 * self.workers and not self.done():
-                    n = self._next_size(sum(pending.values()))
+                    n = self._next_size(sum(n for n, _ in pending.values()))
                     if n <= 0:
                         break
-                    pending[pool.submit(run_batch, self.cfg, self.batches, n, self.deadline())] = n
+                    pending[pool.submit(run_batch, cfg, self.batches, n, self.deadline())] = (n, self.batches)
                     self.batches += 1
                 if self.done():  # batches not started yet are dropped; the running ones end soon
                     for fut in [f for f in pending if f.cancel()]:
@@ -118,18 +129,21 @@ class Campaign:
                     break
                 finished, _ = wait(list(pending), timeout=0.5, return_when=FIRST_COMPLETED)
                 for fut in finished:
-                    del pending[fut]
                     try:
                         self.absorb(fut.result())
-                    except BrokenProcessPool as e:  # a kernel crashed the worker process
+                        del pending[fut]
+                    except BrokenProcessPool as e:  # an example killed a worker process
                         self.crashes.append(f"a worker process died: {e}")
                         pool.shutdown(wait=False, cancel_futures=True)
-                        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                        for rec in find_crashes(flight, [i for _, i in pending.values()], self.cfg):
+                            self.add_finding(rec)
+                        pool = ProcessPoolExecutor(self.workers, mp_context=ctx)
                         pending.clear()
                         break
                 on_update(self)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+            shutil.rmtree(flight, ignore_errors=True)
 
     def _run_dask(self, on_update) -> None:
         from distributed import Client, as_completed

@@ -17,6 +17,11 @@ def _sizes_text(sizes: dict) -> str:
     return ",".join(f"{k}={v}" for k, v in sizes.items())
 
 
+def sizes_line(sizes: list) -> str:
+    """The `# fuzz-sizes:` line of a reproducer (read back by `read_sizes`)."""
+    return f"# fuzz-sizes: {'; '.join(_sizes_text(s) for s in sizes)}"
+
+
 STRUCTURAL = ("stage", "privatize", "expand_zero", "tensorize", "fuse_epilogue", "split_reduction", "winograd")
 
 
@@ -54,7 +59,7 @@ def finding_record(ex, outcome, cfg, flaky: bool = False) -> dict:
         expect = None
     lines = [f"# vsched fuzz finding: {f.kind}" + (" (flaky: did not fail again when replayed)" if flaky else "")]
     lines += ["# " + line for line in f.message.splitlines()[:12]]
-    lines.append(f"# fuzz-sizes: {'; '.join(_sizes_text(s) for s in sizes)}")
+    lines.append(sizes_line(sizes))
     lines.append(f"# reproduce: {cmd}")
     if expect:
         lines.append(f"# expect: {expect}")
