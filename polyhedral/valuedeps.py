@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import islpy as isl
 
 from .model import KernelModel
-from .valueflow import Unsupported, ValueFlow, read_tuple
+from .valueflow import TooComplex, Unsupported, ValueFlow, read_tuple
 
 __all__ = ["Unsupported", "Violations", "value_violations"]
 
@@ -132,11 +132,32 @@ class _Constraints:
         if links.is_empty():
             empty = isl.UnionMap.empty(m.domain.get_space())
             return empty, empty
-        preds, _exact = links.transitive_closure()  # inexact: more pairs, only stricter
+        preds, _exact = closure_of(links)  # inexact: more pairs, only stricter
         seen = self.flow.intersect_domain(acc).subtract(red).subtract_range(dead)  # w -> x, x outside the chain
         before = seen.union(preds.reverse().apply_range(seen))  # a -> x
         after = seen.reverse().apply_range(preds.reverse())  # x -> a
         return before, after
+
+
+CLOSURE_PIECES = 32  # basic maps: the corpus's largest closure has 7
+CLOSURE_DIVS = 64  # integer divisions over all pieces: the corpus's have none
+
+
+def closure_of(u: isl.UnionMap) -> tuple:
+    """isl's transitive closure of `u` (closure, exact), or TooComplex when `u` has more than
+    CLOSURE_PIECES pieces or CLOSURE_DIVS integer divisions (valueflow.TooComplex)."""
+    pieces, divs = 0, 0
+
+    def count(m):
+        nonlocal pieces, divs
+        for b in m.get_basic_maps():
+            pieces += 1
+            divs += b.dim(isl.dim_type.div)
+    u.foreach_map(count)
+    if pieces > CLOSURE_PIECES or divs > CLOSURE_DIVS:
+        raise TooComplex(f"the value flow's transitive closure is too complex for isl ({pieces} pieces, "
+                         f"{divs} integer divisions)")
+    return u.transitive_closure()
 
 
 def _mattering(m: KernelModel, f: ValueFlow) -> isl.UnionSet:
@@ -154,7 +175,7 @@ def _mattering(m: KernelModel, f: ValueFlow) -> isl.UnionSet:
         seeds = seeds.union(f.source.intersect_domain(isl.UnionSet.from_set(cell.domain())).range())
     if reads is None or reads.is_empty():
         return seeds
-    closure, _exact = reads.transitive_closure()
+    closure, _exact = closure_of(reads)
     return seeds.union(seeds.apply(closure))
 
 

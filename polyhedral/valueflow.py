@@ -36,6 +36,13 @@ class Unsupported(Exception):
     """The kernel (or claim) is outside what the value-based analysis decides."""
 
 
+class TooComplex(Unsupported):
+    """A relation too complex to hand to isl's transitive closure: on relations of many pieces
+    with many integer divisions its recursion has overflowed the C stack (the process dies with
+    SIGSEGV, found by `vsched fuzz`), so it is not attempted; the caller decides without the
+    value-based analysis, as for any unsupported kernel."""
+
+
 def read_tuple(st: Stmt, k: int) -> str:
     return f"R{k}_{st.name}"
 

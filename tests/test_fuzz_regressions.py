@@ -372,3 +372,64 @@ def test_the_same_reversal_with_input_data_replays():
     out = check_example(program, "kern0", example_sizes(program, 2))
     assert out.verdict == "illegal" and out.finding is None
     assert ("dependence", "replayed") in out.replays
+
+
+# ------------------------------------------------- isl's transitive closure overflowing the C stack
+
+ISL_CLOSURE_CRASH = """
+params N, M where N >= 2, M >= 1
+
+tensor x[N + 3 * M + 4] f32
+
+kernel kern0 {
+  for i in 0 .. M + 1 : unrolled {
+    if i + i <= M {
+      x[floor(i / 2)] += where(i + i == N - 1 or i % 2 != 0, x[3 * i + 2], i * x[floor(i / 2)])
+      x[floor(i / 2)] = max(x[floor(i / 2)], max(x[i], bf16(x[i % 4])))
+    } else {
+      if not (i % 2 == N - 1) {
+        x[floor(i / 2)] = 0.25 - where(i + i != N, x[2 * i + 1], N)
+      }
+      x[i + N] += where(i + i > N and i % 2 < M, f16(M), x[i] / 2.0)
+    }
+    x[2 * i + 2] = fma(f32(0.25 + -3), x[M - i] + x[2], x[2 * i + 2])
+  }
+  x[1] = min(x[1], 0.5)
+}
+
+schedule kern0 {
+  reverse i
+  reverse i
+  stage x over i -> x_tile0 swizzle=b128
+}
+"""
+
+
+def test_reverse_reverse_stage_value_flow_closure_does_not_crash_isl():
+    """Found by `vsched fuzz --budget 600 --workers 2 --seed 1202` (twice; the second time
+    written as a crash reproducer by fuzz/crashes.py): the value-based dependence check asked
+    isl for the transitive closure of a value flow of 98 pieces with 172 integer divisions, and
+    isl's recursion overflowed the C stack (SIGSEGV, also with a 1 GiB stack). Such a closure is
+    no longer attempted (valuedeps.closure_of: TooComplex); the dependence is decided on memory
+    order, refuted, and the refutation replays."""
+    program = parse_text(ISL_CLOSURE_CRASH)
+    rep = _report(program)
+    assert _status(rep, 2, "dependence") == ["refuted"]
+    out = check_example(program, "kern0", [{"N": 5, "M": 9}, {"N": 5, "M": 2}])
+    assert out.verdict == "illegal" and out.finding is None
+    assert ("dependence", "replayed") in out.replays
+
+
+def test_closure_of_refuses_a_relation_of_too_many_pieces():
+    import islpy as isl
+    import pytest
+
+    from polyhedral.valuedeps import CLOSURE_PIECES, closure_of
+    from polyhedral.valueflow import TooComplex
+
+    small = isl.UnionMap("[N] -> { S[i] -> S[i + 1] : 0 <= i < N }")
+    closure, exact = closure_of(small)
+    assert exact and closure.is_equal(isl.UnionMap("[N] -> { S[i] -> S[j] : 0 <= i < j <= N }"))
+    many = " ; ".join(f"S[{k}] -> S[{k + 1}]" for k in range(CLOSURE_PIECES + 1))
+    with pytest.raises(TooComplex, match="too complex"):
+        closure_of(isl.UnionMap("{ " + many + " }"))
