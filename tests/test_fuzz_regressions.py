@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from codegen.oracle import compare_kernels
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.fuzz.check import check_example
@@ -422,7 +424,6 @@ def test_reverse_reverse_stage_value_flow_closure_does_not_crash_isl():
 
 def test_closure_of_refuses_a_relation_of_too_many_pieces():
     import islpy as isl
-    import pytest
 
     from polyhedral.valuedeps import CLOSURE_PIECES, closure_of
     from polyhedral.valueflow import TooComplex
@@ -433,3 +434,40 @@ def test_closure_of_refuses_a_relation_of_too_many_pieces():
     many = " ; ".join(f"S[{k}] -> S[{k + 1}]" for k in range(CLOSURE_PIECES + 1))
     with pytest.raises(TooComplex, match="too complex"):
         closure_of(isl.UnionMap("{ " + many + " }"))
+
+
+# ------------------------------------------------- a local tensor across launches (open)
+
+LOCAL_ACROSS_LAUNCHES = """
+params N, K where N >= 1, K >= 1
+
+tensor x[N, K] f32
+tensor s[N] f32
+
+kernel red {
+  for i in 0 .. N {
+    for k in 0 .. K {
+      s[i] += x[i, k]
+    }
+  }
+}
+
+schedule red {
+  interchange i, k
+  privatize s over k -> s_acc0
+  retype i_ld as serial
+  retype i_ld as block.x
+}
+"""
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open verifier bug found by `vsched fuzz --budget 600 --workers 2 --seed 1202`: privatize's "
+    "load loop retyped to block.x becomes its own launch, whose local copies of s_acc0 die with "
+    "it (the emulator and CUDA: local memory lives for one launch); the accumulation, a later "
+    "launch, reads poison. The verifier's model keeps local tensors across the kernel's "
+    "top-level statements and proves the schedule legal."))
+def test_local_accumulator_loaded_in_a_block_launch_is_gone_in_the_next_launch():
+    program = parse_text(LOCAL_ACROSS_LAUNCHES)
+    out = check_example(program, "red", [{"N": 1, "K": 1}])
+    assert out.finding is None, out.finding.message
