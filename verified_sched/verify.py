@@ -23,6 +23,7 @@ from .errors import ScheduleError
 from .discharge import discharge
 from .generic.in_bounds import in_bounds_goal
 from .generic.independence import independence_goal
+from .generic.launch_scope import launch_scope_goals
 from .generic.race import barrier_goal, race_goal
 from .obligations import Goal, Obligation, Procedure, verdict
 
@@ -133,7 +134,7 @@ def gpu_goals(program, kernel_name, model: KernelModel, label: str, shared_limit
     if any(lp.axis in ir.HW_AXES for st in model.stmts for lp in st.loops):
         out.append(race_goal(model, label))
         out.append(check("hardware_limits", lambda: gpu_limits.hardware_limits(program, kernel_name, shared_limit)))
-    return out
+    return out + launch_scope_goals(program, kernel_name)
 
 
 def _new_parallel(mb: KernelModel, ma: KernelModel):
