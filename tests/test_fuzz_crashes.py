@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from verified_sched.dsl import parse_text
+from verified_sched.dsl.printer import print_program
 from verified_sched.fuzz.campaign import Config
 from verified_sched.fuzz.crashes import find_crashes, flight_path, note_example
 from verified_sched.fuzz.driver import Campaign
@@ -34,19 +35,14 @@ CRASHY = textwrap.dedent('''
 ''')
 
 
-class _Ex:
-    def __init__(self, program, sizes):
-        self.program, self.sizes = program, sizes
-
-
 def test_a_noted_example_reads_back_with_its_sizes(tmp_path):
-    note_example(str(tmp_path), 3, _Ex(parse_text(PROGRAM), [{"N": 5}, {"N": 2}]))
+    note_example(str(tmp_path), 3, [{"N": 5}, {"N": 2}], print_program(parse_text(PROGRAM)))
     text = flight_path(str(tmp_path), 3).read_text()
     assert read_sizes(text) == [{"N": 5}, {"N": 2}] and "split i by 2" in text
 
 
 def test_an_example_that_does_not_die_again_is_no_finding(tmp_path):
-    note_example(str(tmp_path), 0, _Ex(parse_text(PROGRAM), [{"N": 5}]))
+    note_example(str(tmp_path), 0, [{"N": 5}], print_program(parse_text(PROGRAM)))
     assert find_crashes(str(tmp_path), [0, 1], Config(cwd=str(tmp_path))) == []  # batch 1 never started
 
 

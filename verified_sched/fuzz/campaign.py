@@ -112,14 +112,17 @@ def run_batch(cfg: Config, index: int, examples: int | None = None, deadline: fl
     def prop(ex):
         if deadline is not None and not state["shrinking"] and time.time() >= deadline:
             raise _PastDeadline
-        key = _key(ex)
+        from ..dsl.printer import print_program
+
+        text = print_program(ex.program)
+        key = text + repr(ex.sizes)
         if state["shrinking"] and time.perf_counter() > state["deadline"]:
             if key not in state["failing"]:
                 return  # shrink budget spent: only examples known to fail still fail
             outcome = state["failing"][key][1]
         else:
             if cfg.flight_dir:  # should this example kill the process, the driver finds it here
-                note_example(cfg.flight_dir, index, ex)
+                note_example(cfg.flight_dir, index, ex.sizes, text)
             t1 = time.perf_counter()
             outcome: Outcome = check_example(ex.program, ex.kernel, ex.sizes, backend, cfg.timeout)
             outcome.times["total"] = time.perf_counter() - t1
@@ -172,12 +175,6 @@ def run_batch(cfg: Config, index: int, examples: int | None = None, deadline: fl
 
 def _seed(base: int, index: int) -> int:
     return (base * 1_000_003 + index * 7919 + 17) % (1 << 32)
-
-
-def _key(ex) -> str:
-    from ..dsl.printer import print_program
-
-    return print_program(ex.program) + repr(ex.sizes)
 
 
 _HOME = []

@@ -25,12 +25,12 @@ def flight_path(flight_dir: str, index: int) -> Path:
     return Path(flight_dir) / f"batch-{index}.vs"
 
 
-def note_example(flight_dir: str, index: int, ex) -> None:
-    """Note the example batch `index` is about to check (overwriting the previous one)."""
-    from ..dsl.printer import print_program
+def note_example(flight_dir: str, index: int, sizes, program_text: str) -> None:
+    """Note the example batch `index` is about to check, its size sets and its printed program
+    (overwriting the previous one)."""
     from .reproducer import sizes_line
 
-    flight_path(flight_dir, index).write_text(f"{sizes_line(list(ex.sizes))}\n{print_program(ex.program)}")
+    flight_path(flight_dir, index).write_text(f"{sizes_line(list(sizes))}\n{program_text}")
 
 
 def _signal_name(rc: int) -> str:
