@@ -1,0 +1,46 @@
+"""The one base of every expression translator (interpreter, C/CUDA/MLIR spelling, ranges,
+linear forms, isl, z3): a method per expression and condition node kind, and a default that
+raises, so a translator that misses a node kind fails loudly (and `tests/test_translators.py`
+checks that every registered translator defines every method of `NODE_METHODS`).
+
+A subclass implements `map_<kind>(self, node, *args)` for each kind in `NODE_METHODS`;
+`mapper(node, *args)` dispatches on the node's exact class. `Call` nodes come to `map_call`,
+which translators usually dispatch further on `node.fn` through the semantics table.
+"""
+from __future__ import annotations
+
+from .errors import InternalError
+from .ir_nodes import (
+    And, BinOp, BoolConst, Call, Cast, Cmp, Float, FloorDiv, Int, Load, Mod, Not, Or, Var, Where,
+)
+
+# node class -> the method that translates it
+NODE_METHODS = {
+    Int: "map_int", Float: "map_float", Var: "map_var", BinOp: "map_binop",
+    FloorDiv: "map_floordiv", Mod: "map_mod", Call: "map_call", Where: "map_where",
+    Cast: "map_cast", Load: "map_load",
+    Cmp: "map_cmp", And: "map_and", Or: "map_or", Not: "map_not", BoolConst: "map_boolconst",
+}
+
+
+class ExprMapper:
+    """Dispatch on the node's class; every `map_<kind>` not overridden raises."""
+
+    def __call__(self, node, *args, **kwargs):
+        name = NODE_METHODS.get(type(node))
+        if name is None:
+            raise InternalError(f"{type(self).__name__}: not an expression node: {node!r}")
+        return getattr(self, name)(node, *args, **kwargs)
+
+    def unsupported(self, node, *args, **kwargs):
+        raise InternalError(f"{type(self).__name__} does not translate {type(node).__name__}")
+
+    map_int = map_float = map_var = map_binop = map_floordiv = map_mod = unsupported
+    map_call = map_where = map_cast = map_load = unsupported
+    map_cmp = map_and = map_or = map_not = map_boolconst = unsupported
+
+
+def missing_methods(cls) -> list:
+    """The `map_<kind>` methods a mapper class does not override (inherits the raising default)."""
+    return [name for name in NODE_METHODS.values()
+            if getattr(cls, name) is getattr(ExprMapper, name)]
