@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from verified_sched import ir
+from verified_sched import ir, semantics
 from verified_sched.errors import InternalError, UsageError
 
 from .dtypes import C_COMPUTE, C_STORAGE, NP_DTYPE, eval_int, global_tensors, param_names
@@ -140,38 +140,16 @@ def float_literal(v: float, ctype: str) -> tuple:
 
 
 def is_int_expr(e, program: ir.Program) -> bool:
-    """Integer-valued expressions (index arithmetic, i32 loads) compare exactly in int64."""
-    match e:
-        case ir.Int() | ir.Var():
-            return True
-        case ir.FloorDiv(a=a) | ir.Mod(a=a):
-            return is_int_expr(a, program)
-        case ir.Float():
-            return False
-        case ir.BinOp(op=op, a=a, b=b):
-            return op != "/" and is_int_expr(a, program) and is_int_expr(b, program)
-        case ir.Call(fn=("min" | "max"), args=(a, b)):
-            return is_int_expr(a, program) and is_int_expr(b, program)
-        case ir.Call():  # neg/abs included, as in the interpreter
-            return False
-        case ir.Load(tensor=t):
-            return program.tensor(t).prec == "i32"
-        case ir.Cast(prec=p):
-            return p == "i32"
-        case ir.Where(a=a, b=b):
-            return is_int_expr(a, program) and is_int_expr(b, program)
-    raise InternalError(f"not an expression: {e!r}")
+    """Integer-typed expressions (the semantics table's one rule) are exact, in int64."""
+    return semantics.integer_typed(e, lambda t: program.tensor(t).prec)
+
+
+_CTYPE = {"f64": "double", "f32": "float", "i32": "int32_t"}
 
 
 def _widest(program: ir.Program, node) -> str:
-    """The compute type of a statement-level data-dependent comparison."""
-    precs = {program.tensor(n.tensor).prec for n in ir.walk(node) if isinstance(n, ir.Load)}
-    precs |= {n.prec for n in ir.walk(node) if isinstance(n, ir.Cast)}
-    if "f64" in precs:
-        return "double"
-    if precs & {"f32", "f16", "bf16"} or any(isinstance(n, ir.Float) for n in ir.walk(node)):
-        return "float"
-    return "int32_t"
+    """The compute type of a statement-level data-dependent comparison (the table's rule)."""
+    return _CTYPE[semantics.compare_type(node, lambda t: program.tensor(t).prec)]
 
 
 class KernelEmitter:
@@ -219,6 +197,8 @@ class KernelEmitter:
                 return _neg(self.index(a))
             case ir.Call(fn="abs", args=(a,)):
                 return (f"vs_abs_i64({self.index(a)[0]})", ATOM)
+            case ir.Call(fn="relu", args=(a,)):
+                return (f"vs_max_i64({self.index(a)[0]}, 0)", ATOM)
             case ir.Load():
                 return (f"(int64_t){_par(self.scalar(e, 'int32_t'), UNARY)}", UNARY)
             case ir.Cast(prec="i32", a=a):
@@ -254,7 +234,7 @@ class KernelEmitter:
             case ir.FloorDiv(a=a, divisor=c) | ir.Mod(a=a, divisor=c):
                 x, k = _par(self.scalar(a, ct), MUL), self.scalar(ir.Int(c), ct)[0]
                 q = {"float": f"floorf({x} / {k})", "double": f"floor({x} / {k})",
-                     "int32_t": f"vs_div_i32({x}, {k})"}[ct]
+                     "int32_t": f"(int32_t)vs_floordiv({x}, {k})"}[ct]
                 return (q, ATOM) if isinstance(e, ir.FloorDiv) else (f"{x} - {k} * {q}", ADD)
             case ir.Call(fn=("min" | "max") as fn, args=(a, b)):
                 return (f"vs_{fn}_{sfx}({self.scalar(a, ct)[0]}, {self.scalar(b, ct)[0]})", ATOM)

@@ -26,6 +26,7 @@ import math
 
 from . import ir
 from .errors import UsageError
+from .semantics import integer_typed
 
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 I32 = (-(2 ** 31), 2 ** 31 - 1)
@@ -107,23 +108,9 @@ def interval(e, env: dict, where: str, prec: dict) -> tuple:
 
 
 def _is_int(e, prec: dict) -> bool:
-    """Integer-valued (the backends evaluate it in int64 where it is compared or floored)."""
-    match e:
-        case ir.Int() | ir.Var():
-            return True
-        case ir.BinOp(op=op, a=a, b=b):
-            return op != "/" and _is_int(a, prec) and _is_int(b, prec)
-        case ir.FloorDiv(a=a) | ir.Mod(a=a):
-            return _is_int(a, prec)
-        case ir.Call(fn=("min" | "max" | "neg" | "abs" | "relu"), args=args):
-            return all(_is_int(x, prec) for x in args)
-        case ir.Where(a=a, b=b):
-            return _is_int(a, prec) and _is_int(b, prec)
-        case ir.Cast(prec=p):
-            return p == "i32"
-        case ir.Load(tensor=t):
-            return prec.get(t) == "i32"
-    return False
+    """Integer-typed (the semantics table's one rule: the backends evaluate it in int64 where
+    it is compared or floored)."""
+    return integer_typed(e, prec.get)
 
 
 def value(e, env: dict, where: str, prec: dict) -> None:

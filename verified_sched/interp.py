@@ -38,6 +38,7 @@ from . import ir
 from .errors import InternalError, UsageError
 from .interp_phases import run_phases
 from .interp_ops import binary, connective, integer, lazy_and, lazy_or, reader, unary, writer
+from .semantics import ROWS, compare_type, integer_typed, row_of
 from .interp_scalar import (COMPUTE, NUMS, KernelError, Num, bounds_checker, describe_instance, read_scalar,
                             to_storage)
 
@@ -81,23 +82,9 @@ class Compiler:
         self.advance = advance  # progress: called per iteration of a launch's outermost loop
 
     def is_int(self, e) -> bool:
-        """Whether an expression is integer typed (evaluated exactly, as C does in int64)."""
-        match e:
-            case ir.Int() | ir.Var():
-                return True
-            case ir.BinOp(op=op, a=a, b=b):
-                return op != "/" and self.is_int(a) and self.is_int(b)
-            case ir.FloorDiv() | ir.Mod():
-                return True
-            case ir.Call(fn=("min" | "max" | "neg" | "abs"), args=args):
-                return all(self.is_int(x) for x in args)
-            case ir.Where(a=a, b=b):
-                return self.is_int(a) and self.is_int(b)
-            case ir.Cast(prec=p):
-                return p == "i32"
-            case ir.Load(tensor=t):
-                return self.prec.get(t) == "i32"
-        return False
+        """Whether an expression is integer typed (the semantics table's one rule: evaluated
+        exactly, as C does in int64)."""
+        return integer_typed(e, self.prec.get)
 
     # ------------------------------------------------------------ expressions
 
@@ -111,8 +98,8 @@ class Compiler:
         if f is not None:
             return f
         match e:
-            case ir.Call(fn=("neg" | "abs") as fn, args=(a,)):
-                return unary(operator.neg if fn == "neg" else abs, self.int(a))
+            case ir.Call(fn=("neg" | "abs" | "relu") as fn, args=(a,)):
+                return unary(ROWS[fn].ev["index"], self.int(a))
             case ir.Where(cond=c, a=a, b=b):
                 fc, fa, fb = self.cond(c, None), self.int(a), self.int(b)
                 return lambda env, st: fa(env, st) if fc(env, st) else fb(env, st)
@@ -132,9 +119,12 @@ class Compiler:
             case ir.BinOp(op=op, a=a, b=b):
                 fn = {"+": T.add, "-": T.sub, "*": T.mul, "/": T.div}[op]
                 return binary(fn, self.value(a, T), self.value(b, T))
-            case ir.FloorDiv() | ir.Mod():  # integer first (int64 in C), then converted
+            case ir.FloorDiv() | ir.Mod() if self.is_int(e):  # integer first (int64 in C), then converted
                 fi = self.int(e)
                 return lambda env, st: conv(fi(env, st))
+            case ir.FloorDiv(a=a, divisor=c) | ir.Mod(a=a, divisor=c):  # in T (the table's row)
+                fa, op, k = self.value(a, T), row_of(e).ev[T.name], c
+                return lambda env, st: op(fa(env, st), k)
             case ir.Call(fn=fn, args=args):
                 fs = [self.value(x, T) for x in args]
                 op = getattr(T, fn)
@@ -173,9 +163,7 @@ class Compiler:
         raise InternalError(f"cannot evaluate condition {c!r}")
 
     def widest(self, node) -> str:
-        precs = {self.prec.get(n.tensor) for n in ir.walk(node) if isinstance(n, ir.Load)}
-        precs |= {n.prec for n in ir.walk(node) if isinstance(n, ir.Cast)}
-        return "f64" if "f64" in precs else "f32"
+        return compare_type(node, self.prec.get)
 
     # ------------------------------------------------------------ statements
     # `where` = (inside a block loop, inside a thread loop), static per position: effects

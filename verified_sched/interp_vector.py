@@ -153,6 +153,11 @@ def _fmax(a, b):
     return np.where((a != a) | (b != b), nan, np.where(pick, a, b))[()]
 
 
+def _lane_abs(a):
+    """The semantics table's abs on lanes: a < 0 ? -a : a (so abs(-0.0) is -0.0, as in C)."""
+    return np.where(a < 0, -a, a)
+
+
 lane_minimum, lane_maximum = _fmin, _fmax  # public names (the semantics tests check them)
 
 
@@ -266,7 +271,7 @@ class VectorCompiler:
                 return binary(_fmin if fn == "min" else _fmax, *fs)
             case ir.Call(fn=("neg" | "abs" | "sqrt") as fn, args=(a,)):
                 fa = self.value(a, T)
-                op = {"neg": np.negative, "abs": np.abs, "sqrt": np.sqrt}[fn]
+                op = {"neg": np.negative, "abs": _lane_abs, "sqrt": np.sqrt}[fn]
                 return unary(lambda v: op(v)[()], fa)
             case ir.Cast(prec=p, a=a) if p != "i32":
                 inner = NUMS[COMPUTE[p]]

@@ -121,6 +121,8 @@ class Body:
                 x = self.index(a)
                 neg = self.op(f"arith.subi {self.const(0, 'index')}, {x} : index")
                 return self.op(f"arith.maxsi {x}, {neg} : index")
+            case ir.Call(fn="relu", args=(a,)):
+                return self.op(f"arith.maxsi {self.index(a)}, {self.const(0, 'index')} : index")
             case ir.Load() | ir.Cast(prec="i32"):
                 v = self.scalar(e if isinstance(e, ir.Load) else e.a, "i32")
                 return self.op(f"arith.index_cast {v} : i32 to index")
