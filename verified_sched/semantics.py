@@ -381,3 +381,23 @@ def cmp_is_integer(c: Cmp, prec_of) -> bool:
 
 
 CONNECTIVES = (And, Or, Not, BoolConst)
+
+
+# ---------------------------------------------------------------- documentation
+
+_KIND_TITLE = {"binop": "operator", "fn": "function", "node": "node", "cmp": "comparison", "cast": "cast"}
+
+
+def markdown() -> str:
+    """The README's table of operations (README.md, "Semantics, precisions and dtypes", between
+    the `semantics-table` markers; tests/test_semantics_readme.py checks it is this text)."""
+    lines = ["| operation | kind | arity | integer operands give | meaning |",
+             "| --- | --- | --- | --- | --- |"]
+    for r in _ROWS:
+        spelled = {"node": {"floordiv": "`floor(a / c)`", "mod": "`a % c`"}.get(r.name),
+                   "cast": f"`{r.symbol}(a)`", "cmp": f"`a {r.symbol} b`",
+                   "binop": f"`a {r.symbol} b`"}.get(r.kind) or f"`{r.symbol}`"
+        typing = ("an exact comparison" if r.kind == "cmp" else
+                  "an exact integer" if r.integer else "the statement's type")
+        lines.append(f"| {spelled} | {_KIND_TITLE[r.kind]} | {r.arity} | {typing} | {r.doc} |")
+    return "\n".join(lines) + "\n"

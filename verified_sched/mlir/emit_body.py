@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from codegen.c import is_int_expr
+from verified_sched.semantics import compare_type
 from verified_sched import ir
 from verified_sched.errors import InternalError
 
@@ -82,14 +83,37 @@ class Body:
         raise InternalError(f"conversion {src} -> {dst}")
 
     def storage_to_compute(self, v: str, prec: str) -> str:
-        if prec in ("f16", "bf16"):
+        if prec == "bf16":  # exact: the bits shifted into the upper half of an f32
+            wide = self.op(f"arith.extui {self.op(f'arith.bitcast {v} : bf16 to i16')} : i16 to i32")
+            return self.op(f"arith.bitcast {self.op(f'arith.shli {wide}, {self.i32(16)} : i32')} : i32 to f32")
+        if prec == "f16":
             return self.op(f"arith.extf {v} : {prec} to f32")
         return v
 
     def compute_to_storage(self, v: str, prec: str) -> str:
-        if prec in ("f16", "bf16"):
+        if prec == "bf16":
+            return self.f32_to_bf16(v)
+        if prec == "f16":
             return self.op(f"arith.truncf {v} : f32 to {prec}")
         return v
+
+    def i32(self, k: int) -> str:
+        return self.op(f"arith.constant {k} : i32")
+
+    def f32_to_bf16(self, v: str) -> str:
+        """The semantics table's f32 -> bf16 (round to nearest even, a NaN kept quiet) in integer
+        ops, as C's vs_f2bf: IREE 3.13's arith.truncf to bf16 drops the rounding when an extf
+        follows and needs a runtime symbol (__truncsfbf2) the llvm-cpu target lacks."""
+        u = self.op(f"arith.bitcast {v} : f32 to i32")
+        magnitude = self.op(f"arith.andi {u}, {self.i32(0x7FFFFFFF)} : i32")
+        nan = self.op(f"arith.cmpi ugt, {magnitude}, {self.i32(0x7F800000)} : i32")
+        high = self.op(f"arith.shrui {u}, {self.i32(16)} : i32")
+        odd = self.op(f"arith.andi {high}, {self.i32(1)} : i32")
+        up = self.op(f"arith.addi {self.op(f'arith.addi {u}, {self.i32(0x7FFF)} : i32')}, {odd} : i32")
+        rounded = self.op(f"arith.shrui {up}, {self.i32(16)} : i32")
+        quiet = self.op(f"arith.ori {high}, {self.i32(0x40)} : i32")
+        bits = self.op(f"arith.select {nan}, {quiet}, {rounded} : i32")
+        return self.op(f"arith.bitcast {self.op(f'arith.trunci {bits} : i32 to i16')} : i16 to bf16")
 
     def index_to(self, v: str, ct: str) -> str:
         i64 = self.op(f"arith.index_cast {v} : index to i64")
@@ -165,8 +189,8 @@ class Body:
                 x, k = self.scalar(a, ct), self.const(float(c) if fl else c, ct)
                 if fl:
                     q = self.op(f"math.floor {self.op(f'arith.divf {x}, {k} : {ct}')} : {ct}")
-                else:
-                    q = self.scalar(ir.BinOp("/", a, ir.Int(c)), ct)
+                else:  # the table's floor (not C's truncation)
+                    q = self.op(f"arith.floordivsi {x}, {k} : i32")
                 if isinstance(e, ir.FloorDiv):
                     return q
                 kq = self.op(f"{'arith.mulf' if fl else 'arith.muli'} {k}, {q} : {ct}")
@@ -205,19 +229,16 @@ class Body:
         raise InternalError(f"not a scalar expression: {e!r}")
 
     def minmax(self, fn: str, x: str, y: str, ct: str) -> str:
-        """C's min(a, b) = a < b ? a : b and max(a, b) = a > b ? a : b."""
-        pred = {"min": "olt", "max": "ogt"}[fn] if ct != "i32" else {"min": "slt", "max": "sgt"}[fn]
-        c = self.op(f"arith.cmp{'f' if ct != 'i32' else 'i'} {pred}, {x}, {y} : {ct}")
-        return self.op(f"arith.select {c}, {x}, {y} : {ct}")
+        """The semantics table's min/max: i32 `a < b ? a : b`; floats IEEE 754-2019
+        minimum/maximum, which is arith.minimumf/maximumf (-0 < +0, a NaN operand gives a NaN;
+        the NaN's bits are the target's)."""
+        if ct == "i32":
+            c = self.op(f"arith.cmpi {'slt' if fn == 'min' else 'sgt'}, {x}, {y} : i32")
+            return self.op(f"arith.select {c}, {x}, {y} : i32")
+        return self.op(f"arith.{fn}imumf {x}, {y} : {ct}")
 
     def widest(self, node) -> str:
-        precs = {self.program.tensor(n.tensor).prec for n in ir.walk(node) if isinstance(n, ir.Load)}
-        precs |= {n.prec for n in ir.walk(node) if isinstance(n, ir.Cast)}
-        if "f64" in precs:
-            return "f64"
-        if precs & {"f32", "f16", "bf16"} or any(isinstance(n, ir.Float) for n in ir.walk(node)):
-            return "f32"
-        return "i32"
+        return compare_type(node, lambda t: self.program.tensor(t).prec)
 
     def cond(self, c, ct) -> str:
         """An i1 value."""
