@@ -12,11 +12,12 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen import dtypes
+from codegen import c_expr, dtypes
 from polyhedral import affine
 from smt import intexpr
-from verified_sched import int_range, ir
+from verified_sched import int_range, ir, linear_form
 from verified_sched.expr_mapper import REGISTERED, missing_methods, missing_rows
+from verified_sched.mlir import emit_body
 from verified_sched.ops.winograd import isl_text as wi
 
 _atoms = st.one_of(st.integers(-5, 5).map(ir.Int), st.sampled_from(("N", "M")).map(ir.Var))
@@ -76,8 +77,10 @@ def test_no_term_names_the_node():
 
 def test_every_registered_translator_handles_every_node_kind_and_table_row():
     names = {cls.__name__ for cls in REGISTERED}
-    assert {"IntTerm", "IntEval", "Interval", "IslText"} <= names, names
+    assert {"IntTerm", "IntEval", "Interval", "IslText", "IndexC", "ScalarC", "IndexMlir", "ScalarMlir",
+            "LinearForm"} <= names, names
     assert dtypes.IntEval and int_range.Interval and affine.IslText and intexpr.IntTerm
+    assert c_expr.ScalarC and emit_body.ScalarMlir and linear_form.LinearForm
     for cls in REGISTERED:
         assert not missing_methods(cls), (cls.__name__, missing_methods(cls))
         assert not missing_rows(cls), (cls.__name__, missing_rows(cls))
