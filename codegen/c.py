@@ -1,4 +1,5 @@
-"""The C backend: one C function per kernel, a match statement over IR nodes.
+"""The C backend: one C function per kernel; statements here, expressions spelled by
+`codegen/c_expr.py` (translators over the semantics table, verified_sched/semantics.py).
 
 Signature of `vs_<kernel>`: int64_t for every size parameter (program order), then a restrict
 pointer for every global/constant tensor (program order) over its flat row-major storage
@@ -10,7 +11,9 @@ pointer for every global/constant tensor (program order) over its flat row-major
   i32 int32); loads, iterators and constants are converted to it leaf by leaf. FloorDiv/Mod
   subtrees are evaluated as integers first. `Cast(p, e)` evaluates e in p's compute type,
   rounds to p's storage, then converts to the surrounding type.
-- A comparison whose operands are both integer-valued is done in int64; otherwise in the
+- A comparison whose operands are both integer typed (`semantics.integer_typed`: literals,
+  sizes, iterators, i32 reads and casts, and + - * min max neg abs relu floor mod where of
+  them) is done in int64 (so `-N < 0` at N = 2^31 + 5 holds); otherwise in the
   surrounding compute type (at statement level: double if an f64 load or cast is involved,
   else float if any float load, cast or literal is, else int32).
 - float min/max are IEEE 754-2019 minimum/maximum (`vs_min_f32` ...: a NaN operand gives the
@@ -28,7 +31,6 @@ pointer for every global/constant tensor (program order) over its flat row-major
 from __future__ import annotations
 
 import math
-
 
 from verified_sched import ir
 from verified_sched.errors import InternalError, UsageError
