@@ -1,4 +1,5 @@
-"""The C backend: one C function per kernel, a match statement over IR nodes.
+"""The C backend: one C function per kernel; statements here, expressions spelled by
+`codegen/c_expr.py` (translators over the semantics table, verified_sched/semantics.py).
 
 Signature of `vs_<kernel>`: int64_t for every size parameter (program order), then a restrict
 pointer for every global/constant tensor (program order) over its flat row-major storage
@@ -10,7 +11,9 @@ pointer for every global/constant tensor (program order) over its flat row-major
   i32 int32); loads, iterators and constants are converted to it leaf by leaf. FloorDiv/Mod
   subtrees are evaluated as integers first. `Cast(p, e)` evaluates e in p's compute type,
   rounds to p's storage, then converts to the surrounding type.
-- A comparison whose operands are both integer-valued is done in int64; otherwise in the
+- A comparison whose operands are both integer typed (`semantics.integer_typed`: literals,
+  sizes, iterators, i32 reads and casts, and + - * min max neg abs relu floor mod where of
+  them) is done in int64 (so `-N < 0` at N = 2^31 + 5 holds); otherwise in the
   surrounding compute type (at statement level: double if an f64 load or cast is involved,
   else float if any float load, cast or literal is, else int32).
 - float min/max are IEEE 754-2019 minimum/maximum (`vs_min_f32` ...: a NaN operand gives the
@@ -29,24 +32,15 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from verified_sched import ir
 from verified_sched.errors import InternalError, UsageError
+from verified_sched.expr_mapper import NODE_METHODS
 
+from .c_expr import (ADD, ATOM, COND, MUL, UNARY, C_KEYWORDS, CONDITION_KINDS, IndexC, ScalarC,  # noqa: F401
+                     cname, float_literal, is_int_expr, par as _par)
 from .dtypes import C_COMPUTE, C_STORAGE, NP_DTYPE, eval_int, global_tensors, param_names
 
-ATOM, UNARY, MUL, ADD, REL, EQ, AND, OR, COND = 100, 90, 80, 70, 60, 55, 40, 30, 20
-_BIN_LEVEL = {"+": ADD, "-": ADD, "*": MUL, "/": MUL}
-_CMP_LEVEL = {"<": REL, "<=": REL, ">": REL, ">=": REL, "==": EQ, "!=": EQ}
-_SUFFIX = {"float": "f32", "double": "f64", "int32_t": "i32"}
 STACK_LIMIT = 64 * 1024  # bytes; larger or size-dependent local tensors are malloc'ed
-
-C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum extern
-float for goto if inline int long register restrict return short signed sizeof static struct
-switch typedef union unsigned void volatile while _Bool _Complex _Imaginary _Alignas _Alignof
-_Atomic _Generic _Noreturn _Static_assert _Thread_local _Float16 bool true false main
-int32_t int64_t uint16_t uint32_t size_t memset memcpy malloc free NAN INFINITY""".split())
 
 def _float_helpers(ctype: str, suffix: str, zero: str) -> str:
     """The C text of vs_min/vs_max/vs_abs of one float type (IEEE 754-2019 minimum/maximum: a
@@ -99,81 +93,6 @@ static inline uint16_t vs_f2h(float f) { _Float16 x = (_Float16)f; uint16_t h; m
 """
 
 
-def cname(name: str) -> str:
-    """A user identifier as a C identifier: C keywords and our own `vs_` prefix are mangled."""
-    if name in C_KEYWORDS or name.startswith("vs_"):
-        return "vs_u_" + name
-    return name
-
-
-def _par(tp, need: int) -> str:
-    text, level = tp
-    return text if level >= need else f"({text})"
-
-
-def _neg(tp: tuple) -> tuple:
-    inner = _par(tp, UNARY)
-    return (f"-({inner})" if inner.startswith("-") else f"-{inner}", UNARY)
-
-
-def _int_lit(v: int) -> tuple:
-    text = str(v) if -(2**31) < v < 2**31 else f"INT64_C({v})"
-    return (text, UNARY if v < 0 else ATOM)
-
-
-def float_literal(v: float, ctype: str) -> tuple:
-    """An exact C literal of the value v rounded to ctype (float literals via the double)."""
-    if math.isnan(v):
-        return ("NAN", ATOM) if ctype == "float" else ("(double)NAN", UNARY)
-    if math.isinf(v):
-        text = "INFINITY" if ctype == "float" else "(double)INFINITY"
-        return ("-" + text, UNARY) if v < 0 else (text, ATOM if ctype == "float" else UNARY)
-    text = repr(v)
-    if ctype == "double":
-        return (text, UNARY if v < 0 or text.startswith("-") else ATOM)
-    with np.errstate(over="ignore"):
-        exact = float(np.float32(v)) == v
-    if exact:  # exactly representable: the decimal rounds straight to it
-        text = text if ("." in text or "e" in text) else text + ".0"
-        return (text + "f", UNARY if text.startswith("-") else ATOM)
-    return (f"(float){v.hex()}", UNARY)
-
-
-def is_int_expr(e, program: ir.Program) -> bool:
-    """Integer-valued expressions (index arithmetic, i32 loads) compare exactly in int64."""
-    match e:
-        case ir.Int() | ir.Var():
-            return True
-        case ir.FloorDiv(a=a) | ir.Mod(a=a):
-            return is_int_expr(a, program)
-        case ir.Float():
-            return False
-        case ir.BinOp(op=op, a=a, b=b):
-            return op != "/" and is_int_expr(a, program) and is_int_expr(b, program)
-        case ir.Call(fn=("min" | "max"), args=(a, b)):
-            return is_int_expr(a, program) and is_int_expr(b, program)
-        case ir.Call():  # neg/abs included, as in the interpreter
-            return False
-        case ir.Load(tensor=t):
-            return program.tensor(t).prec == "i32"
-        case ir.Cast(prec=p):
-            return p == "i32"
-        case ir.Where(a=a, b=b):
-            return is_int_expr(a, program) and is_int_expr(b, program)
-    raise InternalError(f"not an expression: {e!r}")
-
-
-def _widest(program: ir.Program, node) -> str:
-    """The compute type of a statement-level data-dependent comparison."""
-    precs = {program.tensor(n.tensor).prec for n in ir.walk(node) if isinstance(n, ir.Load)}
-    precs |= {n.prec for n in ir.walk(node) if isinstance(n, ir.Cast)}
-    if "f64" in precs:
-        return "double"
-    if precs & {"f32", "f16", "bf16"} or any(isinstance(n, ir.Float) for n in ir.walk(node)):
-        return "float"
-    return "int32_t"
-
-
 class KernelEmitter:
     def __init__(self, program: ir.Program):
         self.program = program
@@ -200,125 +119,25 @@ class KernelEmitter:
         return (f"{cname(e.tensor)}[{self.offset(e.tensor, e.index)}]", ATOM)
 
     def index(self, e) -> tuple:
-        """An int64 C expression."""
-        match e:
-            case ir.Int(value=v):
-                return _int_lit(v)
-            case ir.Var(name=n):
-                return (cname(n), ATOM)
-            case ir.BinOp(op=("+" | "-" | "*") as op, a=a, b=b):
-                lv = _BIN_LEVEL[op]  # integer + and * associate: no parentheses on the right
-                return (f"{_par(self.index(a), lv)} {op} {_par(self.index(b), lv + (op == '-'))}", lv)
-            case ir.FloorDiv(a=a, divisor=c):
-                return (f"vs_floordiv({self.index(a)[0]}, {c})", ATOM)
-            case ir.Mod(a=a, divisor=c):
-                return (f"vs_mod({self.index(a)[0]}, {c})", ATOM)
-            case ir.Call(fn=("min" | "max") as fn, args=(a, b)):
-                return (f"vs_{fn}_i64({self.index(a)[0]}, {self.index(b)[0]})", ATOM)
-            case ir.Call(fn="neg", args=(a,)):
-                return _neg(self.index(a))
-            case ir.Call(fn="abs", args=(a,)):
-                return (f"vs_abs_i64({self.index(a)[0]})", ATOM)
-            case ir.Load():
-                return (f"(int64_t){_par(self.scalar(e, 'int32_t'), UNARY)}", UNARY)
-            case ir.Cast(prec="i32", a=a):
-                return (f"(int64_t){_par(self.scalar(a, 'int32_t'), UNARY)}", UNARY)
-            case ir.Where(cond=c, a=a, b=b):
-                return (f"{_par(self._cond(c, None), OR)} ? {self.index(a)[0]} : {_par(self.index(b), COND)}", COND)
-        raise InternalError(f"not an index expression: {e!r}")
+        """An int64 C expression (codegen.c_expr.IndexC)."""
+        return IndexC(self)(e)
 
     def convert(self, tp: tuple, src: str, dst: str) -> tuple:
         return tp if src == dst else (f"({dst}){_par(tp, UNARY)}", UNARY)
 
     def scalar(self, e, ct: str) -> tuple:
-        """A C expression of type ct ('float', 'double' or 'int32_t')."""
-        sfx = _SUFFIX[ct]
-        match e:
-            case ir.Int(value=v):
-                if ct == "int32_t":
-                    return _int_lit(int(np.int64(v).astype(np.int32)))
-                return float_literal(float(v), ct) if abs(v) < 2**53 else self.convert(_int_lit(v), "int64_t", ct)
-            case ir.Float(value=v):
-                if ct != "int32_t":
-                    return float_literal(v, ct)
-                return _int_lit(int(np.int64(int(v)).astype(np.int32)) if math.isfinite(v) else 0)
-            case ir.Var(name=n):
-                return self.convert((cname(n), ATOM), "int64_t", ct)
-            case ir.BinOp(op="/", a=a, b=b) if ct == "int32_t":
-                return (f"vs_div_i32({self.scalar(a, ct)[0]}, {self.scalar(b, ct)[0]})", ATOM)
-            case ir.BinOp(op=op, a=a, b=b):
-                lv = _BIN_LEVEL[op]
-                return (f"{_par(self.scalar(a, ct), lv)} {op} {_par(self.scalar(b, ct), lv + 1)}", lv)
-            case ir.FloorDiv() | ir.Mod() if is_int_expr(e, self.program):
-                return self.convert(self.index(e), "int64_t", ct)
-            case ir.FloorDiv(a=a, divisor=c) | ir.Mod(a=a, divisor=c):
-                x, k = _par(self.scalar(a, ct), MUL), self.scalar(ir.Int(c), ct)[0]
-                q = {"float": f"floorf({x} / {k})", "double": f"floor({x} / {k})",
-                     "int32_t": f"vs_div_i32({x}, {k})"}[ct]
-                return (q, ATOM) if isinstance(e, ir.FloorDiv) else (f"{x} - {k} * {q}", ADD)
-            case ir.Call(fn=("min" | "max") as fn, args=(a, b)):
-                return (f"vs_{fn}_{sfx}({self.scalar(a, ct)[0]}, {self.scalar(b, ct)[0]})", ATOM)
-            case ir.Call(fn="relu", args=(a,)):
-                zero = self.scalar(ir.Int(0), ct)[0]
-                return (f"vs_max_{sfx}({self.scalar(a, ct)[0]}, {zero})", ATOM)
-            case ir.Call(fn="neg", args=(a,)):
-                return _neg(self.scalar(a, ct))
-            case ir.Call(fn="fma", args=(a, b, c)):
-                if ct == "int32_t":
-                    return (f"{_par(self.scalar(a, ct), MUL)} * {_par(self.scalar(b, ct), MUL + 1)} + "
-                            f"{_par(self.scalar(c, ct), ADD + 1)}", ADD)
-                fn = "fmaf" if ct == "float" else "fma"
-                return (f"{fn}({self.scalar(a, ct)[0]}, {self.scalar(b, ct)[0]}, {self.scalar(c, ct)[0]})", ATOM)
-            case ir.Call(fn="abs", args=(a,)):
-                return (f"vs_abs_{sfx}({self.scalar(a, ct)[0]})", ATOM)
-            case ir.Call(fn=("exp" | "log" | "sqrt") as fn, args=(a,)):
-                if ct == "int32_t":  # no integer transcendental: go through double
-                    inner = self.scalar(a, "double")[0]
-                    return (f"(int32_t){fn}({inner})", UNARY)
-                return (f"{fn}{'f' if ct == 'float' else ''}({self.scalar(a, ct)[0]})", ATOM)
-            case ir.Where(cond=c, a=a, b=b):
-                return (f"{_par(self._cond(c, ct), OR)} ? {self.scalar(a, ct)[0]} : "
-                        f"{_par(self.scalar(b, ct), COND)}", COND)
-            case ir.Cast(prec=p, a=a):
-                inner_ct = C_COMPUTE[p]
-                tp = self.scalar(a, inner_ct)
-                if p == "f16":
-                    tp = (f"vs_h2f(vs_f2h({tp[0]}))", ATOM)
-                elif p == "bf16":
-                    tp = (f"vs_bf2f(vs_f2bf({tp[0]}))", ATOM)
-                return self.convert(tp, inner_ct, ct)
-            case ir.Load(tensor=t):
-                prec = self.program.tensor(t).prec
-                raw = self.raw_load(e)
-                if prec == "f16":
-                    raw = (f"vs_h2f({raw[0]})", ATOM)
-                elif prec == "bf16":
-                    raw = (f"vs_bf2f({raw[0]})", ATOM)
-                return self.convert(raw, C_COMPUTE[prec], ct)
+        """A C expression of type ct ('float', 'double' or 'int32_t'; codegen.c_expr.ScalarC)."""
+        if type(e) in NODE_METHODS and not isinstance(e, CONDITION_KINDS):
+            return ScalarC(self)(e, ct)
         raise InternalError(f"not a scalar expression: {e!r}")
 
     def cond(self, c, ct) -> str:
         return self._cond(c, ct)[0]
 
     def _cond(self, c, ct) -> tuple:
-        match c:
-            case ir.BoolConst(value=v):
-                return ("1" if v else "0", ATOM)
-            case ir.Not(a=a):
-                return (f"!{_par(self._cond(a, ct), UNARY)}", UNARY)
-            case ir.And(a=a, b=b):
-                return (f"{_par(self._cond(a, ct), AND)} && {_par(self._cond(b, ct), AND + 1)}", AND)
-            case ir.Or(a=a, b=b):
-                return (f"{_par(self._cond(a, ct), OR)} || {_par(self._cond(b, ct), OR + 1)}", OR)
-            case ir.Cmp(op=op, a=a, b=b):
-                lv = _CMP_LEVEL[op]
-                if is_int_expr(a, self.program) and is_int_expr(b, self.program):
-                    x, y = self.index(a), self.index(b)
-                else:
-                    t = ct if ct is not None else _widest(self.program, c)
-                    x, y = self.scalar(a, t), self.scalar(b, t)
-                return (f"{_par(x, lv)} {op} {_par(y, lv + 1)}", lv)
-        raise InternalError(f"not a condition: {c!r}")
+        if not isinstance(c, CONDITION_KINDS):
+            raise InternalError(f"not a condition: {c!r}")
+        return ScalarC(self)(c, ct)
 
     # ------------------------------------------------------------ statements
     def body(self, stmts, depth: int) -> None:

@@ -17,6 +17,8 @@ import numpy as np
 
 from verified_sched import ir
 from verified_sched.errors import UsageError
+from verified_sched.expr_mapper import NODE_METHODS, ExprMapper, register
+from verified_sched.semantics import ROWS, row_of
 
 NP_DTYPE = {
     "f32": np.dtype(np.float32),
@@ -57,64 +59,100 @@ def global_tensors(program: ir.Program) -> list:
 Loader = Optional[Callable[[str, tuple], object]]
 
 
+@register
+class IntEval(ExprMapper):
+    """Exact integer evaluation (the semantics table's `index` rows): `IntEval(env, load)(e)`."""
+
+    DECLINED = {ROWS[n].method: "not an integer expression" for n in ("div", "fma", "exp", "log", "sqrt")}
+    DECLINED.update({r.method: "not an integer expression" for r in ROWS.values() if r.kind == "cast"})
+
+    def __init__(self, env: dict, load: Loader = None):
+        self.env, self.load = env, load
+
+    def __call__(self, node, *args):
+        if isinstance(node, int) and not isinstance(node, bool):
+            return node  # a plain int stands for itself
+        if type(node) not in NODE_METHODS:
+            raise UsageError(f"not an integer expression: {node!r}")
+        return super().__call__(node, *args)
+
+    def declined(self, node, reason: str, *args, **kwargs):
+        raise UsageError(f"{reason}: {node!r}")
+
+    def unsupported(self, node, *args, **kwargs):
+        what = "a condition" if type(node) in (ir.Cmp, ir.And, ir.Or, ir.Not, ir.BoolConst) else "an integer expression"
+        raise UsageError(f"not {what}: {node!r}")
+
+    map_float = map_cast = unsupported
+
+    def map_int(self, e):
+        return e.value
+
+    def map_var(self, e):
+        try:
+            return self.env[e.name]
+        except KeyError:
+            raise UsageError(f"no value for '{e.name}'") from None
+
+    def map_load(self, e):
+        if self.load is None:
+            return self.unsupported(e)
+        return int(self.load(e.tensor, tuple(self(x) for x in e.index)))
+
+    def map_where(self, e):
+        return self(e.a if self.cond(e.cond) else e.b)
+
+    def _row(self, e, *operands):
+        return row_of(e).ev["index"](*operands)
+
+    def binop(self, e):
+        return self._row(e, self(e.a), self(e.b))
+
+    binop_add = binop_sub = binop_mul = binop
+    map_binop = map_call = map_floordiv = map_mod = map_cmp = ExprMapper.map_row
+
+    def fn(self, e):
+        return self._row(e, *[self(x) for x in e.args])
+
+    fn_min = fn_max = fn_neg = fn_abs = fn_relu = fn
+
+    def node(self, e):
+        return self._row(e, self(e.a), e.divisor)
+
+    node_floordiv = node_mod = node
+
+    def cond(self, c) -> bool:
+        if type(c) not in (ir.Cmp, ir.And, ir.Or, ir.Not, ir.BoolConst):
+            raise UsageError(f"not a condition: {c!r}")
+        return self(c)
+
+    def cmp(self, c):
+        return self._row(c, self(c.a), self(c.b))
+
+    cmp_lt = cmp_le = cmp_gt = cmp_ge = cmp_eq = cmp_ne = cmp
+
+    def map_and(self, c):
+        return self.cond(c.a) and self.cond(c.b)
+
+    def map_or(self, c):
+        return self.cond(c.a) or self.cond(c.b)
+
+    def map_not(self, c):
+        return not self.cond(c.a)
+
+    def map_boolconst(self, c):
+        return c.value
+
+
 def eval_int(expr, env: dict, load: Loader = None) -> int:
     """Value of an integer expression (a plain int stands for itself); `env` maps iterator and
     parameter names to ints and `load(tensor, index)` reads a tensor cell (dynamic indices)."""
-    match expr:
-        case int():
-            return expr
-        case ir.Int(value=v):
-            return v
-        case ir.Var(name=n):
-            try:
-                return env[n]
-            except KeyError:
-                raise UsageError(f"no value for '{n}'") from None
-        case ir.BinOp(op="+", a=a, b=b):
-            return eval_int(a, env, load) + eval_int(b, env, load)
-        case ir.BinOp(op="-", a=a, b=b):
-            return eval_int(a, env, load) - eval_int(b, env, load)
-        case ir.BinOp(op="*", a=a, b=b):
-            return eval_int(a, env, load) * eval_int(b, env, load)
-        case ir.FloorDiv(a=a, divisor=c):
-            return eval_int(a, env, load) // c
-        case ir.Mod(a=a, divisor=c):
-            return eval_int(a, env, load) % c
-        case ir.Call(fn="min", args=(a, b)):
-            return min(eval_int(a, env, load), eval_int(b, env, load))
-        case ir.Call(fn="max", args=(a, b)):
-            return max(eval_int(a, env, load), eval_int(b, env, load))
-        case ir.Call(fn="neg", args=(a,)):
-            return -eval_int(a, env, load)
-        case ir.Call(fn="abs", args=(a,)):
-            return abs(eval_int(a, env, load))
-        case ir.Call(fn="relu", args=(a,)):
-            return max(eval_int(a, env, load), 0)
-        case ir.Where(cond=c, a=a, b=b):
-            return eval_int(a if eval_cond(c, env, load) else b, env, load)
-        case ir.Load(tensor=t, index=index) if load is not None:
-            return int(load(t, tuple(eval_int(x, env, load) for x in index)))
-    raise UsageError(f"not an integer expression: {expr!r}")
-
-
-_CMP = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-        ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+    return IntEval(env, load)(expr)
 
 
 def eval_cond(cond, env: dict, load: Loader = None) -> bool:
     """Truth of an integer condition (size constraints, guards on iterators)."""
-    match cond:
-        case ir.Cmp(op=op, a=a, b=b):
-            return _CMP[op](eval_int(a, env, load), eval_int(b, env, load))
-        case ir.And(a=a, b=b):
-            return eval_cond(a, env, load) and eval_cond(b, env, load)
-        case ir.Or(a=a, b=b):
-            return eval_cond(a, env, load) or eval_cond(b, env, load)
-        case ir.Not(a=a):
-            return not eval_cond(a, env, load)
-        case ir.BoolConst(value=v):
-            return v
-    raise UsageError(f"not a condition: {cond!r}")
+    return IntEval(env, load).cond(cond)
 
 
 def check_sizes(program: ir.Program, sizes: dict) -> dict:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import islpy as isl
 
-from verified_sched.ir import (And, BinOp, BoolConst, Call, Cast, Cmp, Float, FloorDiv, Int, Load,
-                               Mod, Not, Or, Var, Where, walk)
+from verified_sched.expr_mapper import ExprMapper, register
+from verified_sched.ir import And, BoolConst, Cmp, Load, Not, Or, Var, walk
+from verified_sched.semantics import ROWS
 
 CTX = isl.DEFAULT_CONTEXT
+_CONDITIONS = (Cmp, And, Or, Not, BoolConst)
 TRUE = "(1 = 1)"
 FALSE = "(1 = 0)"
 _CMP = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "=", "!=": "!="}
@@ -36,37 +38,94 @@ def _const(e) -> int:
         raise NonAffine("non-integer factor") from None
 
 
+_NOT_AFFINE = "not an integer affine expression"
+
+
+@register
+class IslText(ExprMapper):
+    """`IslText(names)(e)`: the isl text of an index expression or an affine condition; the
+    rows without a (quasi-)affine isl form raise NonAffine."""
+
+    DECLINED = {r.method: _NOT_AFFINE for r in ROWS.values()
+                if r.kind == "cast" or r.name in ("div", "fma", "exp", "log", "sqrt", "abs", "relu")}
+
+    def __init__(self, names: dict):
+        self.names = names
+
+    def declined(self, e, reason: str, *args, **kwargs):
+        raise NonAffine(reason)
+
+    def unsupported(self, e, *args, **kwargs):
+        raise NonAffine(f"unsupported {type(e).__name__}")
+
+    def not_affine(self, e):
+        raise NonAffine(_NOT_AFFINE)
+
+    map_float = map_cast = map_where = not_affine
+
+    def map_int(self, e):
+        return str(e.value) if e.value >= 0 else f"({e.value})"
+
+    def map_var(self, e):
+        if e.name not in self.names:
+            raise NonAffine(f"unknown symbol {e.name}")
+        return self.names[e.name]
+
+    def map_load(self, e):
+        raise NonAffine("dynamic index (a tensor read)")
+
+    map_binop = map_call = map_floordiv = map_mod = map_cmp = ExprMapper.map_row
+
+    def binop_add(self, e):
+        return f"({self(e.a)} {e.op} {self(e.b)})"
+
+    binop_sub = binop_add
+
+    def binop_mul(self, e):
+        a, b = e.a, e.b
+        if _has_symbol(a) and _has_symbol(b):
+            raise NonAffine("product of two symbols")
+        if _has_symbol(a):
+            a, b = b, a
+        return f"({_const(a)} * ({self(b)}))"  # isl's parser wants a bare integer literal factor
+
+    def fn_min(self, e):
+        return f"{e.fn}({self(e.args[0])}, {self(e.args[1])})"
+
+    fn_max = fn_min
+
+    def fn_neg(self, e):  # unary minus is in the index language
+        return f"(0 - {self(e.args[0])})"
+
+    def node_floordiv(self, e):
+        return f"floor(({self(e.a)})/{e.divisor})"
+
+    def node_mod(self, e):
+        return f"(({self(e.a)}) mod {e.divisor})"
+
+    def cmp(self, c):
+        return f"({self(c.a)} {_CMP[c.op]} {self(c.b)})"
+
+    cmp_lt = cmp_le = cmp_gt = cmp_ge = cmp_eq = cmp_ne = cmp
+
+    def map_and(self, c):
+        return f"({self(c.a)} and {self(c.b)})"
+
+    def map_or(self, c):
+        return f"({self(c.a)} or {self(c.b)})"
+
+    def map_not(self, c):
+        return f"(not {self(c.a)})"
+
+    def map_boolconst(self, c):
+        return TRUE if c.value else FALSE
+
+
 def aff(e, names: dict) -> str:
     """isl text of an index expression; `names` maps IR variable names to isl names."""
-    match e:
-        case Int(value=v):
-            return str(v) if v >= 0 else f"({v})"
-        case Var(name=n):
-            if n not in names:
-                raise NonAffine(f"unknown symbol {n}")
-            return names[n]
-        case BinOp(op="+" | "-" as op, a=a, b=b):
-            return f"({aff(a, names)} {op} {aff(b, names)})"
-        case BinOp(op="*", a=a, b=b):
-            if _has_symbol(a) and _has_symbol(b):
-                raise NonAffine("product of two symbols")
-            if _has_symbol(a):
-                a, b = b, a
-            c = _const(a)  # isl's parser wants a bare integer literal as the factor
-            return f"({c} * ({aff(b, names)}))"
-        case FloorDiv(a=a, divisor=d):
-            return f"floor(({aff(a, names)})/{d})"
-        case Mod(a=a, divisor=d):
-            return f"(({aff(a, names)}) mod {d})"
-        case Call(fn="min" | "max" as fn, args=(a, b)):
-            return f"{fn}({aff(a, names)}, {aff(b, names)})"
-        case Call(fn="neg", args=(a,)):  # unary minus is in the index language
-            return f"(0 - {aff(a, names)})"
-        case Load():
-            raise NonAffine("dynamic index (a tensor read)")
-        case Float() | Cast() | Where() | Call() | BinOp():
-            raise NonAffine("not an integer affine expression")
-    raise NonAffine(f"unsupported index expression {type(e).__name__}")
+    if type(e) in _CONDITIONS:
+        raise NonAffine(f"unsupported index expression {type(e).__name__}")
+    return IslText(names)(e)
 
 
 def is_affine(e, names: dict) -> bool:
@@ -97,15 +156,9 @@ def _connective(c, sub) -> str | None:
 
 def cond(c, names: dict) -> str:
     """isl constraint text of an affine condition (raises NonAffine otherwise)."""
-    text = _connective(c, lambda x, _: cond(x, names))
-    if text is not None:
-        return text
-    match c:
-        case Cmp(op=op, a=a, b=b):
-            return f"({aff(a, names)} {_CMP[op]} {aff(b, names)})"
-        case BoolConst(value=v):
-            return TRUE if v else FALSE
-    raise NonAffine(f"unsupported condition {type(c).__name__}")
+    if type(c) not in _CONDITIONS:
+        raise NonAffine(f"unsupported condition {type(c).__name__}")
+    return IslText(names)(c)
 
 
 def approx_cond(c, names: dict, over: bool) -> str:

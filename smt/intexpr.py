@@ -3,13 +3,15 @@
 For what isl cannot state: products of symbols (`i * N + j` flattened indexing) and dynamic
 indices. A tensor read has an integer meaning only when the caller passes `load` (a function
 from the Load node to a z3 term, e.g. an unconstrained symbol); otherwise `NoTerm` is raised
-and the caller stays "unknown".
+and the caller stays "unknown". Every operation is the semantics table's `index` z3 encoding
+(`verified_sched.semantics`); the rows without an integer meaning are declined (`NoTerm`).
 """
 from __future__ import annotations
 
 import z3
 
-from verified_sched.ir import And, BinOp, BoolConst, Call, Cmp, FloorDiv, Int, Load, Mod, Not, Or, Var
+from verified_sched.expr_mapper import ExprMapper, register
+from verified_sched.semantics import ROWS, row_of
 
 
 class NoTerm(Exception):
@@ -22,51 +24,97 @@ class NoTerm(Exception):
         self.node, self.in_condition = node, in_condition
 
 
+_NO_INTEGER_MEANING = "has no integer meaning"
+
+
+@register
+class IntTerm(ExprMapper):
+    """`IntTerm(env, load)(e)`: the z3 Int term of an integer expression or the z3 Bool of a
+    condition; `env` maps names to z3 Int constants (created on first use)."""
+
+    DECLINED = {ROWS[n].method: _NO_INTEGER_MEANING for n in ("div", "fma", "exp", "log", "sqrt")}
+    DECLINED.update({r.method: _NO_INTEGER_MEANING for r in ROWS.values() if r.kind == "cast"})
+
+    def __init__(self, env: dict, load=None):
+        self.env, self.load = env, load
+
+    def declined(self, node, reason: str, *args, **kwargs):
+        raise NoTerm(f"{type(node).__name__} {reason}", node)
+
+    def unsupported(self, node, *args, **kwargs):
+        raise NoTerm(f"{type(node).__name__} {_NO_INTEGER_MEANING}", node)
+
+    map_float = map_cast = unsupported
+
+    def map_int(self, e):
+        return z3.IntVal(e.value)
+
+    def map_var(self, e):
+        if e.name not in self.env:
+            self.env[e.name] = z3.Int(e.name)
+        return self.env[e.name]
+
+    def map_load(self, e):
+        if self.load is None:
+            return self.unsupported(e)
+        return self.load(e)
+
+    def map_where(self, e):
+        return z3.If(self.map_cond(e.cond), self(e.a), self(e.b))
+
+    def _index(self, e, *operands):
+        return row_of(e).z3("index", *operands)
+
+    # rows: binops, functions, floor division and modulo (index encoding of the table)
+    def binop(self, e):
+        return self._index(e, self(e.a), self(e.b))
+
+    binop_add = binop_sub = binop_mul = binop
+    map_binop = ExprMapper.map_row
+
+    def fn(self, e):
+        return self._index(e, *[self(x) for x in e.args])
+
+    fn_min = fn_max = fn_neg = fn_abs = fn_relu = fn
+    map_call = ExprMapper.map_row
+
+    def node(self, e):
+        return self._index(e, self(e.a), e.divisor)
+
+    node_floordiv = node_mod = node
+    map_floordiv = map_mod = ExprMapper.map_row
+
+    # conditions
+    def map_cond(self, c):
+        """A condition (a NoTerm raised for a non-condition is marked in_condition)."""
+        if type(c).__name__ not in ("Cmp", "And", "Or", "Not", "BoolConst"):
+            raise NoTerm(f"{type(c).__name__} {_NO_INTEGER_MEANING}", c, in_condition=True)
+        return self(c)
+
+    def cmp(self, c):
+        return self._index(c, self(c.a), self(c.b))
+
+    cmp_lt = cmp_le = cmp_gt = cmp_ge = cmp_eq = cmp_ne = cmp
+    map_cmp = ExprMapper.map_row
+
+    def map_and(self, c):
+        return z3.And(self.map_cond(c.a), self.map_cond(c.b))
+
+    def map_or(self, c):
+        return z3.Or(self.map_cond(c.a), self.map_cond(c.b))
+
+    def map_not(self, c):
+        return z3.Not(self.map_cond(c.a))
+
+    def map_boolconst(self, c):
+        return z3.BoolVal(c.value)
+
+
 def term(e, env: dict, load=None):
     """z3 term of an integer expression; `env` maps names to z3 Int constants (created on
     first use); `load(node)` gives the term of a tensor read (None: reads have no term)."""
-    match e:
-        case Load() if load is not None:
-            return load(e)
-        case Int(value=v):
-            return z3.IntVal(v)
-        case Var(name=n):
-            if n not in env:
-                env[n] = z3.Int(n)
-            return env[n]
-        case BinOp(op="+", a=a, b=b):
-            return term(a, env, load) + term(b, env, load)
-        case BinOp(op="-", a=a, b=b):
-            return term(a, env, load) - term(b, env, load)
-        case BinOp(op="*", a=a, b=b):
-            return term(a, env, load) * term(b, env, load)
-        case FloorDiv(a=a, divisor=d):
-            return term(a, env, load) / d  # z3 integer division is floor for a positive divisor
-        case Mod(a=a, divisor=d):
-            return term(a, env, load) % d
-        case Call(fn="min", args=(a, b)):
-            x, y = term(a, env, load), term(b, env, load)
-            return z3.If(x <= y, x, y)
-        case Call(fn="max", args=(a, b)):
-            x, y = term(a, env, load), term(b, env, load)
-            return z3.If(x >= y, x, y)
-    raise NoTerm(f"{type(e).__name__} has no integer meaning", e)
-
-
-_CMP = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
-        ">=": lambda x, y: x >= y, "==": lambda x, y: x == y, "!=": lambda x, y: x != y}
+    return IntTerm(env, load)(e)
 
 
 def cond(c, env: dict, load=None):
-    match c:
-        case Cmp(op=op, a=a, b=b):
-            return _CMP[op](term(a, env, load), term(b, env, load))
-        case And(a=a, b=b):
-            return z3.And(cond(a, env, load), cond(b, env, load))
-        case Or(a=a, b=b):
-            return z3.Or(cond(a, env, load), cond(b, env, load))
-        case Not(a=a):
-            return z3.Not(cond(a, env, load))
-        case BoolConst(value=v):
-            return z3.BoolVal(v)
-    raise NoTerm(f"{type(c).__name__} has no integer meaning", c, in_condition=True)
+    return IntTerm(env, load).map_cond(c)

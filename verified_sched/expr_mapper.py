@@ -5,11 +5,16 @@ checks that every registered translator defines every method of `NODE_METHODS`).
 
 A subclass implements `map_<kind>(self, node, *args)` for each kind in `NODE_METHODS`;
 `mapper(node, *args)` dispatches on the node's exact class. `Call` nodes come to `map_call`,
-which translators usually dispatch further on `node.fn` through the semantics table.
+which translators usually dispatch further on `node.fn` through the semantics table:
+`map_row(node, ...)` calls the method of the node's row (`semantics.Row.method`, e.g.
+`fn_min`, `binop_add`, `cmp_lt`, `cast_f16`, `node_floordiv`). A translator that has no
+meaning for a row names it in `DECLINED` (method name -> reason) instead, so
+`missing_rows(cls)` is empty for every registered translator (`tests/test_translators.py`).
 """
 from __future__ import annotations
 
 from .errors import InternalError
+from .semantics import ROWS, row_of
 from .ir_nodes import (
     And, BinOp, BoolConst, Call, Cast, Cmp, Float, FloorDiv, Int, Load, Mod, Not, Or, Var, Where,
 )
@@ -32,6 +37,19 @@ class ExprMapper:
             raise InternalError(f"{type(self).__name__}: not an expression node: {node!r}")
         return getattr(self, name)(node, *args, **kwargs)
 
+    DECLINED: dict = {}  # row method name -> why this translator has no meaning for it
+
+    def map_row(self, node, *args, **kwargs):
+        """Dispatch a BinOp, Call, Cmp, Cast, FloorDiv or Mod node to its table row's method."""
+        method = row_of(node).method
+        if method in self.DECLINED:
+            return self.declined(node, self.DECLINED[method], *args, **kwargs)
+        return getattr(self, method)(node, *args, **kwargs)
+
+    def declined(self, node, reason: str, *args, **kwargs):
+        """A row named in DECLINED (default: raise)."""
+        raise InternalError(f"{type(self).__name__}: {reason}")
+
     def unsupported(self, node, *args, **kwargs):
         raise InternalError(f"{type(self).__name__} does not translate {type(node).__name__}")
 
@@ -44,3 +62,20 @@ def missing_methods(cls) -> list:
     """The `map_<kind>` methods a mapper class does not override (inherits the raising default)."""
     return [name for name in NODE_METHODS.values()
             if getattr(cls, name) is getattr(ExprMapper, name)]
+
+
+def missing_rows(cls) -> list:
+    """The table rows (`semantics.ROWS`) a mapper class neither translates (its `Row.method`)
+    nor declines (`DECLINED`)."""
+    return [r.method for r in ROWS.values()
+            if not callable(getattr(cls, r.method, None)) and r.method not in cls.DECLINED]
+
+
+REGISTERED: list = []
+
+
+def register(cls):
+    """Class decorator: a translator that `tests/test_translators.py` checks for every node kind
+    and every table row."""
+    REGISTERED.append(cls)
+    return cls

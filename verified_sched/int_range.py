@@ -26,6 +26,8 @@ import math
 
 from . import ir
 from .errors import UsageError
+from .expr_mapper import ExprMapper, register
+from .semantics import ROWS, integer_typed, row_of
 
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 I32 = (-(2 ** 31), 2 ** 31 - 1)
@@ -53,77 +55,81 @@ def _fit(e, lo: int, hi: int, where: str) -> tuple:
     return lo, hi
 
 
-def _mul(a: tuple, b: tuple) -> tuple:
-    xs = [a[0] * b[0], a[0] * b[1], a[1] * b[0], a[1] * b[1]]
-    return min(xs), max(xs)
+@register
+class Interval(ExprMapper):
+    """(lo, hi) of an int64 expression by the semantics table's interval rules; Overflow if it
+    or a subexpression leaves int64. A row without an interval rule (real division, fma,
+    exp/log/sqrt, casts) has its int64 parts checked (`value`) and the whole int64 range."""
+
+    DECLINED = {r.method: "no interval rule" for r in ROWS.values()
+                if r.interval is None or r.kind in ("cast", "cmp")}
+
+    def __init__(self, env: dict, where: str, prec: dict):
+        self.env, self.where, self.prec = env, where, prec
+
+    def __call__(self, e, *args):
+        if isinstance(e, int) and not isinstance(e, bool):
+            return _fit(e, e, e, self.where)
+        return super().__call__(e, *args)
+
+    def declined(self, e, reason: str, *args, **kwargs):
+        value(e, self.env, self.where, self.prec)
+        return INT64_MIN, INT64_MAX
+
+    def unsupported(self, e, *args, **kwargs):
+        return self.declined(e, "no interval")
+
+    map_float = map_cmp = map_and = map_or = map_not = map_boolconst = unsupported
+
+    def map_int(self, e):
+        return _fit(e, e.value, e.value, self.where)
+
+    def map_var(self, e):
+        return self.env[e.name] if e.name in self.env else (INT64_MIN, INT64_MAX)
+
+    def map_where(self, e):
+        condition(e.cond, self.env, self.where, self.prec)
+        x, y = self(e.a), self(e.b)
+        return min(x[0], y[0]), max(x[1], y[1])
+
+    def map_load(self, e):
+        for x in e.index:
+            self(x)
+        return I32  # an i32 cell widened to int64
+
+    def map_cast(self, e):
+        value(e, self.env, self.where, self.prec)
+        return I32
+
+    def _rule(self, e, *operands):
+        return _fit(e, *row_of(e).interval(*operands), self.where)
+
+    def binop(self, e):
+        return self._rule(e, self(e.a), self(e.b))
+
+    binop_add = binop_sub = binop_mul = binop
+    map_binop = map_call = map_floordiv = map_mod = ExprMapper.map_row
+
+    def fn(self, e):
+        return self._rule(e, *[self(x) for x in e.args])
+
+    fn_min = fn_max = fn_neg = fn_abs = fn_relu = fn
+
+    def node(self, e):
+        return self._rule(e, self(e.a), e.divisor)
+
+    node_floordiv = node_mod = node
 
 
 def interval(e, env: dict, where: str, prec: dict) -> tuple:
     """(lo, hi) of an int64 expression; Overflow if it or a subexpression leaves int64."""
-    match e:
-        case int():
-            return _fit(e, e, e, where)
-        case ir.Int(value=v):
-            return _fit(e, v, v, where)
-        case ir.Var(name=n):
-            return env[n] if n in env else (INT64_MIN, INT64_MAX)
-        case ir.BinOp(op=("+" | "-" | "*") as op, a=a, b=b):
-            x, y = interval(a, env, where, prec), interval(b, env, where, prec)
-            r = {"+": (x[0] + y[0], x[1] + y[1]), "-": (x[0] - y[1], x[1] - y[0]), "*": _mul(x, y)}[op]
-            return _fit(e, *r, where)
-        case ir.FloorDiv(a=a, divisor=c):
-            x = interval(a, env, where, prec)
-            return _fit(e, min(x[0] // c, x[1] // c), max(x[0] // c, x[1] // c), where)
-        case ir.Mod(a=a, divisor=c):
-            interval(a, env, where, prec)
-            return (0, c - 1) if c > 0 else (c + 1, 0)
-        case ir.Call(fn=("min" | "max") as fn, args=(a, b)):
-            x, y = interval(a, env, where, prec), interval(b, env, where, prec)
-            pick = min if fn == "min" else max
-            return pick(x[0], y[0]), pick(x[1], y[1])
-        case ir.Call(fn="neg", args=(a,)):
-            x = interval(a, env, where, prec)
-            return _fit(e, -x[1], -x[0], where)
-        case ir.Call(fn="abs", args=(a,)):
-            x = interval(a, env, where, prec)
-            hi = max(abs(x[0]), abs(x[1]))
-            return _fit(e, 0 if x[0] <= 0 <= x[1] else min(abs(x[0]), abs(x[1])), hi, where)
-        case ir.Call(fn="relu", args=(a,)):
-            x = interval(a, env, where, prec)
-            return max(x[0], 0), max(x[1], 0)
-        case ir.Where(cond=c, a=a, b=b):
-            condition(c, env, where, prec)
-            x, y = interval(a, env, where, prec), interval(b, env, where, prec)
-            return min(x[0], y[0]), max(x[1], y[1])
-        case ir.Load(index=index):
-            for x in index:
-                interval(x, env, where, prec)
-            return I32  # an i32 cell widened to int64
-        case ir.Cast():
-            value(e, env, where, prec)
-            return I32
-    value(e, env, where, prec)
-    return INT64_MIN, INT64_MAX
+    return Interval(env, where, prec)(e)
 
 
 def _is_int(e, prec: dict) -> bool:
-    """Integer-valued (the backends evaluate it in int64 where it is compared or floored)."""
-    match e:
-        case ir.Int() | ir.Var():
-            return True
-        case ir.BinOp(op=op, a=a, b=b):
-            return op != "/" and _is_int(a, prec) and _is_int(b, prec)
-        case ir.FloorDiv(a=a) | ir.Mod(a=a):
-            return _is_int(a, prec)
-        case ir.Call(fn=("min" | "max" | "neg" | "abs" | "relu"), args=args):
-            return all(_is_int(x, prec) for x in args)
-        case ir.Where(a=a, b=b):
-            return _is_int(a, prec) and _is_int(b, prec)
-        case ir.Cast(prec=p):
-            return p == "i32"
-        case ir.Load(tensor=t):
-            return prec.get(t) == "i32"
-    return False
+    """Integer-typed (the semantics table's one rule: the backends evaluate it in int64 where
+    it is compared or floored)."""
+    return integer_typed(e, prec.get)
 
 
 def value(e, env: dict, where: str, prec: dict) -> None:

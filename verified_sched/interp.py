@@ -27,7 +27,6 @@ cross-checked against at tiny sizes, bitwise. Semantics (README: Semantics):
 from __future__ import annotations
 
 import itertools
-import operator
 import os
 import random
 
@@ -37,16 +36,15 @@ from codegen.dtypes import NP_DTYPE, check_array, check_sizes, storage_shape
 from . import ir
 from .errors import InternalError, UsageError
 from .interp_phases import run_phases
-from .interp_ops import binary, connective, integer, lazy_and, lazy_or, reader, unary, writer
+from .interp_ops import reader, writer
+from .interp_expr import IntClosure, ValueClosure, check_condition, check_value
+from .semantics import compare_type, integer_typed
 from .interp_scalar import (COMPUTE, NUMS, KernelError, Num, bounds_checker, describe_instance, read_scalar,
                             to_storage)
 
 __all__ = ["run_kernel", "KernelError"]
 
 
-_CMP = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
-        "!=": operator.ne}
-_PICK = {"min": min, "max": max}
 
 
 class _State:
@@ -81,23 +79,9 @@ class Compiler:
         self.advance = advance  # progress: called per iteration of a launch's outermost loop
 
     def is_int(self, e) -> bool:
-        """Whether an expression is integer typed (evaluated exactly, as C does in int64)."""
-        match e:
-            case ir.Int() | ir.Var():
-                return True
-            case ir.BinOp(op=op, a=a, b=b):
-                return op != "/" and self.is_int(a) and self.is_int(b)
-            case ir.FloorDiv() | ir.Mod():
-                return True
-            case ir.Call(fn=("min" | "max" | "neg" | "abs"), args=args):
-                return all(self.is_int(x) for x in args)
-            case ir.Where(a=a, b=b):
-                return self.is_int(a) and self.is_int(b)
-            case ir.Cast(prec=p):
-                return p == "i32"
-            case ir.Load(tensor=t):
-                return self.prec.get(t) == "i32"
-        return False
+        """Whether an expression is integer typed (the semantics table's one rule: evaluated
+        exactly, as C does in int64)."""
+        return integer_typed(e, self.prec.get)
 
     # ------------------------------------------------------------ expressions
 
@@ -107,75 +91,21 @@ class Compiler:
 
     def int(self, e):
         """Exact integer evaluation (index and size positions; floor semantics)."""
-        f = integer(e, self.int, _PICK)
-        if f is not None:
-            return f
-        match e:
-            case ir.Call(fn=("neg" | "abs") as fn, args=(a,)):
-                return unary(operator.neg if fn == "neg" else abs, self.int(a))
-            case ir.Where(cond=c, a=a, b=b):
-                fc, fa, fb = self.cond(c, None), self.int(a), self.int(b)
-                return lambda env, st: fa(env, st) if fc(env, st) else fb(env, st)
-            case ir.Load() | ir.Cast(prec="i32"):
-                return self.value(e, NUMS["i32"])  # a dynamic index: the cell as int32
-        raise KernelError(f"not an integer expression: {e!r}", getattr(e, "loc", None))
+        return IntClosure(self)(e)
 
     def value(self, e, T: Num):
         """A scalar expression evaluated in compute type T, operand by operand."""
-        conv = T.conv
-        match e:
-            case ir.Int(value=v) | ir.Float(value=v):
-                c = T.const(v)
-                return lambda env, st: c
-            case ir.Var(name=n):
-                return lambda env, st: conv(env[n])
-            case ir.BinOp(op=op, a=a, b=b):
-                fn = {"+": T.add, "-": T.sub, "*": T.mul, "/": T.div}[op]
-                return binary(fn, self.value(a, T), self.value(b, T))
-            case ir.FloorDiv() | ir.Mod():  # integer first (int64 in C), then converted
-                fi = self.int(e)
-                return lambda env, st: conv(fi(env, st))
-            case ir.Call(fn=fn, args=args):
-                fs = [self.value(x, T) for x in args]
-                op = getattr(T, fn)
-                if len(fs) == 1:
-                    return unary(op, fs[0])
-                if len(fs) == 2:
-                    return binary(op, *fs)
-                f0, f1, f2 = fs
-                return lambda env, st: op(f0(env, st), f1(env, st), f2(env, st))
-            case ir.Where(cond=c, a=a, b=b):
-                fc, fa, fb = self.cond(c, T), self.value(a, T), self.value(b, T)
-                return lambda env, st: fa(env, st) if fc(env, st) else fb(env, st)
-            case ir.Cast(prec=p, a=a):
-                fa, rnd, back = self.value(a, NUMS[COMPUTE[p]]), to_storage(p), read_scalar(p)
-                return lambda env, st: conv(back(rnd(fa(env, st))))
-            case ir.Load():
-                fl = self.load(e)
-                return lambda env, st: conv(fl(env, st))
-        raise InternalError(f"cannot evaluate {e!r}")
+        check_value(e)
+        return ValueClosure(self)(e, T)
 
     def cond(self, c, T):
         """A condition; comparisons of integer operands are exact, others compare in T (or, in
-        a statement-level `if`, in the widest compute type among the operands)."""
-        f = connective(c, lambda x: self.cond(x, T), operator.not_, lazy_and, lazy_or)
-        if f is not None:
-            return f
-        match c:
-            case ir.Cmp(op=op, a=a, b=b):
-                cmp = _CMP[op]
-                if self.is_int(a) and self.is_int(b):
-                    fa, fb = self.int(a), self.int(b)
-                else:
-                    U = T or NUMS[self.widest(c)]
-                    fa, fb = self.value(a, U), self.value(b, U)
-                return binary(cmp, fa, fb)
-        raise InternalError(f"cannot evaluate condition {c!r}")
+        a statement-level `if`, in the table's compare type of the operands)."""
+        check_condition(c)
+        return ValueClosure(self)(c, T)
 
     def widest(self, node) -> str:
-        precs = {self.prec.get(n.tensor) for n in ir.walk(node) if isinstance(n, ir.Load)}
-        precs |= {n.prec for n in ir.walk(node) if isinstance(n, ir.Cast)}
-        return "f64" if "f64" in precs else "f32"
+        return compare_type(node, self.prec.get)
 
     # ------------------------------------------------------------ statements
     # `where` = (inside a block loop, inside a thread loop), static per position: effects

@@ -32,6 +32,7 @@ import numpy as np
 from . import ir
 from .interp_ops import ARITH, binary, connective, integer, reader, unary, writer
 from .interp_scalar import COMPUTE, NUMS, Num, bounds_checker
+from .linear_form import LinearForm
 
 FLOAT_DTYPE = {"f32": np.float32, "f64": np.float64}
 _CMP = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "==": np.equal,
@@ -55,30 +56,17 @@ class NoVector(Exception):
 
 def _linear(e, var: str, banned: set):
     """The coefficient of `var` in `e` if `e` is a*var + f with f free of `var`, of `banned`
-    names and of reads; None otherwise."""
-    match e:
-        case ir.Int():
-            return 0
-        case ir.Var(name=n):
-            if n in banned:
-                return None
-            return 1 if n == var else 0
-        case ir.BinOp(op=("+" | "-") as op, a=a, b=b):
-            ca, cb = _linear(a, var, banned), _linear(b, var, banned)
-            if ca is None or cb is None:
-                return None
-            return ca + cb if op == "+" else ca - cb
-        case ir.BinOp(op="*", a=a, b=b):
-            for k, other in ((a, b), (b, a)):
-                if isinstance(k, ir.Int):
-                    c = _linear(other, var, banned)
-                    return None if c is None else k.value * c
-            if var in ir.free_vars(e) or ir.free_vars(e) & banned or ir.reads(e):
-                return None
-            return 0
-    if var in ir.free_vars(e) or ir.free_vars(e) & banned or ir.reads(e):
+    names and of reads; None otherwise (the semantics table's linear-form rules, a subtree
+    free of `var` an opaque atom)."""
+    def opaque(x) -> bool:
+        return not (var in ir.free_vars(x) or ir.free_vars(x) & banned or ir.reads(x))
+
+    if opaque(e):
+        return 0
+    form = LinearForm(lambda x: f"<{id(x)}>" if not isinstance(x, ir.Int) and opaque(x) else None)(e)
+    if form is None or set(form[0]) & banned:
         return None
-    return 0
+    return form[0].get(var, 0)
 
 
 def independent(loop: ir.For) -> bool:
@@ -151,6 +139,11 @@ def _fmax(a, b):
     nan = np.result_type(a, b).type(np.nan)
     pick = (a > b) | ((a == b) & ~np.signbit(a))
     return np.where((a != a) | (b != b), nan, np.where(pick, a, b))[()]
+
+
+def _lane_abs(a):
+    """The semantics table's abs on lanes: a < 0 ? -a : a (so abs(-0.0) is -0.0, as in C)."""
+    return np.where(a < 0, -a, a)
 
 
 lane_minimum, lane_maximum = _fmin, _fmax  # public names (the semantics tests check them)
@@ -266,7 +259,7 @@ class VectorCompiler:
                 return binary(_fmin if fn == "min" else _fmax, *fs)
             case ir.Call(fn=("neg" | "abs" | "sqrt") as fn, args=(a,)):
                 fa = self.value(a, T)
-                op = {"neg": np.negative, "abs": np.abs, "sqrt": np.sqrt}[fn]
+                op = {"neg": np.negative, "abs": _lane_abs, "sqrt": np.sqrt}[fn]
                 return unary(lambda v: op(v)[()], fa)
             case ir.Cast(prec=p, a=a) if p != "i32":
                 inner = NUMS[COMPUTE[p]]

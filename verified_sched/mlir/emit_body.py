@@ -1,19 +1,24 @@
 """The region of one linalg.generic: an assignment's value as arith/math ops.
 
-The typing rules are the C backend's (codegen/c.py), so IREE computes the same bits: the value
-is computed in the compute type of its target (f64 for f64, f32 for f32/f16/bf16, i32 for
-i32); loads, iterators and constants are converted to it leaf by leaf; index subtrees
-(iterators, floor, mod) are exact integer arithmetic (`index`); a cast p(e) evaluates e in p's
-compute type, rounds to p and converts back; min/max/abs/relu are compare-and-select, so NaN
-and -0 behave as in C; i32 `/` truncates and x/0 is 0.
+The typing rules are the semantics table's (verified_sched/semantics.py), as the C backend's,
+so IREE computes the same bits: the value is computed in the compute type of its target (f64
+for f64, f32 for f32/f16/bf16, i32 for i32); loads, iterators and constants are converted to
+it leaf by leaf; integer-typed subtrees (iterators, floor, mod, i32 reads where compared) are
+exact integer arithmetic (`index`); a cast p(e) evaluates e in p's compute type, rounds to p
+and converts back (f32 -> bf16 in integer ops, round to nearest even); float min/max/relu are
+arith.minimumf/maximumf (IEEE 754-2019), abs is compare-and-select; i32 `/` truncates and
+x/0 is 0. Two translators, `IndexMlir` and `ScalarMlir`, one method per table row.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from codegen.c import is_int_expr
+from codegen.c_expr import CONDITION_KINDS
 from verified_sched import ir
 from verified_sched.errors import InternalError
+from verified_sched.expr_mapper import ExprMapper, register
+from verified_sched.semantics import ROWS, compare_type
 
 ELEM = {"f32": "f32", "f64": "f64", "f16": "f16", "bf16": "bf16", "i32": "i32"}
 COMPUTE = {"f32": "f32", "f64": "f64", "f16": "f32", "bf16": "f32", "i32": "i32"}
@@ -82,14 +87,37 @@ class Body:
         raise InternalError(f"conversion {src} -> {dst}")
 
     def storage_to_compute(self, v: str, prec: str) -> str:
-        if prec in ("f16", "bf16"):
+        if prec == "bf16":  # exact: the bits shifted into the upper half of an f32
+            wide = self.op(f"arith.extui {self.op(f'arith.bitcast {v} : bf16 to i16')} : i16 to i32")
+            return self.op(f"arith.bitcast {self.op(f'arith.shli {wide}, {self.i32(16)} : i32')} : i32 to f32")
+        if prec == "f16":
             return self.op(f"arith.extf {v} : {prec} to f32")
         return v
 
     def compute_to_storage(self, v: str, prec: str) -> str:
-        if prec in ("f16", "bf16"):
+        if prec == "bf16":
+            return self.f32_to_bf16(v)
+        if prec == "f16":
             return self.op(f"arith.truncf {v} : f32 to {prec}")
         return v
+
+    def i32(self, k: int) -> str:
+        return self.op(f"arith.constant {k} : i32")
+
+    def f32_to_bf16(self, v: str) -> str:
+        """The semantics table's f32 -> bf16 (round to nearest even, a NaN kept quiet) in integer
+        ops, as C's vs_f2bf: IREE 3.13's arith.truncf to bf16 drops the rounding when an extf
+        follows and needs a runtime symbol (__truncsfbf2) the llvm-cpu target lacks."""
+        u = self.op(f"arith.bitcast {v} : f32 to i32")
+        magnitude = self.op(f"arith.andi {u}, {self.i32(0x7FFFFFFF)} : i32")
+        nan = self.op(f"arith.cmpi ugt, {magnitude}, {self.i32(0x7F800000)} : i32")
+        high = self.op(f"arith.shrui {u}, {self.i32(16)} : i32")
+        odd = self.op(f"arith.andi {high}, {self.i32(1)} : i32")
+        up = self.op(f"arith.addi {self.op(f'arith.addi {u}, {self.i32(0x7FFF)} : i32')}, {odd} : i32")
+        rounded = self.op(f"arith.shrui {up}, {self.i32(16)} : i32")
+        quiet = self.op(f"arith.ori {high}, {self.i32(0x40)} : i32")
+        bits = self.op(f"arith.select {nan}, {quiet}, {rounded} : i32")
+        return self.op(f"arith.bitcast {self.op(f'arith.trunci {bits} : i32 to i16')} : i16 to bf16")
 
     def index_to(self, v: str, ct: str) -> str:
         i64 = self.op(f"arith.index_cast {v} : index to i64")
@@ -97,143 +125,245 @@ class Body:
 
     # ------------------------------------------------------------ index arithmetic
     def index(self, e) -> str:
-        """An `index` value (C: int64)."""
-        match e:
-            case ir.Int(value=v):
-                return self.const(v, "index")
-            case ir.Var(name=n):
-                k, lo = self.dims[n]
-                v = self.op(f"linalg.index {k} : index")
-                return v if lo == 0 else self.op(f"arith.addi {v}, {self.const(lo, 'index')} : index")
-            case ir.BinOp(op=("+" | "-" | "*") as op, a=a, b=b):
-                return self.op(f"{_IBIN[op]} {self.index(a)}, {self.index(b)} : index")
-            case ir.FloorDiv(a=a, divisor=c):
-                return self.op(f"arith.floordivsi {self.index(a)}, {self.const(c, 'index')} : index")
-            case ir.Mod(a=a, divisor=c):
-                x, k = self.index(a), self.const(c, "index")
-                q = self.op(f"arith.floordivsi {x}, {k} : index")
-                return self.op(f"arith.subi {x}, {self.op(f'arith.muli {q}, {k} : index')} : index")
-            case ir.Call(fn=("min" | "max") as fn, args=(a, b)):
-                return self.op(f"arith.{fn}si {self.index(a)}, {self.index(b)} : index")
-            case ir.Call(fn="neg", args=(a,)):
-                return self.op(f"arith.subi {self.const(0, 'index')}, {self.index(a)} : index")
-            case ir.Call(fn="abs", args=(a,)):
-                x = self.index(a)
-                neg = self.op(f"arith.subi {self.const(0, 'index')}, {x} : index")
-                return self.op(f"arith.maxsi {x}, {neg} : index")
-            case ir.Load() | ir.Cast(prec="i32"):
-                v = self.scalar(e if isinstance(e, ir.Load) else e.a, "i32")
-                return self.op(f"arith.index_cast {v} : i32 to index")
-            case ir.Where(cond=c, a=a, b=b):
-                return self.op(f"arith.select {self.cond(c, None)}, {self.index(a)}, {self.index(b)} : index")
-        raise InternalError(f"not an index expression: {e!r}")
+        """An `index` value (C: int64; IndexMlir)."""
+        return IndexMlir(self)(e)
 
-    # ------------------------------------------------------------ scalars
     def scalar(self, e, ct: str) -> str:
-        """A value of compute type ct ('f32', 'f64' or 'i32')."""
-        fl = ct != "i32"
-        match e:
-            case ir.Int(value=v):
-                return self.const(float(v) if fl else v, ct)
-            case ir.Float(value=v):
-                return self.const(v if fl else (int(v) if np.isfinite(v) else 0), ct)
-            case ir.Var():
-                return self.index_to(self.index(e), ct)
-            case ir.Load() if e in self.leaves:
-                arg, prec = self.leaves[e]
-                if arg == "extract":  # prec holds the SSA value of the whole tensor
-                    t = self.program.tensor(e.tensor)
-                    idx = ", ".join(self.index(i) for i in e.index)
-                    arg = self.op(f"tensor.extract {prec}[{idx}] : {self.tensor_types[e.tensor]}")
-                    prec = t.prec
-                return self.convert(self.storage_to_compute(arg, prec), COMPUTE[prec], ct)
-            case ir.BinOp(op="/", a=a, b=b) if not fl:
-                x, y = self.scalar(a, ct), self.scalar(b, ct)
-                zero, one = self.const(0, ct), self.const(1, ct)
-                is0 = self.op(f"arith.cmpi eq, {y}, {zero} : i32")
-                safe = self.op(f"arith.select {is0}, {one}, {y} : i32")
-                q = self.op(f"arith.divsi {x}, {safe} : i32")
-                return self.op(f"arith.select {is0}, {zero}, {q} : i32")
-            case ir.BinOp(op=op, a=a, b=b):
-                x, y = self.scalar(a, ct), self.scalar(b, ct)
-                return self.op(f"{(_FBIN if fl else _IBIN)[op]} {x}, {y} : {ct}")
-            case ir.FloorDiv() | ir.Mod() if is_int_expr(e, self.program):
-                return self.index_to(self.index(e), ct)
-            case ir.FloorDiv(a=a, divisor=c) | ir.Mod(a=a, divisor=c):
-                x, k = self.scalar(a, ct), self.const(float(c) if fl else c, ct)
-                if fl:
-                    q = self.op(f"math.floor {self.op(f'arith.divf {x}, {k} : {ct}')} : {ct}")
-                else:
-                    q = self.scalar(ir.BinOp("/", a, ir.Int(c)), ct)
-                if isinstance(e, ir.FloorDiv):
-                    return q
-                kq = self.op(f"{'arith.mulf' if fl else 'arith.muli'} {k}, {q} : {ct}")
-                return self.op(f"{'arith.subf' if fl else 'arith.subi'} {x}, {kq} : {ct}")
-            case ir.Call(fn=("min" | "max") as fn, args=(a, b)):
-                return self.minmax(fn, self.scalar(a, ct), self.scalar(b, ct), ct)
-            case ir.Call(fn="relu", args=(a,)):
-                return self.minmax("max", self.scalar(a, ct), self.const(0, ct), ct)
-            case ir.Call(fn="neg", args=(a,)):
-                x = self.scalar(a, ct)
-                return self.op(f"arith.negf {x} : {ct}") if fl else \
-                    self.op(f"arith.subi {self.const(0, ct)}, {x} : {ct}")
-            case ir.Call(fn="abs", args=(a,)):
-                x = self.scalar(a, ct)
-                neg = self.scalar(ir.Call("neg", (a,)), ct)
-                lt = self.op(f"arith.cmp{'f olt' if fl else 'i slt'}, {x}, {self.const(0, ct)} : {ct}")
-                return self.op(f"arith.select {lt}, {neg}, {x} : {ct}")
-            case ir.Call(fn="fma", args=(a, b, c)):
-                x, y, z = (self.scalar(v, ct) for v in (a, b, c))
-                if fl:
-                    return self.op(f"math.fma {x}, {y}, {z} : {ct}")
-                return self.op(f"arith.addi {self.op(f'arith.muli {x}, {y} : i32')}, {z} : i32")
-            case ir.Call(fn=("exp" | "log" | "sqrt") as fn, args=(a,)):
-                if fl:
-                    return self.op(f"math.{fn} {self.scalar(a, ct)} : {ct}")
-                return self.convert(self.op(f"math.{fn} {self.scalar(a, 'f64')} : f64"), "f64", ct)
-            case ir.Where(cond=c, a=a, b=b):
-                cv = self.cond(c, ct)
-                return self.op(f"arith.select {cv}, {self.scalar(a, ct)}, {self.scalar(b, ct)} : {ct}")
-            case ir.Cast(prec=p, a=a):
-                inner = COMPUTE[p]
-                v = self.scalar(a, inner)
-                if p in ("f16", "bf16"):
-                    v = self.storage_to_compute(self.compute_to_storage(v, p), p)
-                return self.convert(v, inner, ct)
-        raise InternalError(f"not a scalar expression: {e!r}")
+        """A value of compute type ct ('f32', 'f64' or 'i32'; ScalarMlir)."""
+        if isinstance(e, CONDITION_KINDS):
+            raise InternalError(f"not a scalar expression: {e!r}")
+        return ScalarMlir(self)(e, ct)
 
     def minmax(self, fn: str, x: str, y: str, ct: str) -> str:
-        """C's min(a, b) = a < b ? a : b and max(a, b) = a > b ? a : b."""
-        pred = {"min": "olt", "max": "ogt"}[fn] if ct != "i32" else {"min": "slt", "max": "sgt"}[fn]
-        c = self.op(f"arith.cmp{'f' if ct != 'i32' else 'i'} {pred}, {x}, {y} : {ct}")
-        return self.op(f"arith.select {c}, {x}, {y} : {ct}")
+        """The semantics table's min/max: i32 `a < b ? a : b`; floats IEEE 754-2019
+        minimum/maximum, which is arith.minimumf/maximumf (-0 < +0, a NaN operand gives a NaN;
+        the NaN's bits are the target's)."""
+        if ct == "i32":
+            c = self.op(f"arith.cmpi {'slt' if fn == 'min' else 'sgt'}, {x}, {y} : i32")
+            return self.op(f"arith.select {c}, {x}, {y} : i32")
+        return self.op(f"arith.{fn}imumf {x}, {y} : {ct}")
 
     def widest(self, node) -> str:
-        precs = {self.program.tensor(n.tensor).prec for n in ir.walk(node) if isinstance(n, ir.Load)}
-        precs |= {n.prec for n in ir.walk(node) if isinstance(n, ir.Cast)}
-        if "f64" in precs:
-            return "f64"
-        if precs & {"f32", "f16", "bf16"} or any(isinstance(n, ir.Float) for n in ir.walk(node)):
-            return "f32"
-        return "i32"
+        return compare_type(node, lambda t: self.program.tensor(t).prec)
 
     def cond(self, c, ct) -> str:
-        """An i1 value."""
-        match c:
-            case ir.BoolConst(value=v):
-                return self.op(f"arith.constant {'true' if v else 'false'}")
-            case ir.Not(a=a):
-                return self.op(f"arith.xori {self.cond(a, ct)}, {self.op('arith.constant true')} : i1")
-            case ir.And(a=a, b=b):
-                return self.op(f"arith.andi {self.cond(a, ct)}, {self.cond(b, ct)} : i1")
-            case ir.Or(a=a, b=b):
-                return self.op(f"arith.ori {self.cond(a, ct)}, {self.cond(b, ct)} : i1")
-            case ir.Cmp(op=op, a=a, b=b):
-                if is_int_expr(a, self.program) and is_int_expr(b, self.program):
-                    return self.op(f"arith.cmpi {_INT_CMP[op]}, {self.index(a)}, {self.index(b)} : index")
-                t = ct if ct is not None else self.widest(c)
-                x, y = self.scalar(a, t), self.scalar(b, t)
-                if t == "i32":
-                    return self.op(f"arith.cmpi {_INT_CMP[op]}, {x}, {y} : i32")
-                return self.op(f"arith.cmpf {_FLOAT_CMP[op]}, {x}, {y} : {t}")
-        raise InternalError(f"not a condition: {c!r}")
+        """An i1 value (ScalarMlir)."""
+        if not isinstance(c, CONDITION_KINDS):
+            raise InternalError(f"not a condition: {c!r}")
+        return ScalarMlir(self)(c, ct)
+
+
+_NOT_INDEX = "not an index expression"
+
+
+@register
+class IndexMlir(ExprMapper):
+    """`IndexMlir(body)(e)`: the ops of an integer-typed expression as an `index` value."""
+
+    DECLINED = {r.method: _NOT_INDEX for r in ROWS.values()
+                if r.kind in ("cmp", "cast") and r.symbol != "i32" or r.name in ("div", "fma", "exp", "log", "sqrt")}
+
+    def __init__(self, body: Body):
+        self.b = body
+
+    def declined(self, e, reason: str, *args, **kwargs):
+        raise InternalError(f"{reason}: {e!r}")
+
+    def not_index(self, e):
+        raise InternalError(f"{_NOT_INDEX}: {e!r}")
+
+    map_float = map_and = map_or = map_not = map_boolconst = not_index
+    map_binop = map_call = map_floordiv = map_mod = map_cast = map_cmp = ExprMapper.map_row
+
+    def map_int(self, e):
+        return self.b.const(e.value, "index")
+
+    def map_var(self, e):
+        k, lo = self.b.dims[e.name]
+        v = self.b.op(f"linalg.index {k} : index")
+        return v if lo == 0 else self.b.op(f"arith.addi {v}, {self.b.const(lo, 'index')} : index")
+
+    def binop_add(self, e):
+        return self.b.op(f"{_IBIN[e.op]} {self.b.index(e.a)}, {self.b.index(e.b)} : index")
+
+    binop_sub = binop_mul = binop_add
+
+    def node_floordiv(self, e):
+        return self.b.op(f"arith.floordivsi {self.b.index(e.a)}, {self.b.const(e.divisor, 'index')} : index")
+
+    def node_mod(self, e):
+        x, k = self.b.index(e.a), self.b.const(e.divisor, "index")
+        q = self.b.op(f"arith.floordivsi {x}, {k} : index")
+        return self.b.op(f"arith.subi {x}, {self.b.op(f'arith.muli {q}, {k} : index')} : index")
+
+    def fn_min(self, e):
+        a, b = e.args
+        return self.b.op(f"arith.{e.fn}si {self.b.index(a)}, {self.b.index(b)} : index")
+
+    fn_max = fn_min
+
+    def fn_neg(self, e):
+        return self.b.op(f"arith.subi {self.b.const(0, 'index')}, {self.b.index(e.args[0])} : index")
+
+    def fn_abs(self, e):
+        x = self.b.index(e.args[0])
+        neg = self.b.op(f"arith.subi {self.b.const(0, 'index')}, {x} : index")
+        return self.b.op(f"arith.maxsi {x}, {neg} : index")
+
+    def fn_relu(self, e):
+        return self.b.op(f"arith.maxsi {self.b.index(e.args[0])}, {self.b.const(0, 'index')} : index")
+
+    def map_load(self, e):
+        return self.b.op(f"arith.index_cast {self.b.scalar(e, 'i32')} : i32 to index")
+
+    def cast_i32(self, e):
+        return self.b.op(f"arith.index_cast {self.b.scalar(e.a, 'i32')} : i32 to index")
+
+    def map_where(self, e):
+        return self.b.op(f"arith.select {self.b.cond(e.cond, None)}, {self.b.index(e.a)}, "
+                         f"{self.b.index(e.b)} : index")
+
+
+@register
+class ScalarMlir(ExprMapper):
+    """`ScalarMlir(body)(e, ct)`: the ops of a value of compute type ct, or of a condition (an
+    i1) compared in ct (None: a statement-level condition)."""
+
+    def __init__(self, body: Body):
+        self.b = body
+
+    map_binop = map_call = map_cmp = map_cast = ExprMapper.map_row
+
+    def s(self, e, ct):
+        return self.b.scalar(e, ct)
+
+    def map_int(self, e, ct):
+        return self.b.const(float(e.value) if ct != "i32" else e.value, ct)
+
+    def map_float(self, e, ct):
+        v = e.value
+        return self.b.const(v if ct != "i32" else (int(v) if np.isfinite(v) else 0), ct)
+
+    def map_var(self, e, ct):
+        return self.b.index_to(self.b.index(e), ct)
+
+    def map_load(self, e, ct):
+        if e not in self.b.leaves:
+            raise InternalError(f"not a scalar expression: {e!r}")
+        arg, prec = self.b.leaves[e]
+        if arg == "extract":  # prec holds the SSA value of the whole tensor
+            t = self.b.program.tensor(e.tensor)
+            idx = ", ".join(self.b.index(i) for i in e.index)
+            arg = self.b.op(f"tensor.extract {prec}[{idx}] : {self.b.tensor_types[e.tensor]}")
+            prec = t.prec
+        return self.b.convert(self.b.storage_to_compute(arg, prec), COMPUTE[prec], ct)
+
+    def binop_add(self, e, ct):
+        x, y = self.s(e.a, ct), self.s(e.b, ct)
+        return self.b.op(f"{(_FBIN if ct != 'i32' else _IBIN)[e.op]} {x}, {y} : {ct}")
+
+    binop_sub = binop_mul = binop_add
+
+    def binop_div(self, e, ct):
+        if ct != "i32":
+            return self.binop_add(e, ct)
+        x, y = self.s(e.a, ct), self.s(e.b, ct)
+        zero, one = self.b.const(0, ct), self.b.const(1, ct)
+        is0 = self.b.op(f"arith.cmpi eq, {y}, {zero} : i32")
+        safe = self.b.op(f"arith.select {is0}, {one}, {y} : i32")
+        q = self.b.op(f"arith.divsi {x}, {safe} : i32")
+        return self.b.op(f"arith.select {is0}, {zero}, {q} : i32")
+
+    def map_floordiv(self, e, ct):
+        if is_int_expr(e, self.b.program):
+            return self.b.index_to(self.b.index(e), ct)
+        return self.map_row(e, ct)
+
+    map_mod = map_floordiv
+
+    def node_floordiv(self, e, ct):
+        fl = ct != "i32"
+        x, k = self.s(e.a, ct), self.b.const(float(e.divisor) if fl else e.divisor, ct)
+        if fl:
+            q = self.b.op(f"math.floor {self.b.op(f'arith.divf {x}, {k} : {ct}')} : {ct}")
+        else:  # the table's floor (not C's truncation)
+            q = self.b.op(f"arith.floordivsi {x}, {k} : i32")
+        if isinstance(e, ir.FloorDiv):
+            return q
+        kq = self.b.op(f"{'arith.mulf' if fl else 'arith.muli'} {k}, {q} : {ct}")
+        return self.b.op(f"{'arith.subf' if fl else 'arith.subi'} {x}, {kq} : {ct}")
+
+    node_mod = node_floordiv
+
+    def fn_min(self, e, ct):
+        a, b = e.args
+        return self.b.minmax(e.fn, self.s(a, ct), self.s(b, ct), ct)
+
+    fn_max = fn_min
+
+    def fn_relu(self, e, ct):
+        return self.b.minmax("max", self.s(e.args[0], ct), self.b.const(0, ct), ct)
+
+    def fn_neg(self, e, ct):
+        x = self.s(e.args[0], ct)
+        return self.b.op(f"arith.negf {x} : {ct}") if ct != "i32" else \
+            self.b.op(f"arith.subi {self.b.const(0, ct)}, {x} : {ct}")
+
+    def fn_abs(self, e, ct):
+        fl = ct != "i32"
+        (a,) = e.args
+        x = self.s(a, ct)
+        neg = self.s(ir.Call("neg", (a,)), ct)
+        lt = self.b.op(f"arith.cmp{'f olt' if fl else 'i slt'}, {x}, {self.b.const(0, ct)} : {ct}")
+        return self.b.op(f"arith.select {lt}, {neg}, {x} : {ct}")
+
+    def fn_fma(self, e, ct):
+        x, y, z = (self.s(v, ct) for v in e.args)
+        if ct != "i32":
+            return self.b.op(f"math.fma {x}, {y}, {z} : {ct}")
+        return self.b.op(f"arith.addi {self.b.op(f'arith.muli {x}, {y} : i32')}, {z} : i32")
+
+    def fn_exp(self, e, ct):
+        if ct != "i32":
+            return self.b.op(f"math.{e.fn} {self.s(e.args[0], ct)} : {ct}")
+        return self.b.convert(self.b.op(f"math.{e.fn} {self.s(e.args[0], 'f64')} : f64"), "f64", ct)
+
+    fn_log = fn_sqrt = fn_exp
+
+    def map_where(self, e, ct):
+        cv = self.b.cond(e.cond, ct)
+        return self.b.op(f"arith.select {cv}, {self.s(e.a, ct)}, {self.s(e.b, ct)} : {ct}")
+
+    def cast(self, e, ct):
+        inner = COMPUTE[e.prec]
+        v = self.s(e.a, inner)
+        if e.prec in ("f16", "bf16"):
+            v = self.b.storage_to_compute(self.b.compute_to_storage(v, e.prec), e.prec)
+        return self.b.convert(v, inner, ct)
+
+    cast_f16 = cast_bf16 = cast_f32 = cast_f64 = cast_i32 = cast
+
+    # conditions: i1 values
+    def map_boolconst(self, c, ct):
+        return self.b.op(f"arith.constant {'true' if c.value else 'false'}")
+
+    def map_not(self, c, ct):
+        return self.b.op(f"arith.xori {self.b.cond(c.a, ct)}, {self.b.op('arith.constant true')} : i1")
+
+    def map_and(self, c, ct):
+        return self.b.op(f"arith.andi {self.b.cond(c.a, ct)}, {self.b.cond(c.b, ct)} : i1")
+
+    def map_or(self, c, ct):
+        return self.b.op(f"arith.ori {self.b.cond(c.a, ct)}, {self.b.cond(c.b, ct)} : i1")
+
+    def cmp(self, c, ct):
+        op = c.op
+        if is_int_expr(c.a, self.b.program) and is_int_expr(c.b, self.b.program):
+            return self.b.op(f"arith.cmpi {_INT_CMP[op]}, {self.b.index(c.a)}, {self.b.index(c.b)} : index")
+        t = ct if ct is not None else self.b.widest(c)
+        x, y = self.s(c.a, t), self.s(c.b, t)
+        if t == "i32":
+            return self.b.op(f"arith.cmpi {_INT_CMP[op]}, {x}, {y} : i32")
+        return self.b.op(f"arith.cmpf {_FLOAT_CMP[op]}, {x}, {y} : {t}")
+
+    cmp_lt = cmp_le = cmp_gt = cmp_ge = cmp_eq = cmp_ne = cmp

@@ -110,12 +110,33 @@ class BodyTranslator:
         if name in ("arith.extf", "arith.truncf", "arith.sitofp", "arith.fptosi", "arith.extsi",
                     "arith.trunci", "arith.index_cast", "arith.uitofp"):
             return self.conversion(op, ty)
+        if name == "arith.bitcast":
+            return self.bf16_bits(op, ty)
         if name == "tensor.extract":
             src = self.imp.view(op.operands[0], op)
             return src.read(tuple(self.index(i) for i in op.operands[1:]))
         raise self.error(op, f"unsupported operation '{name}' in a linalg region (supported: arith on "
                              "f32/f16/bf16/i32 and index, math.exp/log/sqrt/absf/fma, "
                              "tensor.extract, linalg.index)")
+
+    def bf16_bits(self, op, ty: str):
+        """The emitter's f32 <-> bf16 conversions spelled in integer ops (emit_body.f32_to_bf16
+        and storage_to_compute): bitcast(trunci(select(nan, ori(shrui(bitcast x, 16), 0x40),
+        ...))) to bf16 is bf16(x); bitcast(shli(extui(bitcast y to i16), 16)) to f32 is y."""
+        def defining(v, *names):
+            d = getattr(v, "op", None)
+            if getattr(d, "name", None) not in names:
+                raise self.error(op, "arith.bitcast outside the emitter's bf16 conversions")
+            return d
+        if ty == "bf16":
+            select = defining(defining(op.operands[0], "arith.trunci").operands[0], "arith.select")
+            high = defining(defining(select.operands[1], "arith.ori").operands[0], "arith.shrui")
+            x = defining(high.operands[0], "arith.bitcast").operands[0]
+            return ir.Cast("bf16", self.translate(x))
+        if ty == "f32":
+            ext = defining(defining(op.operands[0], "arith.shli").operands[0], "arith.extui")
+            return self.translate(defining(ext.operands[0], "arith.bitcast").operands[0])
+        raise self.error(op, f"arith.bitcast to {ty}")
 
     def rounded(self, e, ty: str):
         """An f16/bf16 result rounds in MLIR: a cast makes the DSL round there too."""

@@ -1,0 +1,43 @@
+"""Issue 20: the README's "Semantics, precisions and dtypes" section agrees with the semantics
+table (verified_sched/semantics.py): the table of operations is generated from it, and the
+DSL grammar's function list and the precision table state what the table defines.
+
+Regenerate the operations table with
+`python -c "from verified_sched.semantics import markdown; print(markdown())"`.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from codegen.dtypes import NP_DTYPE
+from verified_sched import semantics
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+
+
+def _section() -> str:
+    start = README.index("## Semantics, precisions and dtypes")
+    return README[start:README.index("\n## ", start + 1)]
+
+
+def test_readme_operations_table_is_generated_from_the_semantics_table():
+    text = _section()
+    begin, end = "<!-- semantics-table:begin -->\n", "<!-- semantics-table:end -->"
+    table = text[text.index(begin) + len(begin):text.index(end)]
+    assert table == semantics.markdown()
+
+
+def test_readme_function_list_is_the_tables():
+    grammar = re.search(r"^FN\s+:=\s+(.*)$", README, re.M).group(1).split()
+    assert grammar == list(semantics.FUNCS)
+
+
+def test_readme_precision_table_states_the_tables_arithmetic():
+    words = {"float": "f32", "double": "f64", "int32": "i32"}
+    rows = [(p, d.split()[0].rstrip(":"), a.split()[0].rstrip(","))
+            for p, d, a in re.findall(r"^\| `(\w+)` \| ([^|]+) \| ([^|]+) \|$", _section(), re.M)]
+    assert {p for p, _, _ in rows} == set(semantics.CASTS)
+    for prec, dtype, arithmetic in rows:
+        assert words[arithmetic] == semantics.COMPUTE[prec], prec
+        assert NP_DTYPE[prec].name == dtype, prec
