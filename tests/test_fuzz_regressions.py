@@ -465,11 +465,11 @@ def test_local_accumulator_loaded_in_a_block_launch_is_gone_in_the_next_launch()
     """Found by `vsched fuzz --budget 600 --workers 2 --seed 1202`: privatize's load loop
     retyped to block.x becomes its own launch, whose local copies of s_acc0 die with it (the
     emulator and CUDA); the accumulation, a later launch, read poison, yet the schedule was
-    proved legal. A shared/local value crossing a hardware launch's boundary is now an
-    unknown `dataflow` goal (generic/launch_scope.py): never legal."""
+    proved legal. A shared/local value crossing a hardware launch's boundary is the `dataflow`
+    goal (generic/launch_scope.py): issue 20 item 6, refuted with a run that replays."""
     program = parse_text(LOCAL_ACROSS_LAUNCHES)
     rep = _report(program)
-    assert rep.verdict == "unknown" and _status(rep, 4, "dataflow") == ["unknown"]
+    assert rep.verdict == "illegal" and _status(rep, 4, "dataflow") == ["refuted"]
     assert _status(rep, 3, "dataflow") == []  # all serial: one storage across launches, no goal
     out = check_example(program, "red", [{"N": 1, "K": 1}])
-    assert out.verdict == "unknown" and out.finding is None
+    assert out.verdict == "illegal" and out.finding is None
