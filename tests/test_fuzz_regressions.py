@@ -299,7 +299,10 @@ def test_guarded_privatize_local_acc_across_threads():
 def test_guarded_local_value_across_blocks_is_still_refuted():
     """A guarded write to a local whose value a statement on block 0 reads may be the one it
     sees: that pair stays a dependence, never proved when the op moves the write to other
-    blocks (unknown: whether the guarded write runs depends on data)."""
+    blocks (isl: unknown, whether the guarded write runs depends on data). A run refutes it:
+    the local's copies are per block and outlive an iteration of the serial loop around the
+    block loop, so the kernel runs in the emulator, not serial C (issue 20;
+    run_plan.serial_c_declines), where block 0's copy shows the difference."""
     program = parse_text("""
 params N where N >= 1
 tensor x[N] f32
@@ -322,7 +325,8 @@ schedule k {
 }
 """)
     rep = _report(program)
-    assert rep.verdict == "unknown" and _status(rep, 1, "dependence") == ["unknown"]
+    assert rep.verdict == "illegal" and _status(rep, 1, "dependence") == ["refuted"]
+    assert next(o for o in rep.obligations if o.kind == "dependence").engine == "run"
 
 
 # ------------------------------------------------- a refutation no run can show (all zero)
