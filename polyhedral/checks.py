@@ -16,6 +16,7 @@ from .describe import coords, instance, instance_pair, maps_of, param_values, sh
 from .isltools import tensor_box, extent_text, params_text, point_of  # noqa: F401
 from .model import HW_AXES, KernelModel
 from .order import before_on
+from .race import barrier_order
 
 
 # ---------------------------------------------------------------- in_bounds
@@ -93,7 +94,7 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
     st_red = ("reduction pairs (two instances of one accumulation on the same cell) reversed by "
               "the op are a reassociation; refused for + and * under the reproducible profile")
     equal = equal_stores(before)
-    dep_b = before.dependences.subtract(equal)
+    dep_b = _ordered_conflicts(before).subtract(equal)
     sure, may, red_rev, bef = _violations(before, after, dep_b)
     value_based = None
     if not (sure.is_empty() and may.is_empty() and red_rev.is_empty()):
@@ -107,7 +108,7 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
         # memory order changes: decide on values instead (valuedeps.py; only when something
         # is violated, it needs the value flow), unless the flow is not modelled
         from .valuedeps import Unsupported, value_violations
-        bef = after.before  # the value-based conditions relate other pairs too
+        bef = after.before.union(barrier_order(after))  # the value-based conditions relate other pairs too
         try:
             value_based = value_violations(before, after, bef, equal, red_rev)
         except Unsupported:
@@ -190,6 +191,16 @@ def _value_finding(before, after, bef, v, sure, statement) -> Decided:
                    "no value does)", statement)
 
 
+def _ordered_conflicts(model: KernelModel) -> isl.UnionMap:
+    """The dependences an op keeps: conflicting pairs that program order orders
+    (`model.dependences`) and those that only barriers order (threads of one block, one
+    writing a cell before a barrier that the other reads or writes after it: race.py)."""
+    sync = barrier_order(model)
+    if sync.is_empty():
+        return model.dependences
+    return model.dependences.union(model.conflicts.intersect(sync))
+
+
 def _violations(before, after, dep_b):
     """(sure, may) violated dependences and the reversed reduction pairs, over after instances,
     and the after order of the pairs they relate (order.before_on)."""
@@ -201,7 +212,7 @@ def _violations(before, after, dep_b):
     inv = pa.reverse()
     d_a = d_o.apply_domain(inv).apply_range(inv)
     r_a = r_o.apply_domain(inv).apply_range(inv)
-    bef = before_on(after, d_a)
+    bef = before_on(after, d_a).union(barrier_order(after))
     viol = d_a.subtract(bef)
     red_rev = viol.intersect(r_a).intersect(bef.reverse())
     sure, may = after.split_exact(viol.subtract(red_rev))

@@ -300,7 +300,7 @@ def _extra_instances(after, sid, pa, extra, idempotent=lambda sid: False):
     killed_by = same_cell.intersect(bef)  # e -> later original store, same cell
     observable = after.writes.range().empty(after.writes.range().get_space())
     for t in after.program.tensors:
-        if t.memory == "global":
+        if t.memory == "global" and not t.scratch:  # scratch: intermediate values, never compared
             observable = observable.add_set(tensor_box(after, t.name, False))
     final = we.intersect_range(observable).domain().subtract(killed_by.domain())
     pt = point_of(final)

@@ -284,7 +284,25 @@ class KernelModel:
         red = aw.apply_range(aw.reverse()).intersect(self.same_acc_op())
         other = self.writes.apply_range(self.nonacc_reads.reverse())
         other = other.union(other.reverse())
-        return red.subtract(other)
+        red = red.subtract(other)
+        reset = self._reset_between(red)
+        return red if reset is None else red.subtract(reset).subtract(reset.reverse())
+
+    def _reset_between(self, red: isl.UnionMap):
+        """Accumulation pairs (a1 -> a2) with a plain store w of their cell between them (a1
+        before w before a2): w starts a new reduction, so a1 and a2 are not one (None when no
+        plain store meets an accumulated cell)."""
+        plain = self.union_map(self.store_map(st) for st in self.stmts
+                               if st.acc_op is None and not st.accesses[0].noop)
+        aw = self.acc_writes
+        to_w = aw.apply_range(plain.reverse())  # a -> w, same cell
+        if red.is_empty() or to_w.is_empty():
+            return None
+        from .order import before_on
+        bef = before_on(self, to_w)
+        first = to_w.intersect(bef)
+        second = to_w.reverse().intersect(bef)  # w -> a
+        return first.apply_range(second)
 
     def before_pair(self, s: Stmt, t: Stmt) -> str | None:
         """Constraint text (over a* dims of s, b* dims of t) of `s-instance runs before

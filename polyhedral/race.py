@@ -139,4 +139,24 @@ def thread_unordered(model: KernelModel) -> isl.UnionMap:
     return ph.to_instances(ph.races[0])
 
 
-__all__ = ["race_parts", "race_proved", "barrier_uniformity", "thread_unordered", "phases_of"]
+def barrier_order(model: KernelModel) -> isl.UnionMap:
+    """Instance pairs (model space) that barriers order: x runs before a barrier instance in
+    its thread and that barrier instance before y in y's thread, one block (README
+    Semantics, "Barriers"). Together with the program order `model.before` this is the order
+    every execution keeps, so the ops keep it too (checks.dependence). Only barriers proved
+    uniform order anything (a divergent or unmodelled one orders nothing); the relation is
+    empty for a kernel without barriers, or whose geometry has no affine form. A barrier
+    outside every block and thread loop orders nothing program order does not already."""
+    cached = getattr(model, "barrier_order_cache", None)
+    if cached is not None:
+        return cached
+    out = model.union_map([])
+    if model.barrier_stmts:
+        ph = phases_of(model)
+        if not ph.unsupported and ph.good_sites():
+            out = ph.to_instances(ph.separated(ph.good_sites()))
+    model.barrier_order_cache = out
+    return out
+
+
+__all__ = ["race_parts", "race_proved", "barrier_uniformity", "thread_unordered", "phases_of", "barrier_order"]

@@ -169,10 +169,11 @@ class ValueFlow:
 
     def observable_cells(self):
         """(tensor, OUT_<T>[c] -> T[c]) over the non-padding cells of every global tensor the
-        kernel writes: what a run compares at the end."""
+        kernel writes, `scratch` ones excepted: what a run compares at the end (README
+        Semantics, "Order")."""
         for t in sorted({a.tensor for st in self.m.stmts for a in st.accesses if a.write}):
             tensor = self.m.program.tensor(t)
-            if tensor.memory not in ("global", "constant"):
+            if tensor.memory not in ("global", "constant") or tensor.scratch:
                 continue
             dims = ", ".join(f"c{d}" for d in range(tensor.rank))
             cell = isl.Map(self.m.space(f"{out_tuple(t)}[{dims}] -> T_{safe_name(t)}[{dims}]"))

@@ -299,7 +299,10 @@ def test_guarded_privatize_local_acc_across_threads():
 def test_guarded_local_value_across_blocks_is_still_refuted():
     """A guarded write to a local whose value a statement on block 0 reads may be the one it
     sees: that pair stays a dependence, never proved when the op moves the write to other
-    blocks (unknown: whether the guarded write runs depends on data)."""
+    blocks (isl: unknown, whether the guarded write runs depends on data). A run refutes it:
+    the local's copies are per block and outlive an iteration of the serial loop around the
+    block loop, so the kernel runs in the emulator, not serial C (issue 20;
+    run_plan.serial_c_declines), where block 0's copy shows the difference."""
     program = parse_text("""
 params N where N >= 1
 tensor x[N] f32
@@ -322,7 +325,8 @@ schedule k {
 }
 """)
     rep = _report(program)
-    assert rep.verdict == "unknown" and _status(rep, 1, "dependence") == ["unknown"]
+    assert rep.verdict == "illegal" and _status(rep, 1, "dependence") == ["refuted"]
+    assert next(o for o in rep.obligations if o.kind == "dependence").engine == "run"
 
 
 # ------------------------------------------------- a refutation no run can show (all zero)
@@ -465,11 +469,11 @@ def test_local_accumulator_loaded_in_a_block_launch_is_gone_in_the_next_launch()
     """Found by `vsched fuzz --budget 600 --workers 2 --seed 1202`: privatize's load loop
     retyped to block.x becomes its own launch, whose local copies of s_acc0 die with it (the
     emulator and CUDA); the accumulation, a later launch, read poison, yet the schedule was
-    proved legal. A shared/local value crossing a hardware launch's boundary is now an
-    unknown `dataflow` goal (generic/launch_scope.py): never legal."""
+    proved legal. A shared/local value crossing a hardware launch's boundary is the `dataflow`
+    goal (generic/launch_scope.py): issue 20 item 6, refuted with a run that replays."""
     program = parse_text(LOCAL_ACROSS_LAUNCHES)
     rep = _report(program)
-    assert rep.verdict == "unknown" and _status(rep, 4, "dataflow") == ["unknown"]
+    assert rep.verdict == "illegal" and _status(rep, 4, "dataflow") == ["refuted"]
     assert _status(rep, 3, "dataflow") == []  # all serial: one storage across launches, no goal
     out = check_example(program, "red", [{"N": 1, "K": 1}])
-    assert out.verdict == "unknown" and out.finding is None
+    assert out.verdict == "illegal" and out.finding is None

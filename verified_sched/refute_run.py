@@ -27,10 +27,10 @@ RUN_MAX_BYTES = 64 << 20  # tensor storage per run inside verify
 
 
 def _needs_emulator(program: ir.Program, kernel: str) -> bool:
-    """Barriers inside hardware loops: the serial C backend cannot mean them (see `run`)."""
-    return any(isinstance(n, ir.For) and ir.is_hardware(n.axis) and
-               any(isinstance(b, ir.Barrier) for b in ir.walk(n.body))
-               for n in ir.walk(program.kernel(kernel).body))
+    """Barriers inside hardware loops, or per-block/per-thread values across a serial loop:
+    the serial C backend cannot mean them (run_plan.serial_c_declines, as `run`)."""
+    from .run_plan import serial_c_declines
+    return serial_c_declines(program, kernel)
 
 
 def _runner(program: ir.Program, kernel: str):

@@ -125,7 +125,8 @@ def kernel_obligations(program, kernel_name, deadline, shared_limit=gpu_limits.S
     return discharge(kernel_goals(program, kernel_name, shared_limit), deadline, 0, f"kernel {kernel_name}")
 
 
-def gpu_goals(program, kernel_name, model: KernelModel, label: str, shared_limit=gpu_limits.SHARED_LIMIT) -> list:
+def gpu_goals(program, kernel_name, model: KernelModel, label: str, shared_limit=gpu_limits.SHARED_LIMIT,
+              before=None) -> list:
     """barrier_uniformity (when the kernel has barriers), race and hardware_limits (when it has
     hardware loops) of one kernel: polyhedral/race.py, polyhedral/phases.py, gpu_limits.py."""
     out = []
@@ -134,7 +135,7 @@ def gpu_goals(program, kernel_name, model: KernelModel, label: str, shared_limit
     if any(lp.axis in ir.HW_AXES for st in model.stmts for lp in st.loops):
         out.append(race_goal(model, label))
         out.append(check("hardware_limits", lambda: gpu_limits.hardware_limits(program, kernel_name, shared_limit)))
-    return out + launch_scope_goals(program, kernel_name)
+    return out + launch_scope_goals(program, kernel_name, model, before)
 
 
 def _new_parallel(mb: KernelModel, ma: KernelModel):
@@ -157,7 +158,8 @@ def generic_goals(ctx: OpContext) -> list:
     if "independence" in generic:
         for loop, inside, depth in _new_parallel(ctx.model_before, ctx.model_after):
             out.append(independence_goal(ctx.model_after, loop, inside, depth))
-    return out + gpu_goals(ctx.program_after, ctx.kernel_name, ctx.model_after, "after", ctx.shared_limit)
+    return out + gpu_goals(ctx.program_after, ctx.kernel_name, ctx.model_after, "after", ctx.shared_limit,
+                           ctx.program_before)
 
 
 def dependence_goal(ctx: OpContext, kinds=("dependence", "reassociation")) -> Goal:

@@ -93,8 +93,10 @@ def _hardware(program: ir.Program, kernel: str) -> bool:
 
 
 def _barrier_in_hw(program: ir.Program, kernel: str) -> bool:
-    return any(isinstance(n, ir.For) and ir.is_hardware(n.axis) and
-               any(isinstance(b, ir.Barrier) for b in ir.walk(n.body)) for n in ir.walk(program.kernel(kernel).body))
+    """Serial C cannot mean the kernel (barriers in hardware loops, or per-block/per-thread
+    values across a serial loop: run_plan.serial_c_declines, as `vsched run`)."""
+    from ..run_plan import serial_c_declines
+    return serial_c_declines(program, kernel)
 
 
 
