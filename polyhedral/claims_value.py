@@ -73,6 +73,7 @@ class Compare:
         self.a, self.b, self.profile = sa, sb, profile
         self.compute, self.timeout = fp.COMPUTE[prec], timeout
         self.tree = None  # inside a pair of reduction-free trees (tree_pair)
+        self.by_z3 = 0  # pairs of different trees z3 proved bitwise equal
         self.hyp, self.refs = {}, []
         self.notes = set()
         self.refused = []  # (cells, why): reorderings the profile refuses
@@ -149,7 +150,7 @@ class Compare:
         where = where.intersect(dom)
         status, res = value_smt.decide(self.a.model, x, y, where, self.compute, self.finite, self.timeout)
         if status == "proved":
-            self.notes.add("z3")
+            self.by_z3 += 1  # different trees, equal bits
             return
         if status == "unknown":
             raise Unsupported(f"{mm.message}; z3 did not decide whether the values are equal ({res})")
@@ -260,6 +261,8 @@ class Compare:
                     where = extra.unwrap().domain()
                     raise Mismatch(single_cell(where, dom), f"a term {shape_text(key)} of the {x.op} reduction is "
                                    f"added in {who} but not in {other}", term=shape_text(key), missing_in=other)
+            if x.op in ("max", "min"):
+                continue  # idempotent: how often a term is taken does not matter, only the set
             ja, jb = fa[key].is_injective(), fb[key].is_injective()
             if ja != jb:
                 m = fb[key] if ja else fa[key]
@@ -430,6 +433,8 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str, timeout: float =
     except (Unsupported, isl.Error) as exc:
         return [("equivalence", Decided("unknown", f"not decided by value: {exc}", STATEMENT))]
     assumed = f"; {cmp.dropped.text(profile)}" if cmp.dropped else ""
+    if cmp.by_z3:
+        assumed += "; different expression trees proved bitwise equal by z3 (IEEE-754)"
     eq = Decided("proved", f"{na} and {nb} leave the same value in every observable cell{assumed}",
                  STATEMENT + (f"; {finite_zero.ASSUMPTION}" if cmp.dropped else ""))
     st_red = "every reduction sums its terms in the same order in both kernels (bitwise equal)"
