@@ -96,6 +96,8 @@ class Compare:
             for d, e in y.pieces:
                 self.cmp(x, e, dom.intersect(d))
             return
+        if self.tree is None and plain(x) and plain(y):
+            return self.tree_pair(x, y, dom)
         if isinstance(x, At) and isinstance(y, At):
             # the instance pairing, built only if an in-place recurrence asks for it (check_refs):
             # composing it on fragmented cell sets is what costs
@@ -129,8 +131,6 @@ class Compare:
             if isinstance(r, Red) and not isinstance(o, Red) and r.op == "+":
                 if not self.families(r, dom, self.a if first else self.b)[0]:  # only + 0.0 terms
                     return self.cmp(r.init, o, dom) if first else self.cmp(o, r.init, dom)
-        if self.tree is None and plain(x) and plain(y):
-            return self.tree_pair(x, y, dom)
         self.node(x, y, dom)
 
     def tree_pair(self, x, y, dom: isl.Set):
@@ -139,7 +139,7 @@ class Compare:
         saved = ({k: list(v) for k, v in self.hyp.items()}, list(self.refs), set(self.notes), list(self.refused))
         self.tree = True
         try:
-            self.node(x, y, dom)
+            self.cmp(x, y, dom)
             return
         except Mismatch as exc:
             mm = exc
@@ -148,7 +148,8 @@ class Compare:
         self.hyp, self.refs, self.notes, self.refused = saved
         where = mm.where if isinstance(mm.where, isl.Set) and mm.where.get_space().is_equal(dom.get_space()) else dom
         where = where.intersect(dom)
-        status, res = value_smt.decide(self.a.model, x, y, where, self.compute, self.finite, self.timeout)
+        status, res = value_smt.decide((self.a.model, self.b.model), x, y, where, self.compute, self.finite,
+                                       self.timeout)
         if status == "proved":
             self.by_z3 += 1  # different trees, equal bits
             return

@@ -47,16 +47,15 @@ class Encoding:
         self.iters.append((m, v))
         return v
 
-    def store_prec(self, stmt: str) -> str:
-        st = self.model.stmt(stmt)
-        return self.model.program.tensor(st.accesses[0].tensor).prec
-
-    def term(self, n, prec: str):
-        """n's value in compute type `prec`."""
+    def term(self, n, prec: str, side=None):
+        """n's value in compute type `prec` (`side`: the kernel model whose statements n's
+        stores are; the first by default)."""
+        side = side or self.model
         if isinstance(n, At):
-            p = self.store_prec(n.stmt)
+            st = side.stmt(n.stmt)
+            p = side.program.tensor(st.accesses[0].tensor).prec
             c = fp.COMPUTE[p]
-            return fp.convert(fp.round_to(self.term(n.body, c), c, p), c, prec)
+            return fp.convert(fp.round_to(self.term(n.body, c, side), c, p), c, prec)
         if isinstance(n, Const):
             return fp.const(n.value, prec)
         if isinstance(n, Leaf):
@@ -68,8 +67,8 @@ class Encoding:
             if n.name.startswith("cast "):
                 p = n.name[len("cast "):]
                 c = fp.COMPUTE[p]
-                return fp.convert(fp.round_to(self.term(n.args[0], c), c, p), c, prec)
-            args = [self.term(a, prec) for a in n.args]
+                return fp.convert(fp.round_to(self.term(n.args[0], c, side), c, p), c, prec)
+            args = [self.term(a, prec, side) for a in n.args]
             if n.name in fp.BINARY and len(args) == 2:
                 return fp.binary(n.name, prec, *args)
             return fp.call(n.name, prec, args)
@@ -91,11 +90,12 @@ class Witness:
         return ", ".join(f"{t}={v!r}" for t, _, v, _ in self.values)
 
 
-def decide(model, x, y, dom: isl.Set, compute: str, finite: bool, timeout: float):
-    """("proved" | "refuted" | "unknown", Witness or reason) for x = y bitwise on dom."""
-    enc = Encoding(model, dom, compute)
+def decide(models, x, y, dom: isl.Set, compute: str, finite: bool, timeout: float):
+    """("proved" | "refuted" | "unknown", Witness or reason) for x = y bitwise on dom; `models`:
+    the two kernels' models (x's stores are the first's, y's the second's)."""
+    enc = Encoding(models[0], dom, compute)
     try:
-        a, b = enc.term(x, compute), enc.term(y, compute)
+        a, b = enc.term(x, compute, models[0]), enc.term(y, compute, models[1])
     except fp.NoFp as exc:
         return "unknown", str(exc)
     facts = enc.facts(finite)

@@ -235,6 +235,8 @@ def value_of(model, x, prec: str):
     v = model.eval(x, model_completion=True)
     if is_int(prec):
         return _wrap32(v.as_long())
+    if z3.is_true(model.eval(z3.fpIsNaN(v), model_completion=True)):
+        return float("nan")  # (SMT-LIB gives NaN no bits: fpToIEEEBV of it is unspecified)
     bits = model.eval(z3.fpToIEEEBV(z3.fpToFP(RNE, v, SORTS["f64"])), model_completion=True)
     try:
         return struct.unpack("<d", struct.pack("<Q", bits.as_long()))[0]

@@ -263,8 +263,9 @@ def _confirm_one(program, claim, o, profile):
             if differs:
                 if sizes == params and values:
                     return _shown(o, sizes, inputs, seed, values, text, cell, note="shown by a run on those inputs: ")
-                if sizes == params and inputs == "random":
-                    return o
+                if sizes == params and inputs == "random":  # the random draw shows it (not the model's values)
+                    cex = {k: v for k, v in (o.counterexample or {}).items() if k != "values"}
+                    return dataclasses.replace(o, counterexample=cex)
                 return _shown(o, sizes, inputs, seed, values, text, cell,
                               note="shown by a run at other sizes or inputs: ")
     if inconclusive or not tried:
