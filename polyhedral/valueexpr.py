@@ -335,7 +335,8 @@ def _exact(op: str, a: float, b: float):
     f = float(r)
     if f == 0.0:  # the sign of an exact zero: the same in every precision (round to nearest)
         f = a + b if op == "+" else a - b if op == "-" else a * b
-    return f if Fraction(f) == r and float(np.float32(f)) == f else None
+    with np.errstate(all="ignore"):
+        return f if Fraction(f) == r and float(np.float32(f)) == f else None
 
 
 def _integer_affine(e) -> bool:
