@@ -2,7 +2,8 @@
 `verify`): differences that only -0.0, NaN, an infinity, a precision's largest finite value,
 a value that overflows when narrowed, or an i32 extreme shows.
 
-The seed picks a pattern (`PATTERNS[seed % len(PATTERNS)]`; mode `special-finite`, for the
+The seed picks a pattern (`PATTERNS[seed % len(PATTERNS)]`: "-0,1" and "1,-0" fill the
+tensors, in name order, alternately with -0.0 and 1.0, so products of two inputs are -0.0; mode `special-finite`, for the
 profiles that assume finite inputs: `FINITE_PATTERNS`, finite at the declared precision): every float input cell -0.0,
 NaN, +inf, -inf, the largest finite value, a value that overflows when converted to a
 narrower precision; or a mixture, each cell a special value or a random one in [-1, 1)
@@ -18,12 +19,12 @@ from verified_sched.errors import UsageError
 
 from .dtypes import f32_to_bf16
 
-PATTERNS = ("-0", "mix", "nan", "inf", "max", "-inf", "narrow", "mix")
+PATTERNS = ("-0", "mix", "nan", "inf", "max", "-inf", "narrow", "-0,1", "1,-0", "mix")
 MAX_FINITE = {"f16": 65504.0, "bf16": 3.3895313892515355e38, "f32": 3.4028234663852886e38,
               "f64": 1.7976931348623157e308}
 # finite in the precision, an infinity once converted to a narrower one
 NARROW = {"f64": 1e300, "f32": 3.4028234663852886e38, "bf16": 7.0e4, "f16": 65504.0}
-I32 = {"-0": 0, "nan": 2**31 - 1, "inf": 2**31 - 1, "max": 2**31 - 1, "-inf": -2**31, "narrow": 2**24 + 1}
+I32 = {"-0,1": 1, "1,-0": -1, "-0": 0, "nan": 2**31 - 1, "inf": 2**31 - 1, "max": 2**31 - 1, "-inf": -2**31, "narrow": 2**24 + 1}
 
 
 def specials(prec: str) -> list:
@@ -41,7 +42,7 @@ def _store(values: np.ndarray, prec: str, dtype) -> np.ndarray:
         return values.astype(dtype)
 
 
-FINITE_PATTERNS = ("-0", "mix", "max", "narrow")
+FINITE_PATTERNS = ("-0", "mix", "max", "narrow", "-0,1", "1,-0")
 
 
 def fill(arrays: dict, precs: dict, skip: set, seed: int, finite: bool = False) -> None:
@@ -51,11 +52,14 @@ def fill(arrays: dict, precs: dict, skip: set, seed: int, finite: bool = False) 
     pats = FINITE_PATTERNS if finite else PATTERNS
     pattern = pats[seed % len(pats)]
     rng = np.random.default_rng([seed, 0x5BEC])
-    for name in sorted(arrays):
+    for n, name in enumerate(sorted(arrays)):
         if name in skip:
             continue
         arr, prec = arrays[name], precs[name]
-        if pattern == "mix":
+        if pattern in ("-0,1", "1,-0") and prec != "i32":  # tensors alternately -0.0 and 1.0:
+            first = pattern.split(",")[n % 2]  # products -0.0 * 1.0 = -0.0
+            values = np.full(arr.shape, float(first), dtype=np.float64)
+        elif pattern == "mix":
             pool = np.array([v for v in specials(prec) if not finite or np.isfinite(v)], dtype=np.float64)
             pick = rng.integers(0, len(pool), size=arr.shape)
             rand = rng.uniform(-1.0, 1.0, size=arr.shape)

@@ -229,3 +229,15 @@ def test_run_set_errors(tmp_path, capsys, spec, message):
                        "claim a == b\n")
     assert main(["run", str(f), "--size", "N=1", "--set", spec]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_negative_zero_start_of_a_sum_of_products_is_not_a_zero_fill():
+    """A `y = -0.0` nest is no zero fill (the sum-of-products path took it for one): products
+    -0.0 * 1.0 keep the sum at -0.0; the special pattern of tensors alternately -0.0 and 1.0
+    shows it."""
+    rep = _illegal_and_replays(
+        "params N, K where N >= 1, K >= 1\ntensor a[N, K] f32\ntensor b[K] f32\ntensor y[N] f32\n"
+        "kernel p { for i in 0 .. N { y[i] = -0.0 }\n for i in 0 .. N { for k in 0 .. K { y[i] += a[i, k] * b[k] } } }\n"
+        "kernel q { zero y\n for i in 0 .. N { for k in 0 .. K { y[i] += a[i, k] * b[k] } } }\nclaim p == q\n")
+    cex = next(o.counterexample for o in rep.obligations if o.status == "refuted")
+    assert cex["inputs"] == "special"

@@ -43,9 +43,9 @@ def _runner(program: ir.Program, kernel: str):
 
 # the inputs every refuting run tries: the oracle's random draw, then each special-value pattern
 # (codegen/special_inputs.py: -0.0, a mixture, NaN, +inf, the largest finite, -inf, narrowing)
-INPUT_SETS = (("random", 0),) + tuple(("special", s) for s in range(7))
+INPUT_SETS = (("random", 0),) + tuple(("special", s) for s in range(9))
 # under the profiles that assume finite inputs: finite special values only
-FINITE_INPUT_SETS = (("random", 0),) + tuple(("special-finite", s) for s in range(4))
+FINITE_INPUT_SETS = (("random", 0),) + tuple(("special-finite", s) for s in range(6))
 
 
 def input_sets(profile: str) -> tuple:
