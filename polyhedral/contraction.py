@@ -60,11 +60,12 @@ def _term(e, names):
     raise Unsupported("a term is not a product of tensor reads and constants")
 
 
-def _shape_text(shape, parts: list) -> str:
+def _shape_text(shape, parts: list, top: bool = True) -> str:
     """The term's text, its reads filled in from `parts` (consumed in leaf order)."""
     match shape:
         case ("*", a, b):
-            return f"({_shape_text(a, parts)} * {_shape_text(b, parts)})"
+            text = f"{_shape_text(a, parts, False)} * {_shape_text(b, parts, False)}"
+            return text if top else f"({text})"
         case ("c", bits):
             return f"{struct.unpack('<d', bytes.fromhex(bits))[0]:g}"
     return parts.pop(0)
