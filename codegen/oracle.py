@@ -32,10 +32,11 @@ from verified_sched.errors import UsageError
 
 from .dtypes import (NP_DTYPE, bf16_to_f32, check_sizes, eval_int, f32_to_bf16, global_tensors,
                      logical_shape, storage_shape)
+from . import special_inputs
 from .storage_error import OutOfStorage  # re-exported: importers take it from here
 
 Runner = Callable[[str, dict, dict], None]
-MODES = ("random", "small-int")
+MODES = ("random", "small-int", "special", "special-finite")
 _UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 POISON_BITS = {  # by numpy dtype; bf16 arrays are uint16
     np.dtype(np.float32): 0x7FC0DEAD,
@@ -100,7 +101,8 @@ def random_inputs(program: ir.Program, kernel_names, sizes: dict, seed: int = 0,
                   mode: str = "random") -> dict:
     """An array (storage shape and dtype) for every global tensor; never all zeros.
 
-    random: floats uniform in [-1, 1), i32 in [-100, 100]; small-int: integers in [-8, 8].
+    random: floats uniform in [-1, 1), i32 in [-100, 100]; small-int: integers in [-8, 8];
+    special: the seed's pattern of special values (special_inputs.py).
     i32 tensors read inside an index draw from [0, extent) of the dimension they index.
     Tensors named by an `inputs` directive (program.inputs) are then redrawn from their
     declared value set, whatever the mode.
@@ -110,6 +112,12 @@ def random_inputs(program: ir.Program, kernel_names, sizes: dict, seed: int = 0,
     env = check_sizes(program, sizes)
     rng = np.random.default_rng(seed)
     index_dims = index_extents(program, kernel_names)
+    if mode.startswith("special"):  # special values (special_inputs.py) over a random draw
+        arrays = random_inputs(program, kernel_names, sizes, seed, "random")
+        special_inputs.fill(arrays, {t.name: t.prec for t in global_tensors(program)},
+                            set(index_dims) | {n for r in program.inputs for n in r.tensors}, seed,
+                            finite=mode == "special-finite")
+        return arrays
     arrays = {}
     for t in global_tensors(program):
         shape, dtype = storage_shape(t, env), NP_DTYPE[t.prec]
@@ -231,6 +239,7 @@ class FirstDiff:
     index: tuple
     ref: float
     cand: float
+    bits: str = ""  # the two cells' storage bits, "0x80000000 vs 0x00000000"
 
 
 @dataclass
@@ -263,7 +272,8 @@ class CompareReport:
         else:
             d = self.first_diff
             head += (f"{self.n_diff} of {self.n_compared} cells differ; first {d.tensor}"
-                     f"[{', '.join(map(str, d.index))}]: {d.ref!r} vs {d.cand!r}")
+                     f"[{', '.join(map(str, d.index))}]: {d.ref!r} vs {d.cand!r}"
+                     + (f" (bits {d.bits})" if d.bits else ""))
         lines = [head, f"  max abs error {self.max_abs:.6g}, max rel error {self.max_rel:.6g}"]
         if self.vacuous:
             lines.append("  VACUOUS: every output cell is zero or poison in both runs")
@@ -300,8 +310,10 @@ def compare_arrays(report: CompareReport, name: str, prec: str, ref: np.ndarray,
     if n_bad and report.first_diff is None:
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         r, c = rv[idx], cv[idx]
+        width = 2 * ref.dtype.itemsize
+        bits = f"0x{int(_bits(ref)[idx]):0{width}x} vs 0x{int(_bits(cand)[idx]):0{width}x}"
         report.first_diff = FirstDiff(name, idx, int(r) if ref.dtype.kind == "i" else float(r),
-                                      int(c) if ref.dtype.kind == "i" else float(c))
+                                      int(c) if ref.dtype.kind == "i" else float(c), bits)
     report.equal = report.equal and n_bad == 0
 
 
@@ -329,7 +341,8 @@ def scratch_arrays(program: ir.Program, program_cand: ir.Program, sizes: dict) -
 def compare_kernels(program: ir.Program, ref: str, cand: str, sizes: dict, seed: int = 0,
                     inputs: str = "random", runner_ref: Optional[Runner] = None,
                     runner_cand: Optional[Runner] = None, rtol: Optional[float] = None,
-                    atol: float = 0.0, program_cand: Optional[ir.Program] = None) -> CompareReport:
+                    atol: float = 0.0, program_cand: Optional[ir.Program] = None,
+                    values: Optional[list] = None) -> CompareReport:
     """Run `ref` and `cand` on copies of the same poisoned random inputs; compare every global tensor.
 
     Default runners compile the program (and `program_cand`, when the candidate lives in a
@@ -354,6 +367,8 @@ def compare_kernels(program: ir.Program, ref: str, cand: str, sizes: dict, seed:
     drawn = {n: a.copy() for n, a in arrays.items()}
     poison(arrays, [n for n in outputs if n not in inout and n in arrays])
     random_padding(program, arrays, drawn)
+    if values:  # given cells (a counterexample's inputs, `vsched run --set`)
+        special_inputs.set_values(arrays, {t.name: t.prec for t in global_tensors(program)}, values)
     ref_arrays, ref_guards = guarded(arrays)
     cand_arrays, cand_guards = guarded({**arrays, **scratch_arrays(program, program_cand, sizes)})
     runner_ref(ref, dict(sizes), ref_arrays)

@@ -3,6 +3,9 @@ flattening of a reduction term into (domain, shape, leaves), the leaf maps of a 
 and the per-cell restrictions of the term order relation."""
 from __future__ import annotations
 
+import math
+import struct
+
 import islpy as isl
 
 from .valueexpr import At, Const, Iter, Leaf, Op, Pw, Red
@@ -25,7 +28,7 @@ def single_cell(u, dom: isl.Set) -> isl.Set:
 
 def shape_text(shape) -> str:
     match shape:
-        case ("c", v):
+        case ("c", v, *_):
             return f"{v:g}"
         case ("l", t):
             return f"{t}[..]"
@@ -51,8 +54,15 @@ def strip(n):
 
 
 def is_zero(n) -> bool:
+    """+0.0 or -0.0 (a constant zero of either sign)."""
     n = strip(n)
     return isinstance(n, Const) and n.value == 0.0
+
+
+def is_neg_zero(n) -> bool:
+    """-0.0 by its sign bit: adding it to any value leaves the value's bits unchanged."""
+    n = strip(n)
+    return isinstance(n, Const) and n.value == 0.0 and math.copysign(1.0, n.value) < 0
 
 
 def has_red(n) -> bool:
@@ -73,8 +83,8 @@ def flat_terms(n, dom: isl.Set) -> list:
         return []
     if isinstance(n, Pw):
         return [r for d, e in n.pieces for r in flat_terms(e, dom.intersect(d))]
-    if isinstance(n, Const):
-        return [(dom, ("c", n.value), [])]
+    if isinstance(n, Const):  # the bits too: shapes are dict keys, and -0.0 == 0.0 in Python
+        return [(dom, ("c", n.value, math.copysign(1.0, n.value) < 0), [])]
     if isinstance(n, Leaf):
         return [(dom, ("l", n.tensor), [n.map])]
     if isinstance(n, Iter):
@@ -138,3 +148,16 @@ def same_ctx(rel: isl.UnionMap) -> isl.UnionMap:
         u = isl.UnionMap.from_map(e)
         out = u if out is None else out.union(u)
     return out if out is not None else rel
+
+
+def same_const(a: float, b: float) -> bool:
+    """Bitwise equal constants (-0.0 is not 0.0; NaNs are one value), never Python `==`."""
+    return struct.pack("<d", a) == struct.pack("<d", b) or (math.isnan(a) and math.isnan(b))
+
+
+def plain(n) -> bool:
+    """A value tree without reductions, recurrences or case splits (value_smt encodes it)."""
+    n = strip(n)
+    if isinstance(n, Op):
+        return all(plain(a) for a in n.args)
+    return isinstance(n, (Const, Leaf, Iter))

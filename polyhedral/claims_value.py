@@ -30,14 +30,17 @@ from __future__ import annotations
 
 import islpy as isl
 
+from smt import fp
+from verified_sched.budget import DEFAULT_TIMEOUT
+
 from verified_sched import ir
 from . import term_counts
-from .claims_terms import (continues, flat_terms, has_amb, has_red, is_zero, leaf_map, node_kind,
-                           same_ctx, sched_dims, shape_text, single_cell, strip)
+from .claims_terms import (continues, flat_terms, has_amb, has_red, is_neg_zero, is_zero, leaf_map, node_kind,
+                           plain, same_const, same_ctx, sched_dims, shape_text, single_cell, strip)
 from .affine import NonAffine
 from verified_sched.obligations import Decided
 from .describe import coords, param_values
-from . import finite_zero
+from . import finite_zero, value_smt
 from .finite_zero import ctx_first
 from .isltools import tensor_box, params_text, point_of
 from .model import KernelModel, safe_name
@@ -50,9 +53,9 @@ STATEMENT = ("forall params and every observable cell (non-padding cell of a glo
 
 
 class Mismatch(Exception):
-    def __init__(self, where: isl.Set, message: str, **extra):
+    def __init__(self, where: isl.Set, message: str, witness=None, **extra):
         super().__init__(message)
-        self.where, self.message, self.extra = where, message, extra
+        self.where, self.message, self.extra, self.witness = where, message, extra, witness
 
 
 class Side:
@@ -66,8 +69,11 @@ class Side:
 
 
 class Compare:
-    def __init__(self, sa: Side, sb: Side, profile: str):
+    def __init__(self, sa: Side, sb: Side, profile: str, prec: str = "f32", timeout: float = DEFAULT_TIMEOUT):
         self.a, self.b, self.profile = sa, sb, profile
+        self.compute, self.timeout = fp.COMPUTE[prec], timeout
+        self.tree = None  # inside a pair of reduction-free trees (tree_pair)
+        self.by_z3 = 0  # pairs of different trees z3 proved bitwise equal
         self.hyp, self.refs = {}, []
         self.notes = set()
         self.refused = []  # (cells, why): reorderings the profile refuses
@@ -75,6 +81,7 @@ class Compare:
         self.names = (sa.model.kernel.name, sb.model.kernel.name)
         self.finite = finite_zero.assumes_finite(profile)
         self.dropped = finite_zero.Dropped()  # what the finite-input assumption dropped
+        self.lim = finite_zero.Limits(self.compute, {t.name: t.prec for t in sa.model.program.tensors})
 
     # ------------------------------------------------------------ pointwise
 
@@ -89,11 +96,20 @@ class Compare:
             for d, e in y.pieces:
                 self.cmp(x, e, dom.intersect(d))
             return
+        if self.tree is None and plain(x) and plain(y):
+            return self.tree_pair(x, y, dom)
         if isinstance(x, At) and isinstance(y, At):
             # the instance pairing, built only if an in-place recurrence asks for it (check_refs):
             # composing it on fragmented cell sets is what costs
+            if self.rounds(self.a, x) != self.rounds(self.b, y):
+                self.structure(dom, "a value stored in one precision in " + self.names[0] + ", another in " +
+                               self.names[1])
             self.hyp.setdefault((x.stmt, y.stmt), []).append((x.inst, y.inst, dom))
             return self.cmp(x.body, y.body, dom)
+        for at, side in ((x, self.a), (y, self.b)):
+            if isinstance(at, At) and self.rounds(side, at):
+                self.structure(dom, f"a value rounded to {self.rounds(side, at)} by a store in "
+                                    f"{self.who(side is self.a)} only")
         if isinstance(x, At):
             return self.cmp(x.body, y, dom)
         if isinstance(y, At):
@@ -108,17 +124,49 @@ class Compare:
                                 f"{self.who(ref is not x)}")
         if isinstance(x, Ref) or isinstance(y, Ref):
             raise Unsupported("one kernel computes a cell by an in-place recurrence and the other does not")
-        if self.finite and (pair := finite_zero.drop_zero_operand(x, y)) is not None:
+        if self.finite and (pair := finite_zero.drop_zero_operand(x, y, self.lim)) is not None:
             self.dropped.operands += 1  # v + 0*w compares as v (finite_zero.py)
             return self.cmp(*pair, dom)
         for r, o, first in ((x, y, True), (y, x, False)):
             if isinstance(r, Red) and not isinstance(o, Red) and r.op == "+":
                 if not self.families(r, dom, self.a if first else self.b)[0]:  # only + 0.0 terms
                     return self.cmp(r.init, o, dom) if first else self.cmp(o, r.init, dom)
+        self.node(x, y, dom)
+
+    def tree_pair(self, x, y, dom: isl.Set):
+        """Two trees without reductions: identical trees are equal; anything else is decided by
+        z3 over the IEEE-754 theory (value_smt.py), a model giving the counterexample's inputs."""
+        saved = ({k: list(v) for k, v in self.hyp.items()}, list(self.refs), set(self.notes), list(self.refused))
+        self.tree = True
+        try:
+            self.cmp(x, y, dom)
+            return
+        except Mismatch as exc:
+            mm = exc
+        finally:
+            self.tree = None
+        self.hyp, self.refs, self.notes, self.refused = saved
+        where = mm.where if isinstance(mm.where, isl.Set) and mm.where.get_space().is_equal(dom.get_space()) else dom
+        where = where.intersect(dom)
+        status, res = value_smt.decide((self.a.model, self.b.model), x, y, where, self.compute, self.finite,
+                                       self.timeout)
+        if status == "proved":
+            self.by_z3 += 1  # different trees, equal bits
+            return
+        if status == "unknown":
+            raise Unsupported(f"{mm.message}; z3 did not decide whether the values are equal ({res})")
+        if self.profile == "approximate" and mm.extra.get("structural"):
+            raise Unsupported(f"the expression trees differ ({mm.message}); equivalence beyond reassociation is "
+                              "not decided")
+        raise Mismatch(where, f"{mm.message} (z3: the values differ bitwise{' for ' + res.text() if res.values else ''})",
+                       witness=res, **{k: v for k, v in mm.extra.items() if k != "structural"})
+
+    def node(self, x, y, dom: isl.Set):
+        """Compare two non-piecewise nodes of the same kind structurally."""
         if type(x) is not type(y):
             self.structure(dom, f"{node_kind(x)} in {self.names[0]}, {node_kind(y)} in {self.names[1]}")
         if isinstance(x, Const):
-            if x.value != y.value:
+            if not same_const(x.value, y.value):
                 raise Mismatch(dom, f"the constant {x.value:g} in {self.names[0]} is {y.value:g} in "
                                     f"{self.names[1]}")
         elif isinstance(x, (Leaf, Iter)):
@@ -146,10 +194,24 @@ class Compare:
         elif isinstance(x, Red):
             self.reduction(x, y, dom)
 
+    def rounds(self, side: Side, at: At):
+        """The precision a stored value is rounded to (a narrower store than the compute type:
+        f16, bf16), or None when storing it is exact (a copy of a cell of that precision)."""
+        m = side.model
+        prec = m.program.tensor(m.stmt(at.stmt).accesses[0].tensor).prec
+        if fp.COMPUTE[prec] == prec:
+            return None
+        body = strip(at.body)
+        if isinstance(body, Leaf) and m.program.tensor(body.tensor).prec == prec:
+            return None
+        return prec
+
     def who(self, first: bool) -> str:
         return self.names[0] if first else self.names[1]
 
     def structure(self, dom, message):
+        if self.tree:  # z3 decides the pair of trees (tree_pair)
+            raise Mismatch(dom, f"the expression trees differ: {message}", structural=True)
         if self.profile == "approximate":
             raise Unsupported(f"the expression trees differ ({message}); equivalence beyond reassociation is "
                               "not decided")
@@ -200,6 +262,8 @@ class Compare:
                     where = extra.unwrap().domain()
                     raise Mismatch(single_cell(where, dom), f"a term {shape_text(key)} of the {x.op} reduction is "
                                    f"added in {who} but not in {other}", term=shape_text(key), missing_in=other)
+            if x.op in ("max", "min"):
+                continue  # idempotent: how often a term is taken does not matter, only the set
             ja, jb = fa[key].is_injective(), fb[key].is_injective()
             if ja != jb:
                 m = fb[key] if ja else fa[key]
@@ -237,7 +301,10 @@ class Compare:
                 continue
             pieces.append((chain.wrap(), chain.domain_map(), t.body, chain))  # chain: ctx -> instance
         order, placed = None, []  # placed: (term -> statement instance, term set, term -> ctx) to order by schedule
-        drop = self.finite and red.op == "+" and finite_zero.never_negzero(red.init)
+        # +0.0 terms leave a sum unchanged only when it is never -0.0 (-0 + +0 = +0): a sum from
+        # +0.0 or a nonzero constant; -0.0 terms leave any sum unchanged
+        skip_pos = red.op == "+" and finite_zero.never_negzero(red.init)
+        drop = self.finite and skip_pos
         k = 0
         while k < len(pieces):
             d, to_ctx, body, ymap = pieces[k]
@@ -246,7 +313,7 @@ class Compare:
             if d.is_empty():
                 continue
             if isinstance(inner, Pw) and red.op == "+" and (has_red(inner) or
-                                                             any(is_zero(e) or (drop and finite_zero.zero_node(e))
+                                                             any(is_zero(e) or (drop and finite_zero.zero_node(e, self.lim))
                                                                  for _, e in inner.pieces)):
                 pieces += [(d.intersect(pd), to_ctx, e, ymap) for pd, e in inner.pieces]
                 continue
@@ -261,10 +328,10 @@ class Compare:
                     if not ch.is_empty():
                         pieces.append((ch.wrap(), ch.domain_map().apply_range(to_ctx), t.body, None))
                 continue
-            if red.op == "+" and is_zero(inner):
+            if red.op == "+" and (is_neg_zero(inner) or (skip_pos and is_zero(inner))):
                 continue  # adding +0.0 (an empty partial sum, a predicated-off term) changes nothing
             for dd, shape, leaves in flat_terms(body, d):
-                if drop and finite_zero.zero_shape(shape):
+                if drop and finite_zero.zero_shape(shape, self.lim):
                     self.dropped.terms += 1  # 0 * input: +-0 for finite inputs (finite_zero.py)
                     continue
                 name = self.fams.setdefault(shape, f"F{len(self.fams)}")
@@ -337,19 +404,21 @@ def _pure_sums(ma: KernelModel, mb: KernelModel) -> bool:
     return True
 
 
-def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
+def equivalence(ma: KernelModel, mb: KernelModel, profile: str, timeout: float = DEFAULT_TIMEOUT) -> list:
     """[(kind, Decided)]: equivalence and, when equal, reassociation."""
     na, nb = ma.kernel.name, mb.kernel.name
     if _pure_sums(ma, mb):
         from . import contraction
-        return contraction.equivalence(ma, mb, profile)
+        out = contraction.equivalence(ma, mb, profile)
+        if out[0][1].status != "unknown":
+            return out  # else (other groupings or constants, say) the value comparison decides
     try:
         precs = {ma.program.tensor(st.accesses[0].tensor).prec for m in (ma, mb) for st in m.stmts}
-        if len(precs) > 1:  # (reads of other precisions convert alike in both kernels)
-            raise Unsupported(f"the kernels store in several precisions ({', '.join(sorted(precs))}): stores "
-                              "round, and rounding through copies is not modelled")
+        if len({fp.COMPUTE[p] for p in precs}) > 1:  # (reads of other precisions convert alike)
+            raise Unsupported(f"the kernels compute in several precisions ({', '.join(sorted(precs))}): "
+                              "conversions between compute types inside a value are not modelled")
         sa, sb = Side(ma), Side(mb)
-        cmp = Compare(sa, sb, profile)
+        cmp = Compare(sa, sb, profile, sorted(precs)[0] if precs else "f32", timeout)
         for t in sorted(sa.writes() | sb.writes()):
             tensor = ma.program.tensor(t)
             if tensor.memory != "global" or tensor.scratch:
@@ -365,6 +434,8 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str) -> list:
     except (Unsupported, isl.Error) as exc:
         return [("equivalence", Decided("unknown", f"not decided by value: {exc}", STATEMENT))]
     assumed = f"; {cmp.dropped.text(profile)}" if cmp.dropped else ""
+    if cmp.by_z3:
+        assumed += "; different expression trees proved bitwise equal by z3 (IEEE-754)"
     eq = Decided("proved", f"{na} and {nb} leave the same value in every observable cell{assumed}",
                  STATEMENT + (f"; {finite_zero.ASSUMPTION}" if cmp.dropped else ""))
     st_red = "every reduction sums its terms in the same order in both kernels (bitwise equal)"
@@ -405,4 +476,7 @@ def _refute(model: KernelModel, t: str, mm: Mismatch, na: str, nb: str) -> Decid
     cell = tup[0][1]
     text = f"{t}[{', '.join(map(str, cell))}]"
     msg = (f"{text} differs at {params_text(params)}: {mm.message}")
-    return Decided("refuted", msg, STATEMENT, {"params": params, "cells": [{"tensor": t, "index": cell}], **mm.extra})
+    cex = {"params": params, "cells": [{"tensor": t, "index": cell}], **mm.extra}
+    if mm.witness is not None:
+        cex.update(value_smt.witness_inputs(mm.witness, pt))
+    return Decided("refuted", msg, STATEMENT, cex)

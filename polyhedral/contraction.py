@@ -3,7 +3,9 @@
 Supported shape, per observable (global) tensor T a kernel writes: either `zero T` (or a
 constant-zero nest covering T) in an earlier top-level statement followed only by
 accumulations `T[f] += c * x1[g1] * ... * xn[gn]`, or accumulations only, or plain stores
-`T[f] = c * x1[g1] * ...` writing each cell once. Every factor reads a tensor the kernel does
+`T[f] = c * x1[g1] * ...` writing each cell once. A term family is its product's tree (its
+grouping and its constants' bits; the operands of one `*` commute), never a set of factors:
+`(a*b)*w` and `a*(b*w)` round differently. Every factor reads a tensor the kernel does
 not write, every index is affine, no data-dependent guard. Then
 
     final(T[cell]) = init(cell) + sum over instances s with f(s) = cell of term(s),
@@ -15,6 +17,8 @@ Summation order is compared too: equal per-cell term orders mean bitwise-equal r
 otherwise the claim reassociates (refused for + under the reproducible profile).
 """
 from __future__ import annotations
+
+import struct
 
 import islpy as isl
 
@@ -30,29 +34,41 @@ class Unsupported(Exception):
     pass
 
 
-def _factors(e):
-    match e:
-        case BinOp(op="*", a=a, b=b):
-            return _factors(a) + _factors(b)
-    return [e]
+def _bits(v: float) -> str:
+    return struct.pack("<d", float(v)).hex()
 
 
 def _term(e, names):
-    coef, loads = 1.0, []
-    for f in _factors(e):
-        match f:
-            case Int(value=v) | Float(value=v):
-                coef *= v
-            case Load(index=idx):
-                try:
-                    [aff(x, names) for x in idx]
-                except NonAffine:
-                    raise Unsupported("a factor has a dynamic index") from None
-                loads.append(f)
-            case _:
-                raise Unsupported("a term is not a product of tensor reads and constants")
-    loads.sort(key=lambda l: l.tensor)
-    return coef, loads
+    """(shape, loads) of a product of reads and constants: the shape is the product's tree with
+    each read replaced by its tensor and each constant by its bits (`(a*b)*w` is not
+    `a*(b*w)`, -0.0 is not 0.0); the two operands of one `*` are put in a canonical order
+    (commuting them is exact), the loads in the order of the shape's leaves."""
+    match e:
+        case BinOp(op="*", a=a, b=b):
+            (sa, la), (sb, lb) = _term(a, names), _term(b, names)
+            if repr(sb) < repr(sa):
+                (sa, la), (sb, lb) = (sb, lb), (sa, la)
+            return ("*", sa, sb), la + lb
+        case Int(value=v) | Float(value=v):
+            return ("c", _bits(v)), []
+        case Load(index=idx):
+            try:
+                [aff(x, names) for x in idx]
+            except NonAffine:
+                raise Unsupported("a factor has a dynamic index") from None
+            return ("l", e.tensor), [e]
+    raise Unsupported("a term is not a product of tensor reads and constants")
+
+
+def _shape_text(shape, parts: list, top: bool = True) -> str:
+    """The term's text, its reads filled in from `parts` (consumed in leaf order)."""
+    match shape:
+        case ("*", a, b):
+            text = f"{_shape_text(a, parts, False)} * {_shape_text(b, parts, False)}"
+            return text if top else f"({text})"
+        case ("c", bits):
+            return f"{struct.unpack('<d', bytes.fromhex(bits))[0]:g}"
+    return parts.pop(0)
 
 
 class Shape:
@@ -105,10 +121,10 @@ class Shape:
     def _add(self, st, t, kind, families):
         names = st.names(self.model.pnames)
         if st.zero_like:
-            coef, loads = 0.0, []
+            shape, loads = ("c", _bits(0.0)), []
         else:
-            coef, loads = _term(st.node.value if kind == "set" else _acc_term(st), names)
-        key = (t, kind, coef, tuple(l.tensor for l in loads))
+            shape, loads = _term(st.node.value if kind == "set" else _acc_term(st), names)
+        key = (t, kind, shape, tuple(l.tensor for l in loads))
         fam = families.setdefault(key, f"F{len(families)}")
         if len({l.tensor for l in loads}) != len(loads):
             self.ambiguous.add(key)
@@ -141,8 +157,7 @@ def _term_text(key, vals, prog) -> tuple:
         k = prog.tensor(name).rank
         parts.append(f"{name}[{', '.join(map(str, rest[:k]))}]")
         rest = rest[k:]
-    coef = "" if key[2] == 1.0 else f"{key[2]:g} * "
-    return cell, coef + " * ".join(parts) if parts else f"{key[2]:g}"
+    return cell, _shape_text(key[2], parts)
 
 
 def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
@@ -182,11 +197,11 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
                                             statement))]
     groups = {}
     for key in set(sa.terms) | set(sb.terms):
-        groups.setdefault((key[0], key[1], key[3]), set()).add(key)
+        groups.setdefault((key[0], key[1], tuple(sorted(key[3]))), set()).add(key)
     for g, keys in groups.items():
         if len(keys) > 1:
             return [("equivalence", Decided("unknown", f"terms of {g[0]} with factors {g[2]} appear with different "
-                                            "constant coefficients", statement))]
+                                            "constants or groupings", statement))]
     for key in sorted(set(sa.terms) | set(sb.terms), key=str):
         ta, tb = sa.terms.get(key), sb.terms.get(key)
         empty = (ta or tb).range().empty((ta or tb).range().get_space())

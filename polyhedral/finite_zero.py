@@ -16,9 +16,12 @@ What is dropped, and why it is exact under the assumption:
   a fill with 0.0, the pad value of `tensor.pad`, a gap of a zero-filled tensor that a strided
   insert leaves untouched) or the program multiplies by a literal 0;
 - a term is dropped when its value is `z * v` (either order, through float casts of the
-  zero), `z` such a zero and `v` a kernel input (finite by the assumption), a finite
-  constant or an integer iterator value: then the term is +0 or -0. Products of two inputs
-  are not dropped (`x * y` may overflow to an infinity even for finite x and y);
+  zero), `z` such a zero and `v` a kernel input (finite by the assumption *at its declared
+  precision*: one whose largest finite value overflows the statement's compute type, an f64
+  input read by an f32 statement, say, is not, since 1e300 becomes inf there), a constant
+  finite in the compute type or an integer iterator value: then the term is +0 or -0.
+  Products of two inputs are not dropped (`x * y` may overflow to an infinity even for
+  finite x and y). `Limits` carries the compute type and the tensors' precisions;
 - a sum `s + (+-0)` equals s bitwise except when s is -0.0 (`-0 + +0 = +0`). A sum that starts
   from +0.0 (a zero-filled accumulator) is never -0.0 in round-to-nearest (a rounded sum is
   -0 only when both operands are), so terms are dropped from a `+` reduction only when its
@@ -34,11 +37,34 @@ import functools
 import math
 
 import islpy as isl
+import numpy as np
 
+from smt import fp
 from .describe import maps_of
 from .valueexpr import At, Const, Iter, Leaf, Op, Pw, Red
 
 FINITE_PROFILES = ("finite", "approximate")
+
+
+class Limits:
+    """What stays finite in one compute type (smt/fp.py's COMPUTE): an input of a tensor whose
+    largest finite value fits it, a constant that rounds to a finite value there."""
+
+    def __init__(self, compute: str = "f32", precs: dict | None = None):
+        self.compute, self.precs = compute, precs or {}
+
+    def leaf_ok(self, tensor: str) -> bool:
+        prec = self.precs.get(tensor)
+        return prec is not None and fp.MAX_FINITE[prec] <= fp.MAX_FINITE[self.compute]
+
+    def const_ok(self, v: float) -> bool:
+        if self.compute == "i32":
+            return math.isfinite(v)
+        with np.errstate(all="ignore"):
+            return bool(np.isfinite(np.float32(v) if self.compute == "f32" else np.float64(v)))
+
+
+ANY = Limits("f64")  # no tensor known: only constants checked, against f64
 ASSUMPTION = "assuming finite inputs"
 
 
@@ -59,25 +85,27 @@ def _float_cast(name: str) -> bool:
 
 # ------------------------------------------------------------ term shapes (claims_terms.flat_terms)
 
-def zero_shape(shape) -> bool:
+def zero_shape(shape, lim: Limits = ANY) -> bool:
     """The term of this shape is +0 or -0 when every input is finite."""
     match shape:
-        case ("c", v):
+        case ("c", v, *_):
             return v == 0.0
         case ("o", "*", a, b, *_):
-            return (zero_shape(a) and finite_shape(b)) or (finite_shape(a) and zero_shape(b))
+            return (zero_shape(a, lim) and finite_shape(b, lim)) or (finite_shape(a, lim) and zero_shape(b, lim))
         case ("o", name, a) if _float_cast(name):
-            return zero_shape(a)
+            return zero_shape(a, lim)
     return False
 
 
-def finite_shape(shape) -> bool:
-    """A value that is finite when every input is: an input cell, a finite constant, an
-    iterator value (an integer)."""
+def finite_shape(shape, lim: Limits = ANY) -> bool:
+    """A value that is finite when every input is: an input cell whose precision fits the
+    compute type, a constant finite there, an iterator value (an integer)."""
     match shape:
-        case ("c", v):
-            return math.isfinite(v)
-        case ("l", _) | ("i",):
+        case ("c", v, *_):
+            return lim.const_ok(v)
+        case ("l", t):
+            return lim.leaf_ok(t)
+        case ("i",):
             return True
     return False
 
@@ -88,32 +116,34 @@ def _every_case(pred):
     """`pred` on node forms: `At` wrappers stripped first (`_strip`), and true of a
     piecewise node when it has cases and every case has it."""
     @functools.wraps(pred)
-    def lifted(n) -> bool:
+    def lifted(n, *args) -> bool:
         n = _strip(n)
         if isinstance(n, Pw):
-            return bool(n.pieces) and all(lifted(e) for _, e in n.pieces)
-        return pred(n)
+            return bool(n.pieces) and all(lifted(e, *args) for _, e in n.pieces)
+        return pred(n, *args)
     return lifted
 
 
 @_every_case
-def zero_node(n) -> bool:
+def zero_node(n, lim: Limits = ANY) -> bool:
     """Node form of `zero_shape`: every case of n is +0 or -0 when every input is finite."""
     if isinstance(n, Const):
         return n.value == 0.0
     if isinstance(n, Op) and n.name == "*" and len(n.args) == 2:
         a, b = n.args
-        return (zero_node(a) and finite_node(b)) or (finite_node(a) and zero_node(b))
+        return (zero_node(a, lim) and finite_node(b, lim)) or (finite_node(a, lim) and zero_node(b, lim))
     if isinstance(n, Op) and _float_cast(n.name) and len(n.args) == 1:
-        return zero_node(n.args[0])
+        return zero_node(n.args[0], lim)
     return False
 
 
 @_every_case
-def finite_node(n) -> bool:
+def finite_node(n, lim: Limits = ANY) -> bool:
     if isinstance(n, Const):
-        return math.isfinite(n.value)
-    return isinstance(n, (Leaf, Iter))
+        return lim.const_ok(n.value)
+    if isinstance(n, Leaf):
+        return lim.leaf_ok(n.tensor)
+    return isinstance(n, Iter)
 
 
 @_every_case
@@ -127,23 +157,23 @@ def never_negzero(n) -> bool:
     return False
 
 
-def plus_zero_operand(n):
+def plus_zero_operand(n, lim: Limits = ANY):
     """For `x + z` or `z + x` (and `x - z`) with z a finite zero and x never -0.0: x, else None."""
     n = _strip(n)
     if not isinstance(n, Op) or n.name not in ("+", "-") or len(n.args) != 2:
         return None
     a, b = n.args
-    if zero_node(b) and never_negzero(a):
+    if zero_node(b, lim) and never_negzero(a):
         return a
-    if n.name == "+" and zero_node(a) and never_negzero(b):
+    if n.name == "+" and zero_node(a, lim) and never_negzero(b):
         return b
     return None
 
 
-def drop_zero_operand(x, y):
+def drop_zero_operand(x, y, lim: Limits = ANY):
     """(x', y'): x and y with `+ z` removed from one of them (`plus_zero_operand`), or None when
     neither adds a finite zero to a value that is never -0.0, or both do (compared as they are)."""
-    kx, ky = plus_zero_operand(x), plus_zero_operand(y)
+    kx, ky = plus_zero_operand(x, lim), plus_zero_operand(y, lim)
     if (kx is None) == (ky is None):
         return None
     return (kx, y) if kx is not None else (x, ky)

@@ -15,6 +15,8 @@ statements; this module knows nothing of isl.
 """
 from __future__ import annotations
 
+import math
+
 import re
 from dataclasses import dataclass
 
@@ -102,7 +104,8 @@ def original_sid(sid: str) -> str:
 
 
 def is_zero_const(e) -> bool:
-    return isinstance(e, (Int, Float)) and e.value == 0
+    """The constant +0 (a -0.0 store is no zero fill: -0.0 + -0.0 stays -0.0)."""
+    return isinstance(e, (Int, Float)) and e.value == 0 and math.copysign(1.0, e.value) > 0
 
 
 

@@ -17,7 +17,7 @@ import islpy as isl
 from .describe import maps_of
 from .valueflow import Unsupported
 
-MAX_MULTIPLICITY = 16  # additions of one value to one cell compared by peeling
+MAX_MULTIPLICITY = 64  # additions of one value to one cell compared by peeling
 
 
 def one_space(u: isl.UnionMap) -> isl.UnionMap:

@@ -20,6 +20,7 @@ staged tiles disappear because their reads are replaced by what was copied. Node
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -295,15 +296,18 @@ class Expander:
 
 
 def fold(n: Op):
-    """Exact constant arithmetic folded (0.0 + 0.0 is 0.0), `x + 0.0` is x, and a case split
-    with a constant piece (a predicated tail's `where(c, v, 0.0)`) distributed over the node."""
+    """Exact constant arithmetic folded (0.0 + 0.0 is 0.0, -0.0 + -0.0 is -0.0), `x + -0.0`
+    and `x - 0.0` are x (bitwise, for every x: NaN and infinities included), and a case split
+    with a constant piece (a predicated tail's `where(c, v, 0.0)`) distributed over the node.
+    `x + 0.0` stays: it is +0.0 for x = -0.0 (the comparison decides it, z3 or the finite
+    profile's rules)."""
     a, b = n.args
     if isinstance(a, Const) and isinstance(b, Const):
         v = _exact(n.name, a.value, b.value)
         return n if v is None else Const(v)
-    if n.name == "+" and isinstance(b, Const) and b.value == 0.0:
+    if n.name in ("+", "-") and isinstance(b, Const) and _is_zero_signed(b.value, n.name == "+"):
         return a
-    if n.name == "+" and isinstance(a, Const) and a.value == 0.0:
+    if n.name == "+" and isinstance(a, Const) and _is_zero_signed(a.value, True):
         return b
     for k, x in enumerate(n.args):
         if isinstance(x, Pw) and any(isinstance(e, Const) for _, e in x.pieces):
@@ -316,14 +320,23 @@ def fold(n: Op):
     return n
 
 
+def _is_zero_signed(v: float, negative: bool) -> bool:
+    """v is -0.0 (negative) or +0.0, by its sign bit (never Python `==`, which says -0.0 == 0.0)."""
+    return v == 0.0 and math.copysign(1.0, v) < 0 if negative else v == 0.0 and math.copysign(1.0, v) > 0
+
+
 def _exact(op: str, a: float, b: float):
-    """op(a, b) when its exact value is an f32 number (every precision then gives it), else None."""
-    if op not in ("+", "-", "*"):
+    """op(a, b) when its exact value is an f32 number (both float compute types, f32 and f64,
+    then give it), else None; a zero result keeps IEEE's sign (-0.0 + -0.0 is -0.0)."""
+    if op not in ("+", "-", "*") or not (math.isfinite(a) and math.isfinite(b)):
         return None
     x, y = Fraction(a), Fraction(b)
     r = x + y if op == "+" else x - y if op == "-" else x * y
     f = float(r)
-    return f if Fraction(f) == r and float(np.float32(f)) == f else None
+    if f == 0.0:  # the sign of an exact zero: the same in every precision (round to nearest)
+        f = a + b if op == "+" else a - b if op == "-" else a * b
+    with np.errstate(all="ignore"):
+        return f if Fraction(f) == r and float(np.float32(f)) == f else None
 
 
 def _integer_affine(e) -> bool:

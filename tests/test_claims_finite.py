@@ -162,7 +162,18 @@ def _leaf(t):
     (("o", "/", ("c", 0.0), ("l", "w")), False),  # 0 / 0 is NaN
 ])
 def test_zero_shapes(shape, zero):
-    assert finite_zero.zero_shape(shape) is zero
+    lim = finite_zero.Limits("f32", {"w": "f32", "x": "f32"})
+    assert finite_zero.zero_shape(shape, lim) is zero
+
+
+def test_finite_zero_of_an_f64_input_read_by_an_f32_statement_is_kept():
+    """Issue 20: inputs are finite at their declared precision; an f64 input read by an f32
+    statement may overflow on conversion (1e300 -> inf, 0 * inf = NaN): never dropped."""
+    lim = finite_zero.Limits("f32", {"w": "f64", "h": "f16"})
+    assert not finite_zero.zero_shape(("o", "*", ("c", 0.0), ("l", "w")), lim)
+    assert finite_zero.zero_shape(("o", "*", ("c", 0.0), ("l", "h")), lim)
+    assert not finite_zero.zero_shape(("o", "*", ("c", 0.0), ("c", 1e300)), lim)  # inf in f32
+    assert finite_zero.zero_shape(("o", "*", ("c", 0.0), ("c", 1e300)), finite_zero.Limits("f64", {}))
 
 
 def test_never_negative_zero():
@@ -173,9 +184,10 @@ def test_never_negative_zero():
     assert not finite_zero.never_negzero(Red("*", "f32", Const(0.0)))
     assert not finite_zero.never_negzero(_leaf("x"))
     zero_term = Op("*", [Const(0.0), _leaf("w")])
-    assert finite_zero.plus_zero_operand(Op("+", [Red("+", "f32", Const(0.0)), zero_term])) is not None
-    assert finite_zero.plus_zero_operand(Op("+", [_leaf("x"), zero_term])) is None
-    assert finite_zero.plus_zero_operand(Op("-", [zero_term, Red("+", "f32", Const(0.0))])) is None
+    lim = finite_zero.Limits("f32", {"w": "f32", "x": "f32"})
+    assert finite_zero.plus_zero_operand(Op("+", [Red("+", "f32", Const(0.0)), zero_term]), lim) is not None
+    assert finite_zero.plus_zero_operand(Op("+", [_leaf("x"), zero_term]), lim) is None
+    assert finite_zero.plus_zero_operand(Op("-", [zero_term, Red("+", "f32", Const(0.0))]), lim) is None
 
 
 def test_only_finite_and_approximate_assume_finite_inputs():

@@ -16,8 +16,7 @@ tensor z[N] f32
 def _claim(text):
     program = parse_text(HEAD + text)
     (rep,) = [r for r in verify_program(program) if "==" in r.kernel]
-    (o,) = rep.obligations
-    return o
+    return next(o for o in rep.obligations if o.kind == "equivalence")
 
 
 def test_times_one_against_the_value_is_not_refuted_without_a_run_that_shows_it():
@@ -26,9 +25,7 @@ def test_times_one_against_the_value_is_not_refuted_without_a_run_that_shows_it(
 kernel b { for i in 0 .. N { y[i] = x[i] } }
 claim a == b
 """)
-    assert o.status in ("proved", "unknown"), o
-    if o.status == "unknown":
-        assert "run equal" in o.message
+    assert o.status == "proved", o  # z3 decides x * 1.0 = x bitwise (issue 20)
 
 
 def test_real_difference_is_refuted_at_sizes_that_replay(tmp_path):

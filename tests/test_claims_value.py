@@ -75,8 +75,9 @@ def replays(text: str, report, rtol=None) -> bool:
     if any(isinstance(n, ir.Barrier) for k in program.kernels for n in ir.walk(k.body)):
         from codegen.emulate import load_emulated  # threads phase by phase between barriers
         runner = load_emulated(program, seed=0).run
-    rep = compare_kernels(program, b, a, cex["params"], rtol=rtol, atol=rtol or 0.0,
-                          runner_ref=runner, runner_cand=runner)
+    rep = compare_kernels(program, b, a, cex["params"], cex.get("seed", 0), cex.get("inputs", "random"),
+                          rtol=rtol, atol=rtol or 0.0, runner_ref=runner, runner_cand=runner,
+                          values=cex.get("values"))
     return not rep.ok
 
 
@@ -276,13 +277,25 @@ def test_in_place_stencil_in_the_wrong_order_is_refuted_and_replays():
     assert replays(text, rep)
 
 
-def test_mixed_precisions_are_unknown():
-    """A store into an f16 tile rounds: not modelled, so never proved."""
+def test_copy_through_narrower_tensor_is_refuted():
+    """A store into an f16 tile rounds (issue 20): z3 models the rounding, so a value copied
+    through it against the unrounded value is refuted, and the refutation replays."""
     text = ("params N where N >= 1\ntensor a[N] f32\ntensor t[N] f16\ntensor y[N] f32\n"
             "kernel first { for i in 0 .. N { t[i] = a[i] }\n for i in 0 .. N { y[i] = t[i] } }\n"
             "kernel second { for i in 0 .. N { t[i] = a[i] }\n for i in 0 .. N { y[i] = a[i] } }\n"
             "claim first == second\n")
-    assert claim_reports(text)[0].verdict == "unknown"
+    rep = claim_reports(text)[0]
+    assert rep.verdict == "illegal"
+    assert replays(text, rep)
+
+
+def test_copy_through_narrower_tensor_against_inline_cast_is_proved():
+    """The same copy against `cast f16` written inline: equal bitwise, decided by z3."""
+    text = ("params N where N >= 1\ntensor a[N] f32\ntensor t[N] f16\ntensor y[N] f32\n"
+            "kernel first { for i in 0 .. N { t[i] = a[i] }\n for i in 0 .. N { y[i] = t[i] * 2.0 } }\n"
+            "kernel second { for i in 0 .. N { t[i] = a[i] }\n for i in 0 .. N { y[i] = f16(a[i]) * 2.0 } }\n"
+            "claim first == second\n")
+    assert claim_reports(text)[0].verdict == "legal"
 
 
 def test_winograd_claim_is_decided_by_the_op_proofs():
@@ -296,8 +309,11 @@ def test_winograd_claim_is_decided_by_the_op_proofs():
     assert {"profile", "coverage", "in_bounds", "equivalence"} <= kinds
     rep = next(r for r in claim_reports(text.replace("profile approximate", "profile default"))
                if r.kernel.endswith("_original"))
-    assert rep.verdict == "unknown"
+    # unknown by the op's proofs, then refuted by a bitwise run: default does not license
+    # Winograd's rounding (issue 20: an unknown claim is refuted by running)
+    assert rep.verdict == "illegal"
     assert "approximate" in rep.obligations[0].message
+    assert any(o.status == "refuted" and o.engine == "run" for o in rep.obligations)
     old = "d_wU[0, 3, f_u, c_u] = b[f_u, 0, 2, c_u]"
     assert old in text
     rep = next(r for r in claim_reports(text.replace(old, "d_wU[0, 3, f_u, c_u] = b[f_u, 0, 1, c_u]"))

@@ -252,7 +252,10 @@ def cmd_run(args) -> int:
     from .resources import check_run
     from .run_plan import name_backends, outcome
 
+    from .cli_support import parse_set
+
     program = _load(args.file)
+    values = parse_set(args.set_values)
     jobs = _jobs(program, args)
     failed = 0
     for sizes in _size_sets(program, args.size):
@@ -265,7 +268,8 @@ def cmd_run(args) -> int:
                     report = compare_kernels(p_ref, ref, cand, sizes, args.seed, args.inputs,
                                              _runner(p_ref, t_ref, args.seed, args.races),
                                              _runner(p_cand, t_cand, args.seed, args.races),
-                                             rtol=rtol, atol=rtol or 0.0, program_cand=p_cand)
+                                             rtol=rtol, atol=rtol or 0.0, program_cand=p_cand,
+                                             values=values)
                 except _runtime_errors() as e:
                     print(f"{label}: FAILED at {sizes}: {e}")
                     failed += 1
@@ -367,7 +371,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", metavar="N=37,M=20", help="default: three small size sets")
     p.add_argument("--target", choices=TARGETS, default="c")
     p.add_argument("--seed", type=_count, default=0, metavar="S")
-    p.add_argument("--inputs", choices=("random", "small-int"), default="random")
+    p.add_argument("--inputs", choices=("random", "small-int", "special", "special-finite"),
+                   default="random", help="special: the seed's pattern of -0.0, NaN, infinities, extremes; "
+                   "special-finite: the finite ones (for the finite profile)")
+    p.add_argument("--set", dest="set_values", action="append", default=[], metavar="NAME[i]=V",
+                   help="an input cell's value (a counterexample's: -0.0, inf, nan, 1e300, 0x1p-3)")
     p.add_argument("--kernel", metavar="K")
     p.add_argument("--races", action="store_true", help="with --target emulate: the race detector")
     p.set_defaults(fn=cmd_run)

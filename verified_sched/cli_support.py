@@ -172,3 +172,21 @@ def fit_array(program: ir.Program, name: str, arr: np.ndarray, sizes: dict) -> n
     out = np.zeros(store, dtype=want)
     out[tuple(slice(0, n) for n in arr.shape)] = arr
     return out
+
+
+def parse_set(specs) -> list:
+    """The `--set 'NAME[i, j]=VALUE'` cells (a counterexample's input values): [{tensor, index,
+    value}]; VALUE a float literal such as -0.0, inf, nan, 1e300, or a hex float."""
+    import re
+
+    out = []
+    for spec in specs:
+        m = re.fullmatch(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*\[([-0-9,\s]*)\]\s*=\s*(\S+)\s*", spec)
+        if not m:
+            raise UsageError(f"expected --set 'NAME[i, j]=VALUE', got {spec!r}")
+        try:
+            index = [int(x) for x in m.group(2).split(",") if x.strip()]
+        except ValueError:
+            raise UsageError(f"--set {spec!r}: the index is not a list of integers") from None
+        out.append({"tensor": m.group(1), "index": index, "value": m.group(3)})
+    return out

@@ -41,7 +41,19 @@ def _runner(program: ir.Program, kernel: str):
     return load_checked(program).run
 
 
-def _compare(ref_prog, cand_prog, kernel, sizes, cand_kernel=None, rtol=None):
+# the inputs every refuting run tries: the oracle's random draw, then each special-value pattern
+# (codegen/special_inputs.py: -0.0, a mixture, NaN, +inf, the largest finite, -inf, narrowing)
+INPUT_SETS = (("random", 0),) + tuple(("special", s) for s in range(9))
+# under the profiles that assume finite inputs: finite special values only
+FINITE_INPUT_SETS = (("random", 0),) + tuple(("special-finite", s) for s in range(6))
+
+
+def input_sets(profile: str) -> tuple:
+    return FINITE_INPUT_SETS if profile in ("finite", "approximate") else INPUT_SETS
+
+
+def _compare(ref_prog, cand_prog, kernel, sizes, cand_kernel=None, rtol=None, inputs="random", seed=0,
+             values=None):
     """(differs, text, first cell or None); differs is None when nothing can be concluded."""
     from codegen.emulate import EmulationError
     from codegen.oracle import OutOfStorage, compare_kernels
@@ -55,11 +67,13 @@ def _compare(ref_prog, cand_prog, kernel, sizes, cand_kernel=None, rtol=None):
     except VschedError:
         return None, "", None
     try:
-        rep = compare_kernels(ref_prog, kernel, cand_kernel, sizes, 0, "random", _runner(ref_prog, kernel),
+        rep = compare_kernels(ref_prog, kernel, cand_kernel, sizes, seed, inputs, _runner(ref_prog, kernel),
                               _runner(cand_prog, cand_kernel), rtol=rtol, atol=rtol or 0.0,
-                              program_cand=cand_prog)
+                              program_cand=cand_prog, values=values)
     except (OutOfStorage, EmulationError, KernelError, VschedError, MemoryError):
         return None, "", None
+    if rep.equal and inputs.startswith("special"):
+        return False, "", None  # all-special inputs may leave every output zero: still equal
     if rep.equal:  # (also when vacuous: equal runs never refute, and a refutation they fail
         return False, "", None  # to replay is only ever downgraded to unknown, never to legal)
     d = rep.first_diff
@@ -93,18 +107,42 @@ def refute_unknowns(program: ir.Program, kernel: str, obligations: list, profile
     except VschedError:
         return obligations
     for k in unknown_ops:
-        if profile != "reproducible" and not all(_keeps_rounding(program, kernel, obligations, j)
-                                                 for j in range(1, k + 1)):
-            return obligations
-        for sizes in size_sets:
-            differs, text, cell = _compare(progs[k - 1], progs[k], kernel, sizes)
-            if not differs:
-                continue
-            replays, _, _ = _compare(program, full, kernel, sizes)
-            if not replays:
-                continue
-            return _refute(obligations, k, sizes, text, cell)
+        rounding = [_rounding(program, kernel, obligations, j, profile) for j in range(1, k + 1)]
+        if None in rounding:
+            return obligations  # an op that may change rounding unlicensed-or-not: no conclusion
+        rtol = _tolerance(program, kernel) if "licensed" in rounding[k - 1:] else None
+        whole = _tolerance(program, kernel) if "licensed" in rounding else None
+        # special values only in bitwise comparisons: a licensed reordering may overflow
+        # differently (MAX + MAX - MAX), which is no bug
+        runs = input_sets(profile) if whole is None else INPUT_SETS[:1]
+        for n, sizes in enumerate(size_sets):
+            for inputs, seed in (runs if n == 0 else INPUT_SETS[:1]):  # special values at the smallest sizes
+                differs, text, cell = _compare(progs[k - 1], progs[k], kernel, sizes, rtol=rtol, inputs=inputs,
+                                               seed=seed)
+                if not differs:
+                    continue
+                replays, _, _ = _compare(program, full, kernel, sizes, rtol=whole, inputs=inputs, seed=seed)
+                if not replays:
+                    continue
+                return _refute(obligations, k, sizes, text, cell, inputs, seed)
     return obligations
+
+
+def _tolerance(program: ir.Program, kernel: str) -> float:
+    from codegen.oracle import tolerance
+    return tolerance(program, [kernel])
+
+
+def _rounding(program: ir.Program, kernel: str, obligations: list, k: int, profile: str):
+    """How op k may change rounding: "exact" (bitwise: it keeps rounding, or the profile is
+    reproducible), "licensed" (a proved reassociation the profile allows: within tolerance),
+    or None (not known: its reassociation is not proved)."""
+    if profile == "reproducible" or _keeps_rounding(program, kernel, obligations, k):
+        return "exact"
+    rs = [o for o in obligations if o.op_index == k and o.kind == "reassociation"]
+    if rs and all(o.status == "proved" for o in rs):
+        return "licensed"
+    return None
 
 
 def _keeps_rounding(program: ir.Program, kernel: str, obligations: list, k: int) -> bool:
@@ -126,10 +164,12 @@ def _keeps_rounding(program: ir.Program, kernel: str, obligations: list, k: int)
 _LAST = ("in_bounds", "hardware_limits", "precondition")
 
 
-def _refute(obligations: list, k: int, sizes: dict, text: str, cell) -> list:
+def _refute(obligations: list, k: int, sizes: dict, text: str, cell, inputs="random", seed=0) -> list:
     cands = [o for o in obligations if o.op_index == k and o.status == "unknown"]
     target = min(cands, key=lambda o: o.kind in _LAST)
-    cex = {"params": dict(sizes), "seed": 0}
+    cex = {"params": dict(sizes), "seed": seed}
+    if inputs != "random":
+        cex["inputs"] = inputs
     if cell is not None:
         cex["cells"] = [cell]
     first = text.splitlines()[0] if text else ""
@@ -141,17 +181,22 @@ def _refute(obligations: list, k: int, sizes: dict, text: str, cell) -> list:
 
 def confirm_claim(program: ir.Program, claim, obligations: list, profile: str) -> list:
     """A claim refuted by comparing value trees keeps its refutation only when running the two
-    kernels shows it: at the counterexample's sizes, else at the file's example sizes (the
-    counterexample then names the sizes that showed it). Trees that differ while every run
-    agrees (`x * 1.0` against `x`) are `unknown`, never refuted without a replay. Bitwise
-    unless the claim's comparison is licensed to reassociate (then within the precision's
-    tolerance, as `vsched run` compares it)."""
+    kernels shows it: at the counterexample's sizes (on its z3 model's input values when it has
+    them), else at the file's example sizes, on random inputs and on each special-value pattern
+    (the counterexample then names the sizes and inputs that showed it). Trees that differ
+    while every run agrees (`x * 1.0` against `x`) are `unknown`, never refuted without a
+    replay. An `unknown` claim is run the same way and refuted (engine `run`) when a run
+    differs. Bitwise unless the verifier proved the claim a licensed reassociation (then
+    within the precision's tolerance, as `vsched run` compares it)."""
     out = []
     for o in obligations:
-        if o.status != "refuted" or o.engine == "run":
+        if o.status == "refuted" and o.engine != "run":
+            out.append(_confirm_one(program, claim, o, profile))
+        elif o.status == "unknown" and o.kind == "equivalence" and profile != "approximate" \
+                and not any(x.status == "refuted" for x in obligations):
+            out.append(_refute_claim(program, claim, o, profile))
+        else:
             out.append(o)
-            continue
-        out.append(_confirm_one(program, claim, o, profile))
     return out
 
 
@@ -169,6 +214,33 @@ def _sizes_to_try(program: ir.Program, o, examples: list) -> list:
     return out + [s for s in examples if s not in out]
 
 
+def _runs(o, sizes: dict, rtol, profile: str, special: bool = True):
+    """(inputs, seed, values) to try at `sizes`: the z3 model's cells (at its own sizes), the
+    random draw, then (bitwise comparisons only, `special`) each special-value pattern."""
+    cex = o.counterexample or {}
+    runs = []
+    if cex.get("values") and sizes == cex.get("params"):
+        runs.append(("random", 0, cex["values"]))
+    sets = input_sets(profile) if rtol is None and special else INPUT_SETS[:1]
+    return runs + [(i, s, None) for i, s in sets]
+
+
+def _shown(o, sizes, inputs, seed, values, text, cell, status=None, engine=None, note=""):
+    cex = dict(o.counterexample or {})
+    cex["params"] = dict(sizes)
+    cex["seed"] = seed
+    cex.pop("inputs", None)
+    if inputs != "random":
+        cex["inputs"] = inputs
+    if not values:
+        cex.pop("values", None)
+    if cell is not None:
+        cex["cells"] = [cell]
+    first = text.splitlines()[0] if text else ""
+    changes = {"status": status, "engine": engine} if status else {}
+    return dataclasses.replace(o, counterexample=cex, message=f"{o.message}; {note}{first}", **changes)
+
+
 def _confirm_one(program, claim, o, profile):
     from codegen.oracle import tolerance
     from .sizes import example_sizes
@@ -180,29 +252,46 @@ def _confirm_one(program, claim, o, profile):
         return o
     tried = []
     inconclusive = False
-    for sizes in candidates:
-        differs, text, cell = _compare(program, program, claim.a, sizes, claim.b, rtol)
-        if differs is None:
-            inconclusive = True
-            continue
-        tried.append(sizes)
-        if differs:
-            if sizes == params:
-                return o
-            cex = dict(o.counterexample or {})
-            cex["params"] = dict(sizes)
-            if cell is not None:
-                cex["cells"] = [cell]
-            first = text.splitlines()[0] if text else ""
-            return dataclasses.replace(o, counterexample=cex,
-                                       message=f"{o.message}; shown by a run at other sizes: {first}")
+    for n, sizes in enumerate(candidates):
+        for inputs, seed, values in _runs(o, sizes, rtol, profile, special=n < 2):
+            differs, text, cell = _compare(program, program, claim.a, sizes, claim.b, rtol, inputs, seed, values)
+            if differs is None:
+                inconclusive = True
+                continue
+            if sizes not in tried:
+                tried.append(sizes)
+            if differs:
+                if sizes == params and values:
+                    return _shown(o, sizes, inputs, seed, values, text, cell, note="shown by a run on those inputs: ")
+                if sizes == params and inputs == "random":  # the random draw shows it (not the model's values)
+                    cex = {k: v for k, v in (o.counterexample or {}).items() if k != "values"}
+                    return dataclasses.replace(o, counterexample=cex)
+                return _shown(o, sizes, inputs, seed, values, text, cell,
+                              note="shown by a run at other sizes or inputs: ")
     if inconclusive or not tried:
         return o
     shown = "; ".join(",".join(f"{k}={v}" for k, v in t.items()) for t in tried)
     return dataclasses.replace(
         o, status="unknown", counterexample=None,
-        message=f"{o.message}; but the two kernels run equal at {shown}: not refuted without a run "
-                f"that shows it")
+        message=f"{o.message}; but the two kernels run equal at {shown} (random and special-value inputs): "
+                f"not refuted without a run that shows it")
+
+
+def _refute_claim(program, claim, o, profile):
+    """An unknown claim refuted when a bitwise run of the two kernels differs (random inputs,
+    then special values); equal runs leave it unknown."""
+    from .sizes import example_sizes
+    try:
+        candidates = example_sizes(program, MAX_SIZE_SETS)
+    except VschedError:
+        return o
+    for n, sizes in enumerate(candidates):
+        for inputs, seed in (input_sets(profile) if n == 0 else INPUT_SETS[:1]):  # special values at the smallest
+            differs, text, cell = _compare(program, program, claim.a, sizes, claim.b, None, inputs, seed)
+            if differs:
+                return _shown(o, sizes, inputs, seed, None, text, cell, status="refuted", engine="run",
+                              note="a run shows the kernels differ: ")
+    return o
 
 
 CONFIRMED_KINDS = ("dependence", "coverage")
@@ -239,8 +328,10 @@ def confirm_refutations(program: ir.Program, kernel: str, obligations: list, pro
     out = list(obligations)
     for k in ks:
         parallel = _parallel(progs[k - 1], kernel) or _parallel(progs[k], kernel)
-        exact = profile == "reproducible" or _keeps_rounding(program, kernel, obligations, k)
-        rtol = None if exact else tolerance(program, [kernel])
+        # within tolerance only where the verifier proved the op's reordering licensed; any
+        # other change is compared bitwise
+        licensed = _rounding(program, kernel, obligations, k, profile) == "licensed"
+        rtol = tolerance(program, [kernel]) if licensed else None
         for n, o in enumerate(out):
             if o.op_index != k or o.status != "refuted" or o.engine == "run" or o.kind not in CONFIRMED_KINDS:
                 continue

@@ -253,7 +253,7 @@ def verify_claim(program: ir.Program, claim: ir.Claim, profile: str, timeout: fl
     def run():
         ma = KernelModel(program, claim.a, tag="A")
         mb = KernelModel(program, claim.b, tag="B")
-        return claims_value.equivalence(ma, mb, profile)
+        return claims_value.equivalence(ma, mb, profile, timeout)
     with budget.program(len(program.params)):
         # one kernel an op's rewrite of the other (an op module's `claim_goals` hook, e.g.
         # winograd's): that op's own goals decide the claim; else the value comparison
@@ -335,6 +335,10 @@ def _cex_text(o: Obligation) -> list:
     for key in ("term", "missing_in", "extra_in"):
         if key in c:
             lines.append(f"{key.replace('_', ' ')}: {c[key]}")
+    if c.get("inputs"):  # replay: vsched run --inputs special --seed S
+        lines.append(f"inputs: {c['inputs']} (vsched run --inputs {c['inputs']} --seed {c.get('seed', 0)})")
+    for v in c.get("values") or []:  # replay: vsched run --set 'x[i]=V'
+        lines.append(f"input: {v['tensor']}[{', '.join(map(str, v['index']))}] = {v['value']} (bits {v['bits']})")
     if not lines:
         lines.append(str(c))
     return lines
