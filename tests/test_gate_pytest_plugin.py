@@ -105,6 +105,18 @@ def test_file_level_expectation_is_checked_on_every_item(pytester, cases_dir):
     assert result.stdout.str().count("nothing in it was refuted with race") == 2
 
 
+def test_expect_naming_one_of_two_refuted_kinds_fails(pytester, cases_dir):
+    """Issue 23: `# expect: illegal race` on a kernel refuted with privatize_condition and
+    race passed, while the docs say "refuted only with a listed kind"."""
+    text = (cases_dir / "privatize_lane_guard.vs").read_text()
+    (pytester.path / "both.vs").write_text(text)
+    (pytester.path / "one.vs").write_text(text.replace("illegal privatize_condition|race", "illegal race"))
+    result = pytester.runpytest("--vsched", str(pytester.path), "-p", "no:cacheprovider", "-rN")
+    result.assert_outcomes(passed=1, failed=1)
+    assert ("one.vs::kernel:lane0: expected illegal race, but refuted privatize_condition, race "
+            "(privatize_condition not listed)") in result.stdout.str()
+
+
 def test_parse_error_is_one_failing_item(pytester):
     (pytester.path / "broken.vs").write_text("params N\nkernel k {\n  for i in 0 .. N {\n")
     result = pytester.runpytest("--vsched", str(pytester.path), "-p", "no:cacheprovider", "-rN")
