@@ -59,7 +59,7 @@ def config_from_args(args):
     try:
         import hypothesis  # noqa: F401 - only checking that it is installed
     except ImportError:
-        raise UsageError("vsched fuzz needs hypothesis: pip install 'verified_sched[fuzz]'") from None
+        raise UsageError("'vsched fuzz' needs hypothesis: pip install 'verified_sched[fuzz]'") from None
     from .campaign import Config, load_backend
     from .names import SHAPES
 
@@ -95,7 +95,7 @@ def cmd_fuzz(args) -> int:
         try:
             import distributed  # noqa: F401
         except ImportError:
-            raise UsageError("--dask needs the distributed package: pip install 'verified_sched[dask]'") from None
+            raise UsageError("'vsched fuzz --dask' needs distributed: pip install 'verified_sched[dask]'") from None
     with live(camp, enabled=sys.stderr.isatty() and not args.json) as update:
         try:
             camp.run(update)

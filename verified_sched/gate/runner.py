@@ -12,12 +12,11 @@ import time
 from pathlib import Path
 
 from ..budget import DEFAULT_TIMEOUT
-from ..gpu_limits import SHARED_LIMIT
+from ..target_limits import SHARED_LIMIT
 from . import timings
 from .cache import ProofCache, proof_key
 from .formats import render, summary
-from .parallel import default_workers, verify_many
-from .results import FileResult, node_locs, parse_source, program_sites, worst_exit
+from .results import FileResult, node_locs, parse_source, program_sites, verify_source, worst_exit
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -143,6 +142,14 @@ def finish(result: FileResult, payload: dict, key, cache: ProofCache) -> FileRes
     return result
 
 
+def _verify_here(jobs, profile, timeout, shared_limit, workers, started=None, costs=None):
+    """verify_many's answer for at most one job, in this process (no multiprocessing import)."""
+    if started:
+        started()
+    for i, (path, text) in enumerate(jobs):
+        yield i, verify_source(path, text, profile, timeout, shared_limit)
+
+
 def verify_files(paths, profile=None, timeout=DEFAULT_TIMEOUT, shared_limit=SHARED_LIMIT, jobs=None, use_cache=True,
                  on_result=None) -> list:
     """Verify files and directories; FileResults in input order. `on_result(result)` is
@@ -163,6 +170,10 @@ def verify_files(paths, profile=None, timeout=DEFAULT_TIMEOUT, shared_limit=SHAR
 
     flush()
     work = [(prepared[n][0].path, prepared[n][0].text) for n in pending]
+    if len(work) > 1:  # multiprocessing is imported only when there is something to share
+        from .parallel import default_workers, verify_many
+    else:
+        default_workers, verify_many = (lambda: 1), _verify_here
     workers = jobs or default_workers()
     costs = timings.estimates([text for _, text in work]) if workers > 1 and len(work) > 1 else None
     try:
