@@ -232,12 +232,15 @@ def run_verify(args) -> int:
         out = stack.enter_context(atomic_output(args.output)) if args.output else None
         t0 = time.perf_counter()
 
+        first = [True]  # the legend comes with the first text report of the run
+
         def emit(result):
             if not result.verified:
                 print(result.error, file=sys.stderr)
             if fmt != "sarif":
-                text = render(result, fmt)
+                text = render(result, fmt, first[0], args.timeout)
                 if text:
+                    first[0] = False
                     print(text, file=out or sys.stdout, flush=True)
 
         from .. import memlimit  # --max-memory: workers inherit the address-space cap
