@@ -244,6 +244,7 @@ def run_verify(args) -> int:
                     print(text, file=out or sys.stdout, flush=True)
 
         from .. import memlimit  # --max-memory: workers inherit the address-space cap
+        from .. import verify  # noqa: F401 - the solvers' native libraries (isl, z3) load before the cap
 
         with memlimit.capped(getattr(args, "max_memory", None), "verifying"):
             results = verify_files(args.files, args.profile, args.timeout, args.shared_limit, args.jobs,
