@@ -26,7 +26,6 @@ from fractions import Fraction
 from functools import cached_property
 
 import islpy as isl
-import numpy as np
 
 from verified_sched import ir
 from verified_sched.ir import BinOp, Call, Cast, Float, FloorDiv, Int, Load, Mod, Var, Where
@@ -332,6 +331,8 @@ def _exact(op: str, a: float, b: float):
         return None
     x, y = Fraction(a), Fraction(b)
     r = x + y if op == "+" else x - y if op == "-" else x * y
+    import numpy as np  # here: `vsched verify` of a file without claims does not import numpy
+
     f = float(r)
     if f == 0.0:  # the sign of an exact zero: the same in every precision (round to nearest)
         f = a + b if op == "+" else a - b if op == "-" else a * b

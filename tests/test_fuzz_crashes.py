@@ -6,7 +6,7 @@ import textwrap
 
 from verified_sched.dsl import parse_text
 from verified_sched.dsl.printer import print_program
-from verified_sched.fuzz.campaign import Config
+from verified_sched.fuzz.campaign import Config, ExampleClock
 from verified_sched.fuzz.crashes import find_crashes, flight_path, note_example
 from verified_sched.fuzz.driver import Campaign
 from verified_sched.fuzz.reproducer import read_sizes
@@ -49,11 +49,13 @@ def test_an_example_that_does_not_die_again_is_no_finding(tmp_path):
 def test_a_backend_that_kills_the_worker_gives_a_crash_reproducer(tmp_path):
     (tmp_path / "crashy_backend.py").write_text(CRASHY)
     cfg = Config(ops=("split",), shapes=("matmul",), size_range=(1, 4), max_ops=1, seed=5, batch=5,
-                 backend="crashy_backend:factory", cwd=str(tmp_path), shrink_seconds=1.0)
-    camp = Campaign(cfg, tmp_path / "out", None, 25.0, 2).run()
+                 backend="crashy_backend:factory", cwd=str(tmp_path), shrink_seconds=1.0, clock=ExampleClock())
+    camp = Campaign(cfg, tmp_path / "out", None, 4.0, 2)
+    camp.clock = lambda: float(camp.batches)  # fake clocks (issue 23): the budget is 4 batches, not 25 s
+    camp.run()
     assert camp.crashes, "the backend kills every worker that runs a legal example"
     crash = [f for f in camp.findings if f["kind"] == "crash"]
     assert len(crash) == 1 and "SIGSEGV" in crash[0]["message"]  # reported once, however often it happened
     text = open(crash[0]["path"]).read()
-    assert "# reproduce: vsched fuzz --reproduce crash-" in text and "--backend crashy_backend:factory" in text
+    assert "# reproduce: vsched fuzz --reproduce out/crash-" in text  # from where the campaign started and "--backend crashy_backend:factory" in text
     assert read_sizes(text) and "schedule " in text

@@ -155,7 +155,7 @@ import json, sys
 from pathlib import Path
 from verified_sched.gate import parallel
 assert parallel.start_method() == "fork"
-jobs = [(str(p), p.read_text()) for p in sorted(Path(sys.argv[1]).glob("*.vs"))]
+jobs = [(str(p), p.read_text()) for p in sorted(Path(sys.argv[1]).glob("*.vs")) if p.stem in sys.argv[2:]]
 def plain(payloads):
     out = []
     for i, p in payloads:
@@ -165,19 +165,25 @@ def plain(payloads):
                 o["seconds"] = 0
         out.append([i, p])
     return out
-one = plain(parallel.verify_many(jobs, None, 10.0, 48 * 1024, 1))
-two = plain(parallel.verify_many(jobs, None, 10.0, 48 * 1024, 2, participate=True))
+one = plain(parallel.verify_many(jobs, None, 600.0, 48 * 1024, 1))  # no timeout under load: no unknown
+two = plain(parallel.verify_many(jobs, None, 600.0, 48 * 1024, 2, participate=True))
 print(json.dumps({"files": len(jobs), "same": one == two, "statuses": sorted({p["status"] for _, p in one})}))
 """
+
+
+# corpus files of every flavour (legal, illegal, claims, GPU with barriers, a folder op): the
+# whole corpus took minutes twice over (issue 23: the suite must be fast) and proved no more
+CORPUS_SAMPLE = ("stencil_interchange_illegal", "matmul_tiled", "sum_interchange", "claim_matmul_orders",
+                 "claim_matmul_off_by_one", "privatize_lane_guard", "shared_with_barrier", "split_reduction")
 
 
 def test_corpus_with_this_process_taking_part_equals_one_worker(cases_dir, repo_root, tmp_path):
     """In a fresh single-threaded process (so the fork path runs even under pytest-xdist)."""
     env = dict(os.environ, VSCHED_CACHE_DIR=str(tmp_path / "cache"))
-    out = subprocess.run([sys.executable, "-c", _CORPUS_CHECK, str(cases_dir)], cwd=repo_root, env=env,
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", _CORPUS_CHECK, str(cases_dir), *CORPUS_SAMPLE], cwd=repo_root,
+                         env=env, capture_output=True, text=True, check=True)
     got = json.loads(out.stdout.splitlines()[-1])
-    assert got == {"files": len(list(cases_dir.glob("*.vs"))), "same": True, "statuses": ["illegal", "legal"]}
+    assert got == {"files": len(CORPUS_SAMPLE), "same": True, "statuses": ["illegal", "legal"]}
 
 
 def test_fork_server_pool_when_this_process_has_threads(tree_of_three):
@@ -201,12 +207,13 @@ def tree_of_three(cases_dir):
 
 
 def test_verify_imports_no_kernel_runner_it_does_not_use(cases_dir, repo_root):
-    """The exit-code guard imports the runners' error classes only when an error escapes."""
+    """The exit-code guard imports the runners' error classes only when an error escapes (and,
+    with lazy subcommands, verify imports no other command's module: issue 23)."""
     code = ("import sys; from verified_sched.cli import main; "
             f"rc = main(['verify', '--no-cache', {str(cases_dir / 'matmul_tiled.vs')!r}]); "
             "print(rc, sorted(m for m in sys.modules if m.startswith(('verified_sched.mlir.', 'codegen.emulate'))))")
     out = subprocess.run([sys.executable, "-c", code], cwd=repo_root, capture_output=True, text=True, check=True)
-    assert out.stdout.split("\n")[-2] == "0 ['verified_sched.mlir.cli']"
+    assert out.stdout.split("\n")[-2] == "0 []"
 
 
 def test_stopping_early_ends_the_children():

@@ -4,7 +4,6 @@ cannot state; plus: concrete huge sizes cost what symbolic ones cost."""
 from __future__ import annotations
 
 import dataclasses
-import time
 
 import islpy as isl
 import pytest
@@ -93,19 +92,15 @@ schedule matmul { split i by 32 -> io, ii
  retype ji as vectorized }"""
 
 
-def test_concrete_huge_sizes_cost_what_symbolic_sizes_cost():
+def test_concrete_huge_sizes_cost_what_symbolic_sizes_cost(monkeypatch):
+    """Counted in isl operations, not seconds (issue 23: no test depends on the machine's
+    speed): sizes pinned to 10^6 verify within the same small operation budget per obligation
+    as symbolic sizes (about 1% of the default), which enumerating 10^18 instances could not."""
+    from verified_sched import budget
     from verified_sched.verify import verify_program
     p = parse_text(MATMUL)
     huge = dataclasses.replace(p, constraints=p.constraints + tuple(
         Cmp("==", Var(n), Int(10 ** 6)) for n in p.params))
-
-    def best(program):
-        times = []
-        for _ in range(3):
-            t = time.perf_counter()
-            reps = verify_program(program)
-            times.append(time.perf_counter() - t)
-            assert all(r.verdict == "legal" for r in reps)
-        return min(times)
-    sym, big = best(p), best(huge)
-    assert big < 2.0 * sym + 0.05, (sym, big)
+    monkeypatch.setattr(budget, "ISL_MAX_OPERATIONS", 100_000)
+    for program in (p, huge):
+        assert [r.verdict for r in verify_program(program, timeout=600.0)] == ["legal"]

@@ -13,13 +13,11 @@ import argparse
 import contextlib
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import ir, memlimit
-from .budget import DEFAULT_TIMEOUT
-from .target_limits import SHARED_LIMIT
-from .errors import UsageError, VschedError
-
-TARGETS = ("c", "cuda", "emulate", "interp", "iree")
+if TYPE_CHECKING:  # imported where used: `vsched --help` starts without them (benchmarks/startup.py)
+    from . import ir
+    from .errors import VschedError
 
 
 # ---------------------------------------------------------------- helpers
@@ -59,6 +57,8 @@ def _scheduled(program: ir.Program, kernel: str, upto=None) -> ir.Program:
     sched = program.schedule_for(kernel)
     ops = sched.ops if sched else ()
     if upto is not None and upto > len(ops):
+        from .errors import UsageError
+
         raise UsageError(f"kernel {kernel} has {len(ops)} schedule op(s); --after {upto} is too many")
     return apply_schedule(program, kernel, upto)
 
@@ -84,6 +84,8 @@ def _after(program: ir.Program, upto, only=None) -> ir.Program:
 def _kernel_names(program: ir.Program, only) -> list:
     names = [k.name for k in program.kernels]
     if only is not None and only not in names:
+        from .errors import UsageError
+
         raise UsageError(f"no kernel named {only!r} (kernels: {', '.join(names) or 'none'})")
     return [only] if only is not None else names
 
@@ -160,6 +162,8 @@ def _runner(program: ir.Program, target: str, seed: int, races: bool = False):
             from .mlir.iree_backend import load_iree
 
             return load_iree(program).run
+    from .errors import UsageError
+
     raise UsageError(f"unknown target {target!r}")
 
 
@@ -181,6 +185,8 @@ def _reassociates(program: ir.Program, profile: str, kernel=None, claim=None) ->
     reduction is reordered."""
     if profile == "approximate":
         return True
+    from .budget import DEFAULT_TIMEOUT
+    from .errors import VschedError
     from .reassociation import schedule_reassociates
     from .verify import verify_claim
 
@@ -326,102 +332,87 @@ def cmd_verify(args) -> int:
     return run_verify(args)
 
 
+# ---------------------------------------------------------------- the subcommands
+
+# name -> (the module that registers the subcommand, the function it calls on the
+# subparsers, the one-line help of `vsched --help`). Only the module of the command that runs
+# is imported (and its parser built): `vsched --help` imports none of them. A new subcommand
+# is a row here and an `add_subparser(sub)` in its module.
+COMMANDS = {
+    "verify": ("verified_sched.cli_args", "add_verify", "prove every schedule op and claim, or give a counterexample"),
+    "show": ("verified_sched.cli_args", "add_show", "print the program in the DSL (after K schedule ops)"),
+    "emit": ("verified_sched.cli_args", "add_emit", "emit source code of the scheduled kernels"),
+    "run": ("verified_sched.cli_args", "add_run", "scheduled vs unscheduled kernels (or claims) on random inputs"),
+    "exec": ("verified_sched.cli_args", "add_exec", "run one kernel on given .npy inputs"),
+    "conv-backward": ("verified_sched.generators.conv_backward_cli", "add_subparser",
+                      "emit direct convolution-backward nests with proved claims"),
+    "explain": ("verified_sched.gate.explain", "add_subparser",
+                "verify one op (or kernel) and draw its counterexamples as HTML"),
+    "import": ("verified_sched.mlir.cli", "add_subparser", "translate linalg-on-tensors MLIR into a .vs program"),
+    "cache": ("verified_sched.gate.cache", "add_subparser", "show or clear the compile and proof caches"),
+    "fuzz": ("verified_sched.fuzz.command", "add_subparser",
+             "property-based fuzzing of rewrites (and of another backend)"),
+}
+
 # ---------------------------------------------------------------- main
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only=None) -> argparse.ArgumentParser:
+    """The parser of `vsched` with every subcommand's parser; with `only` (a name, or "" for
+    none), just that subcommand's parser is built (its module imported), the others are only
+    listed by name and help."""
+    import importlib
+
     ap = argparse.ArgumentParser(prog="vsched", description="Verify, show, compile and run loop-nest schedules.",
                                  epilog="exit codes: 0 legal/equal, 1 illegal/different, 2 usage or input "
                                         "error, 3 unknown (verify), 4 internal error")
     ap.add_argument("--debug", action="store_true",
                     help="print the traceback of an internal error (also VSCHED_DEBUG=1); accepted anywhere")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
-
-    p = sub.add_parser("verify", help="prove every schedule op and claim, or give a counterexample")
-    p.add_argument("files", nargs="+", metavar="FILE|DIR", help="files, or directories (their *.vs, recursively)")
-    p.add_argument("--json", action="store_true", help="one JSON object per file (--format json)")
-    p.add_argument("--profile", choices=ir.PROFILES, help="override the file's profile")
-    p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="S", help="seconds per kernel")
-    p.add_argument("--max-memory", type=memlimit.byte_count, default=None, metavar="BYTES",
-                   help="address-space cap, e.g. 4G (default: 75%% of RAM more than mapped now)")
-    p.add_argument("--shared-limit", type=_count, default=SHARED_LIMIT, metavar="BYTES",
-                   help=f"shared memory a block may use (hardware_limits; default {SHARED_LIMIT})")
-    from .gate import runner as gate_runner, cache as gate_cache  # the CI gate (README "CI gate")
-
-    gate_runner.add_arguments(p)
-    p.set_defaults(fn=cmd_verify)
-
-    p = sub.add_parser("show", help="print the program in the DSL (after K schedule ops)")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--after", type=_count, default=0, metavar="K")
-    p.add_argument("--kernel", metavar="K", help="apply only this kernel's schedule")
-    p.set_defaults(fn=cmd_show)
-
-    p = sub.add_parser("emit", help="emit source code of the scheduled kernels")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--target", choices=("c", "cuda", "mlir"), default="c")
-    p.add_argument("--after", type=_count, default=None, metavar="K",
-                   help="apply only the first K ops of each schedule (default: all; 0: as written)")
-    p.add_argument("--size", metavar="N=37,M=20", help="--target mlir: the static sizes")
-    p.add_argument("-o", "--output", metavar="OUT")
-    p.set_defaults(fn=cmd_emit)
-
-    p = sub.add_parser("run", help="scheduled vs unscheduled kernels (or claims) on random inputs")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--size", metavar="N=37,M=20", help="default: three small size sets")
-    p.add_argument("--target", choices=TARGETS, default="c")
-    p.add_argument("--seed", type=_count, default=0, metavar="S")
-    p.add_argument("--inputs", choices=("random", "small-int", "special", "special-finite"),
-                   default="random", help="special: the seed's pattern of -0.0, NaN, infinities, extremes; "
-                   "special-finite: the finite ones (for the finite profile)")
-    p.add_argument("--set", dest="set_values", action="append", default=[], metavar="NAME[i]=V",
-                   help="an input cell's value (a counterexample's: -0.0, inf, nan, 1e300, 0x1p-3)")
-    p.add_argument("--kernel", metavar="K")
-    p.add_argument("--races", action="store_true", help="with --target emulate: the race detector")
-    p.set_defaults(fn=cmd_run)
-
-    p = sub.add_parser("exec", help="run one kernel on given .npy inputs")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--kernel", required=True, metavar="K")
-    p.add_argument("--size", metavar="N=37", help="default: inferred from the arrays' shapes")
-    p.add_argument("--in", dest="inputs", action="append", default=[], metavar="NAME=a.npy")
-    p.add_argument("--out", dest="outputs", action="append", default=[], metavar="NAME=b.npy")
-    p.add_argument("--target", choices=("c", "interp"), default="c")
-    p.add_argument("--seed", type=_count, default=0, metavar="S")
-    p.set_defaults(fn=cmd_exec)
-
-    from .generators import conv_backward_cli  # `vsched conv-backward`
-
-    conv_backward_cli.add_subparser(sub)
-    from .gate import explain  # `vsched explain`
-
-    explain.add_subparser(sub)
-    from .mlir import cli as mlir_cli  # `vsched import FILE.mlir` (verified_sched/mlir)
-
-    mlir_cli.add_subparser(sub)
-    gate_cache.add_subparser(sub)  # `vsched cache info|clear`
-    from .fuzz import command as fuzz_command  # `vsched fuzz` (README: Fuzzing)
-
-    fuzz_command.add_subparser(sub)
+    for name, (module, function, help_) in COMMANDS.items():
+        if only is None or name == only:
+            getattr(importlib.import_module(module), function)(sub)
+        else:
+            sub.add_parser(name, help=help_, add_help=False)
     return ap
 
 
-def _count(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return int(text)
+def _command(argv: list):
+    """The subcommand named in argv (the first word not an option), or None."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    return word if word in COMMANDS else None
 
 
-def _seconds(text: str) -> float:
-    import math
+# a missing optional dependency (top-level module) -> (its name, the extra that installs it)
+EXTRAS = {"hypothesis": ("hypothesis", "fuzz"), "distributed": ("distributed", "dask"),
+          "torch": ("torch", "torch"), "torch_mlir": ("torch-mlir", "iree"), "iree": ("iree", "iree"),
+          "xdsl": ("xdsl", "iree")}
 
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds, got {text!r}")
-    return value
+
+def missing_extra(e: BaseException, command) -> str | None:
+    """`'vsched fuzz' needs hypothesis: pip install ...` for an optional module that is not
+    installed, else None."""
+    if not isinstance(e, ModuleNotFoundError) or not e.name:
+        return None
+    extra = EXTRAS.get(e.name.split(".")[0])
+    if extra is None:
+        return None
+    return f"'vsched {command}' needs {extra[0]}: pip install 'verified_sched[{extra[1]}]'"
+
+
+def _guarded(fn, command):
+    """fn, with a missing optional dependency turned into a usage error (exit 2)."""
+    def run(args):
+        try:
+            return fn(args)
+        except ModuleNotFoundError as e:
+            message = missing_extra(e, command)
+            if message is None:
+                raise
+            from .errors import UsageError
+
+            raise UsageError(message) from None
+    return run
 
 
 def _message(e: VschedError) -> str:
@@ -436,7 +427,15 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     argv = [a for a in argv if a != "--debug"]
-    parser = build_parser()
+    command = _command(argv)
+    try:
+        parser = build_parser(command or "")
+    except ModuleNotFoundError as e:  # the command's module needs a missing extra
+        message = missing_extra(e, command)
+        if message is None:
+            raise
+        print(f"vsched: error: {message}", file=sys.stderr)
+        return USAGE
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse printed the usage error
@@ -444,4 +443,4 @@ def main(argv=None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return USAGE
-    return run_guarded(args.fn, args, debug, _runtime_errors)
+    return run_guarded(_guarded(args.fn, args.command), args, debug, _runtime_errors)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 
 OK, FINDING, USAGE, UNKNOWN, INTERNAL = 0, 1, 2, 3, 4
 SEVERITY = (INTERNAL, USAGE, FINDING, UNKNOWN, OK)  # most severe first: what several files exit with
@@ -35,6 +34,12 @@ def error_message(e) -> str:
     return str(e) if loc is not None else f"vsched: error: {getattr(e, 'message', e)}"
 
 
+def _traceback(e: BaseException) -> None:
+    import traceback  # only with --debug: not imported at start-up
+
+    traceback.print_exception(e, file=sys.stderr)
+
+
 def _stderr(message: str) -> None:
     try:
         print(message, file=sys.stderr)
@@ -45,7 +50,7 @@ def _stderr(message: str) -> None:
 def internal(e: BaseException, debug: bool) -> int:
     """Report an unexpected exception as an internal error: one line, the traceback on demand."""
     if debug:
-        traceback.print_exception(e, file=sys.stderr)
+        _traceback(e)
     what = f"{type(e).__name__}: {e}".splitlines()[0] if str(e) else type(e).__name__
     _stderr(f"vsched: internal error: {what[:300]} (please report this; rerun with --debug "
             "for the traceback)")
@@ -84,14 +89,14 @@ def _exit_code(e: Exception, debug: bool, runtime_errors) -> int:
         runtime = ()
     if isinstance(e, runtime):
         if debug:
-            traceback.print_exception(e, file=sys.stderr)
+            _traceback(e)
         _stderr(error_message(e))
         return FINDING
     if isinstance(e, InternalError):
         return internal(e, debug)
     if isinstance(e, (VschedError, RecursionError, MemoryError, OSError)):  # the input's fault: exit 2
         if debug:
-            traceback.print_exception(e, file=sys.stderr)
+            _traceback(e)
         _stderr(_input_error_text(e))
         return USAGE
     return internal(e, debug)  # the last line of defence: never a traceback

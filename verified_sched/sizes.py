@@ -11,7 +11,7 @@ import numbers
 import random
 import re
 
-from codegen.dtypes import Loader, eval_cond, eval_int
+from codegen.int_eval import Loader, eval_cond, eval_int
 from . import ir
 from .errors import UsageError
 

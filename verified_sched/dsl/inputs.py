@@ -65,11 +65,12 @@ def inputs_text(r: ir.InputRange) -> str:
 
 
 def ranges_from_comments(text: str, filename: str = "<string>") -> list:
-    """Every `# inputs: ...` comment of a .vs source."""
+    """Every `# inputs: ...` comment line of a .vs source (the parser adds them to
+    Program.inputs, so the comment form means the same as the directive)."""
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if s.startswith("#") and s[1:].strip().startswith("inputs:"):
             body = s[1:].strip()[len("inputs:"):].strip()
-            out.append(parse_inputs_line("inputs " + body, Loc(filename, n, 1)))
+            out.append(parse_inputs_line("inputs " + body, Loc(filename, n, line.index("#") + 1)))
     return out

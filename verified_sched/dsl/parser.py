@@ -6,6 +6,7 @@ are checked before anything else sees the Program.
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from .. import ir
@@ -13,7 +14,7 @@ from ..errors import Loc, ParseError
 from .exprs import TokenStream
 from .lexer import tokenize
 from .limits import check_program_limits, read_source
-from .inputs import parse_inputs_line
+from .inputs import parse_inputs_line, ranges_from_comments
 from .ops_parser import parse_axis, parse_op
 
 _TOP = ("params", "profile", "tensor", "kernel", "schedule", "claim", "inputs")
@@ -273,6 +274,9 @@ def parse_text(text: str, filename: str = "<string>", check: bool = True) -> ir.
     from ..wellformed import check_program
 
     program = _Parser(text, filename).program()
+    commented = ranges_from_comments(text, filename)  # `# inputs: ...`, read like the directive
+    if commented:
+        program = dataclasses.replace(program, inputs=program.inputs + tuple(commented))
     check_program_limits(program)
     if check:
         check_program(program)

@@ -41,6 +41,22 @@ class Config:
     batch: int = 20  # examples per batch
     cwd: str = ""  # where MODULE of --backend is imported from
     flight_dir: str = ""  # where a pool worker notes the example it is checking (fuzz/crashes.py)
+    clock: object = None  # the deadline's clock, time.time by default (tests: ExampleClock)
+
+
+class ExampleClock:
+    """A fake clock for budget tests (picklable, so a pool worker gets a copy): each call
+    returns `start` plus `step` seconds per earlier call. run_batch reads it once per example
+    it may draw, so a budget becomes a number of examples per batch, whatever the machine's
+    load (with the campaign's own clock counting the examples absorbed: Campaign.clock)."""
+
+    def __init__(self, step: float = 1.0, start: float = 0.0):
+        self.step, self.t = step, start
+
+    def __call__(self) -> float:
+        t = self.t
+        self.t += self.step
+        return t
 
 
 class _PastDeadline(BaseException):
@@ -110,7 +126,7 @@ def run_batch(cfg: Config, index: int, examples: int | None = None, deadline: fl
     state = {"shrinking": False, "deadline": 0.0, "failing": {}, "last": {}}
 
     def prop(ex):
-        if deadline is not None and not state["shrinking"] and time.time() >= deadline:
+        if deadline is not None and not state["shrinking"] and (cfg.clock or time.time)() >= deadline:
             raise _PastDeadline
         from ..dsl.printer import print_program
 

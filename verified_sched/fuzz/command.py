@@ -59,7 +59,7 @@ def config_from_args(args):
     try:
         import hypothesis  # noqa: F401 - only checking that it is installed
     except ImportError:
-        raise UsageError("vsched fuzz needs hypothesis: pip install 'verified_sched[fuzz]'") from None
+        raise UsageError("'vsched fuzz' needs hypothesis: pip install 'verified_sched[fuzz]'") from None
     from .campaign import Config, load_backend
     from .names import SHAPES
 
@@ -95,12 +95,18 @@ def cmd_fuzz(args) -> int:
         try:
             import distributed  # noqa: F401
         except ImportError:
-            raise UsageError("--dask needs the distributed package: pip install 'verified_sched[dask]'") from None
-    with live(camp, enabled=sys.stderr.isatty() and not args.json) as update:
+            raise UsageError("'vsched fuzz --dask' needs distributed: pip install 'verified_sched[dask]'") from None
+    tty = sys.stderr.isatty()
+    with live(camp, enabled=tty and not args.json, lines=not tty) as update:
         try:
             camp.run(update)
         except OSError as e:
             raise UsageError(f"cannot reach {args.dask or 'the worker pool'}: {e}") from None
+    if camp.stats.examples == 0 and not camp.crashes:
+        if budget is None:
+            raise UsageError("the campaign ran no example")
+        raise UsageError(f"the budget of {budget:g} s ran no example (starting the workers and the first "
+                         "example took longer); give a larger --budget, or --examples N")
     if args.json:
         print(json.dumps(summary(camp)))
     else:
@@ -115,7 +121,8 @@ def summary(camp) -> dict:
     s = camp.stats
     return {"examples": s.examples, "legal": s.verdicts.get("legal", 0), "illegal": s.verdicts.get("illegal", 0),
             "unknown": s.verdicts.get("unknown", 0), "errors": s.verdicts.get("error", 0),
-            "findings": [{"kind": f["kind"], "reproducer": f["path"], "signature": f["signature"],
+            "findings": [{"kind": f["kind"], "op": f.get("op", ""), "count": f.get("count", 1),
+                          "reproducer": f["path"], "signature": f["signature"],
                           "message": f["message"].splitlines()[0][:300], "lines": f["lines"]} for f in camp.findings],
             "duplicate_findings": camp.duplicates, "worker_crashes": camp.crashes,
             "seconds": round(camp.seconds, 3), "workers": camp.workers,

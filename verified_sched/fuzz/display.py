@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import time
 
 from rich.console import Console
 from rich.table import Table
@@ -28,11 +29,37 @@ def panel(camp) -> Table:
     return t
 
 
+PROGRESS_EVERY = 10.0  # seconds between two progress lines off a terminal
+
+
+def progress_line(camp) -> str:
+    s = camp.stats
+    rate = s.examples / camp.seconds if camp.seconds else 0.0
+    return (f"vsched fuzz: {s.examples} examples in {camp.seconds:.0f} s ({rate:.1f}/s); {_verdicts(camp)}; "
+            f"{len(camp.findings)} finding(s)")
+
+
+def progress_lines(stream, clock=time.monotonic, every: float = PROGRESS_EVERY):
+    """A callable(camp) printing `progress_line` on `stream` at most once per `every` seconds
+    of `clock` (the first after `every` seconds): progress a log or a CI job shows."""
+    last = [clock()]
+
+    def update(camp):
+        now = clock()
+        if now - last[0] >= every:
+            last[0] = now
+            print(progress_line(camp), file=stream, flush=True)
+    return update
+
+
 @contextlib.contextmanager
-def live(camp, enabled: bool):
-    """A callable(camp) refreshing the panel on stderr (a no-op when not enabled)."""
+def live(camp, enabled: bool, lines: bool = False):
+    """A callable(camp) refreshing the panel on stderr when `enabled` (a terminal); else,
+    with `lines`, printing a progress line now and then; else a no-op."""
     if not enabled:
-        yield lambda c: None
+        import sys
+
+        yield progress_lines(sys.stderr) if lines else (lambda c: None)
         return
     from rich.live import Live
 
@@ -65,12 +92,28 @@ def final_table(camp) -> str:
     if s.times:
         con.print("time: " + ", ".join(f"{k} {v:.1f} s" for k, v in s.times.items()))
     if camp.findings:
-        f = Table(title=f"findings ({camp.duplicates} duplicate(s) not repeated)")
-        for col in ("kind", "reproducer", "what"):
+        f = Table(title=f"findings (the same kind, op and signature counted once: {camp.duplicates} "
+                        "duplicate(s) not repeated)")
+        for col in ("kind", "op", "count", "reproducer", "what"):
             f.add_column(col)
         for rec in camp.findings:
-            f.add_row(rec["kind"], rec["path"], rec["message"].splitlines()[0][:120])
+            f.add_row(rec["kind"], rec.get("op", ""), str(rec.get("count", 1)), rec["path"],
+                      rec["message"].splitlines()[0][:120])
         con.print(f)
+        con.print("reproduce: " + "; ".join(_reproduce_command(rec) for rec in camp.findings))
     else:
         con.print("no findings")
     return buf.getvalue().rstrip()
+
+
+def _reproduce_command(rec: dict) -> str:
+    """The first `# reproduce:` command of a reproducer (it runs from where the campaign was
+    started: reproducer.write)."""
+    import re
+
+    try:
+        with open(rec["path"], encoding="utf-8") as f:
+            m = re.search(r"^# reproduce: (.*?)(\s+#.*)?$", f.read(), re.M)
+    except OSError:
+        m = None
+    return m.group(1) if m else rec["path"]

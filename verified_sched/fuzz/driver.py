@@ -2,7 +2,7 @@
 
 Batches are submitted so that every worker stays busy, results are consumed as they finish
 (`concurrent.futures.as_completed` / `distributed.as_completed`), findings are deduplicated by
-signature and written as reproducers, and the campaign stops at the example count or the time
+(kind, op, signature), counted, and written as reproducers, and the campaign stops at the example count or the time
 budget. With one local worker the batches run in this process (monkeypatching tests see it).
 
 A budgeted campaign hands every batch the campaign's deadline: a batch draws no example after
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .campaign import Config, run_batch
 from .crashes import find_crashes
-from .reproducer import write
+from .reproducer import finding_key, write
 from .stats import Stats
 
 
@@ -44,12 +44,16 @@ class Campaign:
     batches: int = 0  # batches submitted
     reached: int = -1  # the highest batch index that ran an example
     pool_for_one: bool = False  # one worker in a process pool too, not in this process (the benchmark)
+    clock: object = None  # seconds for the budget: time.perf_counter, or a test's fake (with cfg.clock)
+
+    def now(self) -> float:
+        return (self.clock or time.perf_counter)()
 
     @property
     def seconds(self) -> float:
         """Seconds since the campaign started, up to its end once run() returned (a campaign
         read later, like the benchmark's table, does not count the time after it)."""
-        return (time.perf_counter() if self.ended is None else self.ended) - self.started
+        return (self.now() if self.ended is None else self.ended) - self.started
 
     def done(self) -> bool:
         if self.examples is not None and self.stats.examples >= self.examples:
@@ -57,7 +61,8 @@ class Campaign:
         return self.budget is not None and self.seconds >= self.budget
 
     def deadline(self) -> float | None:
-        """The `time.time()` epoch at which the budget ends (None without a budget)."""
+        """The `time.time()` epoch (cfg.clock's time) at which the budget ends (None without a
+        budget)."""
         return None if self.budget is None else self.wall_started + self.budget
 
     def _next_size(self, in_flight: int) -> int:
@@ -74,20 +79,25 @@ class Campaign:
             self.add_finding(rec)
 
     def add_finding(self, rec: dict) -> None:
-        """Record a finding and write its reproducer, unless one with its signature was seen."""
-        if any(f["signature"] == rec["signature"] for f in self.findings):
-            self.duplicates += 1
-            return
-        rec = dict(rec)
-        rec["path"] = str(write(rec, self.out_dir))
+        """Record a finding and write its reproducer, unless one with its (kind, op,
+        signature) was seen: that one's count goes up instead."""
+        key = finding_key(rec)
+        for f in self.findings:
+            if finding_key(f) == key:
+                f["count"] += 1
+                self.duplicates += 1
+                return
+        rec = dict(rec, count=1)
+        rec["path"] = str(write(rec, self.out_dir, self.cfg.cwd))
         self.findings.append(rec)
 
     def run(self, on_update=lambda c: None) -> "Campaign":
-        self.started, self.wall_started, self.ended = time.perf_counter(), time.time(), None
+        self.started, self.ended = self.now(), None
+        self.wall_started = (self.cfg.clock or time.time)() if self.clock is None else self.started
         try:
             self._run(on_update)
         finally:
-            self.ended = time.perf_counter()
+            self.ended = self.now()
         return self
 
     def _run(self, on_update) -> None:

@@ -25,15 +25,25 @@ def sizes_line(sizes: list) -> str:
 STRUCTURAL = ("stage", "privatize", "expand_zero", "tensorize", "fuse_epilogue", "split_reduction", "winograd")
 
 
-def signature(kind: str, ops: list, obligation: str = "", op: str = "") -> str:
-    """What makes two findings the same: the kind; for a counterexample finding the obligation
-    kind, the op it belongs to and the structural ops of the schedule (those that add
-    statements or tensors); for the other kinds the set of ops of the schedule. Loop-only ops
-    around a bug (another split, a retype) do not make a new finding."""
+def signature(kind: str, ops: list, obligation: str = "", op: str = "", message: str = "") -> str:
+    """What makes two findings the same (with their kind and op: `finding_key`): for a
+    counterexample finding the obligation kind, the op it belongs to and the structural ops
+    of the schedule (those that add statements or tensors); for a backend finding how the
+    backend failed (wrong values, or the exception it raised), whatever the schedule, since
+    the bug is the backend's; for the other kinds the set of ops of the schedule. Loop-only
+    ops around a bug (another split, a retype) do not make a new finding."""
     if kind == "counterexample":
         extra = "+".join(sorted({o for o in ops if o in STRUCTURAL})) or "loops"
         return f"{kind}:{obligation}:{op}:{extra}"
+    if kind == "backend":
+        m = re.search(r"the backend raised (\w+)", message)
+        return f"{kind}:{'raised ' + m.group(1) if m else 'differs'}"
     return f"{kind}:{'+'.join(sorted(set(ops))) or 'no-ops'}"
+
+
+def finding_key(record: dict) -> tuple:
+    """(kind, op, signature): findings with the same key are one finding, counted."""
+    return record["kind"], record.get("op", ""), record["signature"]
 
 
 def finding_record(ex, outcome, cfg, flaky: bool = False) -> dict:
@@ -63,15 +73,29 @@ def finding_record(ex, outcome, cfg, flaky: bool = False) -> dict:
     lines.append(f"# reproduce: {cmd}")
     if expect:
         lines.append(f"# expect: {expect}")
-    return {"kind": f.kind, "message": f.message, "signature": signature(f.kind, outcome.ops, f.obligation, f.op),
+    return {"kind": f.kind, "message": f.message, "op": f.op,
+            "signature": signature(f.kind, outcome.ops, f.obligation, f.op, f.message),
             "name": name, "text": "\n".join(lines) + "\n" + text, "sizes": sizes, "ops": outcome.ops,
             "lines": text.count("\n"), "flaky": flaky}
 
 
-def write(record: dict, folder: Path) -> Path:
+def write(record: dict, folder: Path, cwd: str | None = None) -> Path:
+    """Write the reproducer into `folder`; its `# reproduce:` commands name it by its path
+    from `cwd` (where the campaign was started), so they run as printed from there."""
+    import os
+    import shlex
+
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / record["name"]
-    path.write_text(record["text"])
+    shown = str(path.resolve())
+    if cwd:
+        rel = os.path.relpath(path.resolve(), Path(cwd).resolve())
+        shown = shown if rel.startswith("..") else rel
+    shown = shlex.quote(shown)
+    lines = [re.sub(rf"(?<![\w./-]){re.escape(record['name'])}(?![\w.-])", shown, line)
+             if line.startswith(("# reproduce:", "# then:")) else line
+             for line in record["text"].split("\n")]
+    path.write_text("\n".join(lines))
     return path
 
 

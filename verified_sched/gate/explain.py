@@ -25,8 +25,10 @@ def add_subparser(subparsers) -> argparse.ArgumentParser:
                     "claim of the file) and write an HTML page that draws each refutation: the iteration "
                     "spaces at the counterexample's sizes with the conflicting instances, their order before "
                     "and after the op and the cells they touch, next to the source. Exit 0 legal, 1 refuted, "
-                    "2 input error, 3 unknown.")
-    p.add_argument("file", metavar="FILE")
+                    "2 input error, 3 unknown. `vsched explain KIND` (an obligation kind, such as dependence) "
+                    "says in one line what that kind proves.")
+    p.add_argument("file", metavar="FILE|KIND",
+                   help="a .vs file; or an obligation kind (in_bounds, dependence, ...): say what it proves")
     p.add_argument("--op", type=_positive, metavar="K", help="the 1-based index of the op in the schedule")
     p.add_argument("--kernel", metavar="NAME", help="the kernel (needed when several have schedules)")
     p.add_argument("-o", "--output", metavar="OUT.html", help="write the page here (default: stdout)")
@@ -88,6 +90,11 @@ def obligations_for(program: ir.Program, args, path: str) -> tuple:
 
 
 def run(args) -> int:
+    from . import legend
+
+    if args.file in legend.KINDS and not Path(args.file).exists():  # `vsched explain dependence`
+        print(legend.explain_kind(args.file))
+        return 0
     from ..dsl import parse_text
     from ..verify import file_report_json
     from .html_report import render_html

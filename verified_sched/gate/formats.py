@@ -1,8 +1,10 @@
 """Per-file renderings of a verify run for `--format text|json|github` (SARIF: sarif.py),
 and the run summary.
 
-text: the human report of each claim and kernel, then `FILE: verdict` (as `vsched verify`
-always printed). json: one `file_report_json` object per line. github: one GitHub Actions
+text: the human report of each claim and kernel (the file's first with column headers, the
+legend line before the run's first report: gate/legend.py), on illegal or unknown a line
+saying what to do next, then `FILE: verdict` (as `vsched verify` always printed).
+json: one `file_report_json` object per line. github: one GitHub Actions
 workflow command per refuted (`::error`) or unknown (`::warning`) obligation, at the op's
 line and column, which GitHub shows as an annotation on the file.
 """
@@ -42,16 +44,17 @@ def github_lines(result) -> list:
     return out
 
 
-def render(result, fmt: str) -> str:
+def render(result, fmt: str, first: bool = False, timeout: float | None = None) -> str:
     """The text one verified or failed file contributes to stdout in format `fmt` (without a
-    trailing newline; empty when nothing), for text, json and github."""
+    trailing newline; empty when nothing), for text, json and github. text: `first` (the
+    run's first report) adds the legend; `timeout` is named in the advice on unknown."""
     if fmt == "github":
         return "\n".join(github_lines(result))
     if not result.verified:
         return ""
     if fmt == "json":
         return json.dumps(merged_json(result))
-    return text_report(result)
+    return text_report(result, first, timeout)
 
 
 def summary(results, wall: float) -> str:

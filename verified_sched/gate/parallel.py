@@ -1,7 +1,8 @@
 """Verify many files in parallel processes, results in input order.
 
 `verify_many(jobs, ...)` yields (index, payload) for each (path, text) job in input order,
-as soon as that job and every job before it are done; the payload is
+as soon as that job and every job before it are done (or, `ordered=False`, as each is
+done); the payload is
 `results.verify_source`'s dict. With one worker (or one job) everything runs in this process.
 Otherwise the costliest jobs start first (`costs`: the recorded durations of gate/timings.py,
 else the texts' lengths), so no long proof is left to start last. When this process has a
@@ -16,7 +17,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 
 from . import results
@@ -70,10 +71,11 @@ def _died(path: str, why: str) -> dict:
 
 
 def verify_many(jobs, profile, timeout: float, shared_limit: int, workers: int, started=None, costs=None,
-                participate: bool = True):
-    """Yield (index, payload) per (path, text) job, in input order. `started()` is called once
-    the workers run (a progress display may start its thread then, after the fork). `costs`:
-    estimated seconds per job (default: its length); the costliest start first."""
+                participate: bool = True, ordered: bool = True):
+    """Yield (index, payload) per (path, text) job, in input order (`ordered=False`: as each
+    job finishes). `started()` is called once the workers run (a progress display may start
+    its thread then, after the fork). `costs`: estimated seconds per job (default: its
+    length); the costliest start first."""
     if workers <= 1 or len(jobs) <= 1:
         if started:
             started()
@@ -91,6 +93,15 @@ def verify_many(jobs, profile, timeout: float, shared_limit: int, workers: int, 
         done = _forked(jobs, order, profile, timeout, shared_limit, workers, started, participate)
     else:
         done = _pooled(jobs, order, profile, timeout, shared_limit, workers, started)
+    if not ordered:
+        seen = set()
+        for i, payload in done:
+            seen.add(i)
+            yield i, payload
+        for i in range(len(jobs)):  # lost with a worker that died before it said what it took
+            if i not in seen:
+                yield i, _died(jobs[i][0], "its job was lost")
+        return
     ready, nxt = {}, 0
     for i, payload in done:
         ready[i] = payload
@@ -121,9 +132,11 @@ def _pooled(jobs, order, profile, timeout, shared_limit, workers, started):
             futures[i] = pool.submit(results.verify_source, path, text, profile, timeout, shared_limit)
         if started:
             started()
-        for i in order:
+        index = {f: i for i, f in futures.items()}
+        for future in as_completed(futures.values()):  # as they finish
+            i = index[future]
             try:
-                payload = futures[i].result()
+                payload = future.result()
             except BrokenProcessPool as e:
                 payload = _died(jobs[i][0], str(e))
             yield i, payload

@@ -174,12 +174,24 @@ def merged_json(result: FileResult) -> dict:
     return file_report_json(kernel_reports(result), result.path)
 
 
-def text_report(result: FileResult) -> str:
-    """The human report of `vsched verify` for one verified file, ending with its verdict."""
+def text_report(result: FileResult, first: bool = False, timeout: float | None = None) -> str:
+    """The human report of `vsched verify` for one verified file: its kernels' reports (the
+    first with the column headers; the legend before it when `first`, the run's first
+    report), on illegal or unknown what to do next (gate/legend.py), and its verdict."""
     from ..verify import format_report
+    from .legend import header, legend, next_step
 
-    lines = [format_report(r) for r in kernel_reports(result)]
-    lines.append(f"{result.path}: {result.status}")
+    lines = [legend()] if first else []
+    for n, report in enumerate(kernel_reports(result)):
+        text = format_report(report)
+        if n == 0:
+            head, _, rest = text.partition("\n")
+            text = "\n".join([head, header(), rest] if rest else [head, header()])
+        lines.append(text)
+    advice = next_step(result.path, result.status, timeout)
+    if advice:
+        lines.append(advice)
+    lines.append(f"{result.path}: {result.status}")  # the last line, as always (scripts read it)
     return "\n".join(lines)
 
 

@@ -6,18 +6,19 @@ legal 0), so a CI step fails on anything but all-legal and the code says the wor
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
 from pathlib import Path
 
 from ..budget import DEFAULT_TIMEOUT
-from ..gpu_limits import SHARED_LIMIT
+from ..target_limits import SHARED_LIMIT
 from . import timings
+from .atomic import atomic_output, write_atomic
 from .cache import ProofCache, proof_key
 from .formats import render, summary
-from .parallel import default_workers, verify_many
-from .results import FileResult, node_locs, parse_source, program_sites, worst_exit
+from .results import FileResult, node_locs, parse_source, program_sites, verify_source, worst_exit
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -27,9 +28,13 @@ def add_arguments(p) -> None:
     p.add_argument("--format", choices=FORMATS, default=None,
                    help="text (default), json (one object per file), sarif (SARIF 2.1.0), "
                         "github (GitHub Actions annotations)")
-    p.add_argument("-o", "--output", metavar="OUT", help="write the report to OUT instead of stdout")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="write the report to OUT instead of stdout (whole: an interrupted run leaves OUT as it was)")
     p.add_argument("-j", "--jobs", type=_positive, default=None, metavar="N",
                    help="verify N files at once in parallel processes (default: the number of cores)")
+    p.add_argument("--unordered", action="store_true",
+                   help="print each file's report as soon as it is done (default: in input order, each as "
+                        "soon as it and every file before it are done)")
     p.add_argument("--no-cache", action="store_true", help="prove everything again; read and write no cache")
     p.add_argument("--html", metavar="FILE", help="an HTML report with the counterexamples drawn")
 
@@ -143,36 +148,65 @@ def finish(result: FileResult, payload: dict, key, cache: ProofCache) -> FileRes
     return result
 
 
+def _verify_here(jobs, profile, timeout, shared_limit, workers, started=None, costs=None, ordered=True):
+    """verify_many's answer for at most one job, in this process (no multiprocessing import)."""
+    if started:
+        started()
+    for i, (path, text) in enumerate(jobs):
+        yield i, verify_source(path, text, profile, timeout, shared_limit)
+
+
 def verify_files(paths, profile=None, timeout=DEFAULT_TIMEOUT, shared_limit=SHARED_LIMIT, jobs=None, use_cache=True,
-                 on_result=None) -> list:
+                 on_result=None, unordered: bool = False) -> list:
     """Verify files and directories; FileResults in input order. `on_result(result)` is
-    called for each, in order, as soon as it and all before it are done."""
+    called for each, in order, as soon as it and all before it are done (`unordered`: as
+    soon as it is done). On an interrupt (KeyboardInterrupt) every file finished by then that
+    was not yet passed to `on_result` is, in input order, and the interrupt goes on."""
     cache = ProofCache(enabled=use_cache)
     prepared = [prepare(x, cache, profile, timeout, shared_limit) if isinstance(x, str) else (x, None)
                 for x in expand_inputs(paths)]
     pending = [n for n, (r, _) in enumerate(prepared) if r.status == "pending"]
     spinner = _Spinner(len(pending))
-    emitted = 0
+    emitted = [False] * len(prepared)
 
-    def flush():
-        nonlocal emitted
-        while emitted < len(prepared) and prepared[emitted][0].status != "pending":
+    def emit(n):
+        if not emitted[n]:
+            emitted[n] = True
             if on_result:
-                on_result(prepared[emitted][0])
-            emitted += 1
+                on_result(prepared[n][0])
 
-    flush()
+    def flush(upto_pending=True):
+        """Emit the finished results: in order up to the first pending one, or all of them."""
+        for n, (r, _) in enumerate(prepared):
+            if r.status == "pending":
+                if upto_pending:
+                    return
+                continue
+            emit(n)
+
+    flush(upto_pending=not unordered)
     work = [(prepared[n][0].path, prepared[n][0].text) for n in pending]
+    if len(work) > 1:  # multiprocessing is imported only when there is something to share
+        from .parallel import default_workers, verify_many
+    else:
+        default_workers, verify_many = (lambda: 1), _verify_here
     workers = jobs or default_workers()
     costs = timings.estimates([text for _, text in work]) if workers > 1 and len(work) > 1 else None
     try:
         for i, payload in verify_many(work, profile, timeout, shared_limit, workers, started=spinner.start,
-                                      costs=costs):
+                                      costs=costs, ordered=False):
             result, key = prepared[pending[i]]
             finish(result, payload, key, cache)
-            spinner.step()
-            flush()
+            spinner.step()  # counted as it finishes, whatever the order of the output
+            if unordered:
+                emit(pending[i])
+            else:
+                flush()
             spinner.show()
+    except KeyboardInterrupt:
+        spinner.hide()
+        flush(upto_pending=False)  # what is finished is reported before the interrupt goes on
+        raise
     finally:
         spinner.hide()
     flush()
@@ -194,23 +228,27 @@ def run_verify(args) -> int:
         if html is None:
             print("vsched: error: --html is not available in this installation", file=sys.stderr)
             return 2
-    out = open(args.output, "w", encoding="utf-8") if args.output else None  # noqa: SIM115
-    try:
+    with contextlib.ExitStack() as stack:  # -o: a temporary file, renamed when the run completes
+        out = stack.enter_context(atomic_output(args.output)) if args.output else None
         t0 = time.perf_counter()
+
+        first = [True]  # the legend comes with the first text report of the run
 
         def emit(result):
             if not result.verified:
                 print(result.error, file=sys.stderr)
             if fmt != "sarif":
-                text = render(result, fmt)
+                text = render(result, fmt, first[0], args.timeout)
                 if text:
+                    first[0] = False
                     print(text, file=out or sys.stdout, flush=True)
 
         from .. import memlimit  # --max-memory: workers inherit the address-space cap
+        from .. import verify  # noqa: F401 - the solvers' native libraries (isl, z3) load before the cap
 
         with memlimit.capped(getattr(args, "max_memory", None), "verifying"):
             results = verify_files(args.files, args.profile, args.timeout, args.shared_limit, args.jobs,
-                                   not args.no_cache, emit)
+                                   not args.no_cache, emit, unordered=args.unordered)
         if fmt == "sarif":
             from .sarif import sarif_document
 
@@ -219,10 +257,7 @@ def run_verify(args) -> int:
             from .results import merged_json
 
             page = html([(r.path, r.text, merged_json(r)) for r in results if r.verified])
-            Path(args.html).write_text(page, encoding="utf-8")
+            write_atomic(args.html, page, "--html")
         if len(results) > 1 or any(Path(a).is_dir() for a in args.files):
             print(summary(results, time.perf_counter() - t0), file=sys.stderr)
-    finally:
-        if out is not None:
-            out.close()
     return worst_exit(results)

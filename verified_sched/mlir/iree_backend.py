@@ -35,7 +35,7 @@ class IreeError(Exception):
 
 
 def _iree():
-    return require("the IREE backend needs the optional extra: pip install '.[iree]' "
+    return require("'vsched run --target iree' needs iree: pip install 'verified_sched[iree]' "
                    "(iree-base-compiler and iree-base-runtime 3.13.0)", "iree.compiler", "iree.runtime")
 
 

@@ -21,7 +21,7 @@ from .optional import require
 
 
 def torch_modules():
-    return require("--against torch-mlir needs the optional extra: pip install '.[iree]' "
+    return require("'--against torch-mlir' needs torch-mlir: pip install 'verified_sched[iree]' "
                    "(torch==2.13.0, torch-mlir==20261001)", "torch", "torch_mlir.fx")
 
 

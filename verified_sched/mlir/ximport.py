@@ -24,7 +24,7 @@ def xdsl_modules():
         from xdsl.dialects import get_all_dialects
         from xdsl.parser import Parser
     except ImportError:
-        raise UsageError("vsched import needs xdsl: pip install '.[iree]' (xdsl==0.74.0)") from None
+        raise UsageError("'vsched import' needs xdsl: pip install 'verified_sched[iree]' (xdsl==0.74.0)") from None
     return Context, get_all_dialects, Parser
 
 

@@ -6,7 +6,7 @@ Syntax (one line per group of tensors; design notes in the module docstring of t
     inputs a in [-1, 1] grid 1/16           multiples of 1/16 (a power of two) in [-1, 1]
 
 The DSL parser keeps these as `Program.inputs` (verified_sched/dsl/inputs.py); the same text in
-a comment, `# inputs: a, b int in [-8, 8]`, is read from the source file too.
+a comment, `# inputs: a, b int in [-8, 8]`, is read by the parser into it too.
 
 Exactness is decided from the actual nests, not from a formula: an interval-and-grid analysis
 walks both forms' statements and bounds every rounded result (each product, each partial sum
@@ -27,7 +27,6 @@ from smt import intexpr
 from smt.solver import solver
 
 from ... import budget, ir
-from ...dsl.inputs import ranges_from_comments
 from ...obligations import Decided, formal_statement, procedure
 from .apply import Minted, rewrite_kernel
 
@@ -37,11 +36,9 @@ LIMIT = 2 ** 24
 InputRange = ir.InputRange
 
 
-def declared_ranges(program: ir.Program, source_text: str | None = None) -> list:
-    """Ranges from Program.inputs, else from `# inputs:` comments of the source text."""
-    if program.inputs:
-        return list(program.inputs)
-    return ranges_from_comments(source_text) if source_text else []
+def declared_ranges(program: ir.Program) -> list:
+    """The declared ranges: Program.inputs (the parser reads `# inputs:` comments into it)."""
+    return list(program.inputs)
 
 
 # ---------------------------------------------------------------- bounds

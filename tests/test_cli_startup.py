@@ -1,0 +1,117 @@
+"""Issue 23, items 6 and 8: lazy subcommands (which modules a command imports, not how long
+it takes: benchmarks/startup.py measures that), the help texts, and optional dependencies
+that are missing (exit 2 with the pip command, never 4)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from verified_sched import cli
+
+HEAVY = ("z3", "numpy", "cffi", "islpy", "hypothesis", "torch", "rich", "multiprocessing")
+
+
+def _run(code: str, cwd=None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=cwd,
+                          timeout=120)
+
+
+def _modules_after(argv: list, cwd=None) -> tuple:
+    """(exit code, stdout, top-level module names imported) of `vsched ARGV` in a fresh process."""
+    code = ("import sys, json, contextlib, io\n"
+            "from verified_sched.cli import main\n"
+            "out = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out):\n"
+            f"    rc = main({argv!r})\n"
+            "print(json.dumps([rc, out.getvalue(), sorted(sys.modules)]))\n")
+    p = _run(code, cwd)
+    assert p.returncode == 0, p.stderr
+    rc, out, mods = json.loads(p.stdout.splitlines()[-1])
+    return rc, out, mods
+
+
+def test_help_imports_no_subcommand_module_and_no_engine():
+    rc, out, mods = _modules_after(["--help"])
+    assert rc == 0 and "verify" in out and "fuzz" in out and "conv-backward" in out
+    assert not [m for m in mods if m.split(".")[0] in HEAVY]
+    ours = [m for m in mods if m.split(".")[0] in ("verified_sched", "polyhedral", "smt", "codegen")]
+    assert set(ours) <= {"verified_sched", "verified_sched.cli", "verified_sched.exits"}, ours
+
+
+def test_verify_help_lists_exit_codes_without_the_engines():
+    rc, out, mods = _modules_after(["verify", "--help"])
+    assert rc == 0
+    assert "exit codes:" in out and "3  unknown" in out and "4  internal error" in out
+    assert not [m for m in mods if m.split(".")[0] in HEAVY]
+    assert "verified_sched.fuzz.command" not in mods and "verified_sched.generators.conv_backward" not in mods
+
+
+def test_verify_of_one_file_imports_neither_numpy_nor_multiprocessing(repo_root):
+    rc, out, mods = _modules_after(["verify", "--no-cache", "examples/reverse.vs"], cwd=repo_root)
+    assert rc == 0 and "LEGAL" in out
+    assert "numpy" not in mods and "multiprocessing" not in mods and "cffi" not in mods
+    assert "verified_sched.fuzz.command" not in mods
+
+
+def test_every_subcommand_is_in_the_table_with_its_help():
+    """The full parser (every module's own add_subparser) agrees with the lazy table."""
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")  # noqa: SLF001 - argparse's API
+    helps = {c.dest: c.help for c in sub._choices_actions}  # noqa: SLF001
+    assert helps == {name: help_ for name, (_, _, help_) in cli.COMMANDS.items()}
+
+
+@pytest.mark.parametrize("command, options", [
+    ("show", ["--after"]), ("emit", ["--target"]), ("run", ["--target", "--seed", "--kernel"]),
+    ("exec", ["--in", "--out"]),
+])
+def test_options_have_help_text(command, options):
+    parser = cli.build_parser(command)
+    sub = next(a for a in parser._actions if a.dest == "command")  # noqa: SLF001
+    actions = {s: a for a in sub.choices[command]._actions for s in a.option_strings}  # noqa: SLF001
+    for option in options:
+        assert actions[option].help, f"vsched {command} {option} has no help text"
+
+
+def test_unknown_command_is_a_usage_error(capsys):
+    assert cli.main(["nosuch"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- optional dependencies
+
+
+@pytest.mark.parametrize("argv, module, message", [
+    (["fuzz", "--examples", "1"], "hypothesis",
+     "vsched: error: 'vsched fuzz' needs hypothesis: pip install 'verified_sched[fuzz]'"),
+    (["run", "FILE", "--target", "iree"], "iree",
+     "'vsched run --target iree' needs iree: pip install 'verified_sched[iree]'"),
+    (["import", "x.mlir"], "xdsl", "vsched: error: 'vsched import' needs xdsl: pip install 'verified_sched[iree]'"),
+])
+def test_missing_extra_exits_2_with_the_pip_command(argv, module, message, repo_root, tmp_path):
+    """`vsched fuzz` without hypothesis exited 4 ("internal error: No module named ...")."""
+    (tmp_path / "x.mlir").write_text("func.func @f() { return }\n")
+    argv = [str(repo_root / "examples" / "reverse.vs") if a == "FILE" else a for a in argv]
+    code = ("import sys\n"
+            f"for name in [m for m in sys.modules if m == {module!r} or m.startswith({module!r} + '.')]:\n"
+            "    del sys.modules[name]\n"
+            f"sys.modules[{module!r}] = None  # as if not installed\n"
+            "from verified_sched.cli import main\n"
+            f"sys.exit(main({argv!r}))\n")
+    p = _run(code, cwd=tmp_path)
+    assert p.returncode == 2, p.stderr
+    assert message in p.stderr and "internal error" not in p.stderr and "Traceback" not in p.stderr
+
+
+def test_missing_extra_message_names_only_optional_modules():
+    assert cli.missing_extra(ModuleNotFoundError("x", name="torch_mlir.fx"), "run") == \
+        "'vsched run' needs torch-mlir: pip install 'verified_sched[iree]'"
+    assert cli.missing_extra(ModuleNotFoundError("x", name="distributed"), "fuzz") == \
+        "'vsched fuzz' needs distributed: pip install 'verified_sched[dask]'"
+    assert cli.missing_extra(ModuleNotFoundError("x", name="islpy"), "verify") is None  # a broken install: exit 4
+    assert cli.missing_extra(ImportError("x"), "verify") is None
