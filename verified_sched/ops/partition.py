@@ -206,7 +206,7 @@ def apply(program: ir.Program, kernel_name: str, op: Partition) -> ir.Program:
     if op.breakpoints is None:
         bps = auto_breakpoints(program, loop, ctx.with_iter(loop.var))
         if not bps:
-            raise error(op, f"loop '{op.loop}': auto found no guard comparing '{op.loop}' with "
+            raise error(op, f"loop '{op.loop}': auto found no guard comparing '{loop.var}' with "
                             f"a bound to partition at")
         if len(op.names) != len(bps) + 1:
             raise error(op, f"names: auto found {len(bps)} breakpoint(s) "
@@ -219,7 +219,7 @@ def apply(program: ir.Program, kernel_name: str, op: Partition) -> ir.Program:
         if len(op.names) != len(bps) + 1:
             raise error(op, f"names: {len(bps)} breakpoint(s) make {len(bps) + 1} segments, "
                             f"but {len(op.names)} name(s) were given")
-    common.check_fresh(program, kernel, op.names, op, "name", reusable=(op.loop,))
+    common.check_fresh(program, kernel, op.names, op, "name", reusable=(loop.var,))
     cuts = [loop.lo]
     for b in bps:
         cuts.append(Call("max", (cuts[-1], Call("min", (b, loop.hi)))))
