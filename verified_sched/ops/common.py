@@ -236,6 +236,15 @@ def rename_loops(stmts: tuple, mapping: dict) -> tuple:
     return tuple(ir.rewrite(s, fn) for s in stmts)
 
 
+def rename_segment_loops(stmts: tuple, suffix: str, used: set) -> tuple:
+    """A later segment's copy of a body with its loops named apart: every loop `v` inside
+    `stmts` becomes `v_SUFFIX` (`fresh_name` over `used`, which it extends), so an op that
+    duplicates a loop into segments (split's partitioned tail, partition's segments after the
+    first) leaves names a later op can address in each segment."""
+    names = list(dict.fromkeys(n.var for n in ir.walk(stmts) if isinstance(n, For)))
+    return rename_loops(stmts, {v: fresh_name(used, f"{v}_{suffix}") for v in names})
+
+
 # ---------------------------------------------------------------- obligations
 
 

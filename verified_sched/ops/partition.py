@@ -3,7 +3,8 @@
 Index-set splitting: `for i in lo .. hi { B }` becomes consecutive segment loops
 `for i0 in c0 .. c1 { B[i := i0] } ... for im in cm .. c(m+1) { B[i := im] }`, iteration order
 preserved exactly, each segment a copy of the body (statement ids S#k for segment k) with its
-own fresh iterator, so later ops can address one segment. The trailing simplify folds the
+own fresh iterator, so later ops can address one segment; the loops inside segment k >= 1 are
+named apart, v -> v_ik (ik the segment's name; common.rename_segment_loops). The trailing simplify folds the
 guards each segment decides (a concatenation's `if i < N` is true in [lo, N), false after).
 
 Soundness for all sizes: a breakpoint may fall outside [lo, hi] or two may come out of order
@@ -225,8 +226,11 @@ def apply(program: ir.Program, kernel_name: str, op: Partition) -> ir.Program:
         cuts.append(Call("max", (cuts[-1], Call("min", (b, loop.hi)))))
     cuts.append(loop.hi)
     segments = []
+    used = common.used_names(program, kernel) | set(op.names)
     for k, name in enumerate(op.names):
         body = common.copy_sids(common.subst(loop.body, {loop.var: Var(name)}), k)
+        if k:  # the loops inside a later segment are named apart: j -> j_i1 in segment i1
+            body = common.rename_segment_loops(body, name, used)
         segments.append(For(name, cuts[k], cuts[k + 1], loop.axis, body, loc=loop.loc))
     return common.rewrite_at(program, kernel, site.path, tuple(segments))
 

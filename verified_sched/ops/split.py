@@ -48,7 +48,9 @@ Partition policies:
   (e.g. `interchange ii, jo`); a backend may still specialize.
 - always: the io range is partitioned into a main segment `io in 0 .. floor(N/F)` in which the
   simplifier folds the guard/mask/min away, and a tail segment `io_tail in floor(N/F) ..
-  floor((N + F - 1)/F)` with inner loop `ii_tail` keeping it. Nothing to partition (F provably
+  floor((N + F - 1)/F)` with inner loop `ii_tail` keeping it; the loops inside the tail
+  segment are named apart, v -> v_tail (common.rename_segment_loops), so later ops can name
+  each segment's loops. Nothing to partition (F provably
   divides N, or tail=round_up which has no guard) is a precondition failure, as in Halide.
 - serialize_edges: as always, with the tail segment's loops serial; unroll_edges: as always,
   with the tail's inner loop marked unrolled. With nothing to partition these leave one nest.
@@ -236,6 +238,9 @@ def apply(program: ir.Program, kernel_name: str, op: Split) -> ir.Program:
         main = _nest(op.outer, op.inner, Int(0), split_at, f, loop.axis, "serial",
                      common.copy_sids(body, 0), loop.loc)
         tail_b = common.rename_loops(common.copy_sids(body, 1), {op.outer: to, op.inner: ti})
+        # the tail's copies of the loops inside get their own names: k -> k_tail
+        used = common.used_names(program, kernel) | {op.outer, op.inner, to, ti}
+        tail_b = common.rename_segment_loops(tail_b, "tail", used)
         axis_o, axis_i = loop.axis, "serial"
         if op.partition == "serialize_edges":
             axis_o = "serial"
