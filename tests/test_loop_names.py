@@ -173,3 +173,26 @@ def test_qualified_op_equals_the_op_on_a_uniquely_renamed_loop(name, k, kind):
     a = apply_op(p, "k", op_q).kernel("k").body[k - 1]
     b = apply_op(q, "k", op_u).kernel("k").body[k - 1]
     assert a == b
+
+
+def test_retype_of_a_second_loop_of_a_name_already_parallel_checks_its_independence():
+    """Regression: the driver knew a new parallel loop by (name, axis), so vectorizing j@2
+    while j@1 was vectorized skipped j@2's independence obligation."""
+    text = """params N where N >= 2
+tensor x[N] f32
+tensor y[N] f32
+kernel k {
+  for j in 0 .. N : vectorized {
+    x[j] = 2.0 * x[j]
+  }
+  for j in 1 .. N {
+    y[j] = y[j - 1] + x[j]
+  }
+}
+schedule k {
+  retype j@2 as vectorized
+}
+"""
+    rep = file_report_json(verify_program(parse_text(text, "v.vs")), "v.vs")
+    refuted = {o["kind"] for o in rep["obligations"] if o["status"] == "refuted"}
+    assert {"independence", "dependence"} <= refuted, rep
