@@ -169,22 +169,20 @@ def _predicate_loads(program, stmts: tuple, cond, names: set) -> tuple:
 
 def lane_index(op: Split, n, lo=None) -> tuple:
     """(substituted index, in-range condition, new-lane condition or None) for the tail; `n`
-    is the extent and `lo` the loop's lower bound (None: 0), where the tiles start."""
+    is where the loop ends and `lo` where it starts (None: 0): the tiles start at `lo`."""
     f, io, ii = op.factor, Var(op.outer), Var(op.inner)
     tile = BinOp("*", Int(f), io)
-
-    def at(e):  # an offset from the lower bound
-        return e if lo is None else BinOp("+", lo, e)
-    hi = n if lo is None else BinOp("+", lo, n)
+    if lo is not None:
+        tile = BinOp("+", lo, tile)
     if op.tail in ("shift_inward", "shift_inward_and_blend"):
         base = Call("min", (tile, BinOp("-", n, Int(f))))
-        i = at(BinOp("+", base, ii))
-        return i, Cmp("<", i, hi), Cmp(">=", i, at(tile))
-    i = at(BinOp("+", tile, ii))
-    return i, Cmp("<", i, hi), None
+        i = BinOp("+", base, ii)
+        return i, Cmp("<", i, n), Cmp(">=", i, tile)
+    i = BinOp("+", tile, ii)
+    return i, Cmp("<", i, n), None
 
 
-def tail_body(program, op: Split, var: str, body: tuple, n, lo=None) -> tuple:
+def tail_body(program, op: Split, var: str, body: tuple, n, lo=None) -> tuple:  # n: the loop's end
     """The body of loop `var` rendered for one lane (io, ii) under the tail strategy."""
     i, p, new = lane_index(op, n, lo)
     b = common.subst(body, {var: i})
@@ -222,7 +220,7 @@ def apply(program: ir.Program, kernel_name: str, op: Split) -> ir.Program:
     count = FloorDiv(BinOp("+", n, Int(f - 1)), f)
     divides = ctx.decide(Cmp("==", Mod(n, f), Int(0))) is True
     nothing = divides or op.tail == "round_up"
-    body = tail_body(program, op, loop.var, loop.body, n, lo)
+    body = tail_body(program, op, loop.var, loop.body, loop.hi, lo)
     if op.partition in ("auto", "never") or (nothing and op.partition != "always"):
         new = (_nest(op.outer, op.inner, Int(0), count, f, loop.axis, "serial", body, loop.loc),)
     elif nothing:
