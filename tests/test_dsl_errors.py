@@ -71,7 +71,7 @@ CASES = [
     ("zero of unknown tensor", kernel("  zero q\n"), 5, 3, "unknown tensor 'q'"),
     ("write to constant memory", "params N\ntensor c[N] f32 constant\nkernel k {\n  zero c\n}\n", 4, 3, "constant"),
     ("bad profile", "profile fast\n", 1, 9, "unknown profile"),
-    ("stray character", kernel("  y[0] = x[0] @ 2\n"), 5, 15, "unexpected character '@'"),
+    ("stray character", kernel("  y[0] = x[0] $ 2\n"), 5, 15, "unexpected character '$'"),
     ("missing operand", kernel("  y[0] = x[0] +\n"), 6, 1, "expected an expression"),
     ("modulo by a variable", kernel("  for i in 0 .. N {\n    y[i % N] = 1.0\n  }\n"), 6, 11, "divisor"),
     ("floor without constant", kernel("  for i in 0 .. N {\n    y[floor(i / N)] = 1.0\n  }\n"), 6, 7, "floor"),

@@ -157,4 +157,4 @@ def test_op_modules_import_and_answer_possible_without_hypothesis():
             "print(sorted(m.RECORD.SYNTAX.keyword for m in MODULES if m.possible(p, 'k')))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     # one loop, reading nothing: every loop op, nothing needing two loops, a read or a reduction
-    assert out.split() == str(["pad", "partition", "retype", "reverse", "split", "unroll"]).split()
+    assert out.split() == str(["pad", "partition", "retype", "reverse", "shift", "split", "unroll"]).split()

@@ -391,9 +391,9 @@ for full in 0 .. floor(N / 8) {
   }
 }
 for edge in floor(N / 8) .. floor((N + 7) / 8) {
-  for ii in 0 .. 8 {
-    if 8 * edge + ii < N {
-      y[8 * edge + ii] = 2 * x[8 * edge + ii]
+  for ii_edge in 0 .. 8 {
+    if 8 * edge + ii_edge < N {
+      y[8 * edge + ii_edge] = 2 * x[8 * edge + ii_edge]
     }
   }
 }"""

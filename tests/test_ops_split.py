@@ -197,11 +197,29 @@ def test_missing_loop():
         split("split q by 4 -> qo, qi")
 
 
-def test_loop_not_from_zero():
+@pytest.mark.parametrize("tail", ["guard", "predicate", "shift_inward_and_blend"])
+@pytest.mark.parametrize("policy", ["auto", "always"])
+def test_split_of_a_loop_not_from_zero_tiles_from_its_lower_bound(tail, policy):
+    """Regression (issue 23): `for i in 1 .. N` could not be split ("split needs a loop from 0";
+    the suggested partition keeps the lower bound). The tiles now start at the lower bound."""
+    text = ACC.replace("for i in 0 .. N", "for i in 1 .. N").replace("N >= 1", "N >= 6")
+    before, after, k = scheduled(text.format(op=f"split i by 4 -> io, ii tail={tail} partition={policy}", pad=""))
+    assert "for io in 0 .. " in body_of(after, k)
+    for n in (6, 9, 10):
+        assert_same_results(before, after, k, {"N": n})
+
+
+def test_split_from_lower_bound_body():
     text = ACC.replace("for i in 0 .. N", "for i in 1 .. N")
-    with pytest.raises(ScheduleError, match="starts at a value other than 0") as e:
-        scheduled(text.format(op="split i by 4 -> io, ii", pad=""))
-    assert e.value.loc is not None and e.value.loc.line == 10
+    _, after, k = scheduled(text.format(op="split i by 4 -> io, ii", pad=""))
+    assert body_of(after, k) == """\
+for io in 0 .. floor((N + 2) / 4) {
+  for ii in 0 .. 4 {
+    if 4 * io + ii + 1 < N {
+      y[4 * io + ii + 1] += x[4 * io + ii + 1]
+    }
+  }
+}"""
 
 
 def test_partition_always_nothing_to_partition():

@@ -98,9 +98,12 @@ def loc_field():
     return dataclasses.field(default=None, compare=False, repr=False, kw_only=True)
 
 
+LOOP_NAME = "a loop name"  # what a loop reference says: `i`, or `i@2` (the second loop named i)
+
+
 def loop_field(name: str = "loop") -> Field:
-    """A positional loop-name field."""
-    return Field(name, "name", "a loop name")
+    """A positional loop-name field: a loop reference, `i` or `i@k` (ops.common.find_loop)."""
+    return Field(name, "name", LOOP_NAME)
 
 
 def tensor_field(name: str = "tensor") -> Field:

@@ -17,6 +17,7 @@ from .ops.partition import Partition
 from .ops.privatize import Privatize
 from .ops.retype import Retype
 from .ops.reverse import Reverse
+from .ops.shift import Shift
 from .ops.split import PARTITIONS, TAILS, Split
 from .ops.split_reduction import SplitReduction
 from .ops.stage import SWIZZLES, Stage
@@ -25,5 +26,5 @@ from .ops.unroll import Unroll
 from .ops.winograd import Winograd
 
 __all__ = ["PARTITIONS", "SWIZZLES", "TAILS", "ExpandZero", "FuseEpilogue", "Interchange", "Pad", "Partition",
-           "Privatize", "Retype", "Reverse", "Split", "SplitReduction", "Stage", "Tensorize", "Unroll", "Winograd",
+           "Privatize", "Retype", "Reverse", "Shift", "Split", "SplitReduction", "Stage", "Tensorize", "Unroll", "Winograd",
            "op_name"]

@@ -10,6 +10,8 @@ For each `claim A == B`: contraction equivalence with multiplicities.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -139,8 +141,14 @@ def gpu_goals(program, kernel_name, model: KernelModel, label: str, shared_limit
 
 
 def _new_parallel(mb: KernelModel, ma: KernelModel):
-    old = {(lp.var, lp.axis) for lp, _, _ in checks.parallel_loops(mb)}
-    return [x for x in checks.parallel_loops(ma) if (x[0].var, x[0].axis) not in old]
+    """The parallel loops of the after-model to check: those whose (name, axis) was not
+    parallel before, and every loop of a (name, axis) that more loops have after the op than
+    before (one of two loops sharing a name, `retype j@2 as vectorized` while j@1 is
+    vectorized, or copies of a parallel loop)."""
+    before = Counter((lp.var, lp.axis) for lp, _, _ in checks.parallel_loops(mb))
+    after = checks.parallel_loops(ma)
+    now = Counter((lp.var, lp.axis) for lp, _, _ in after)
+    return [x for x in after if now[x[0].var, x[0].axis] > before[x[0].var, x[0].axis]]
 
 
 def generic_goals(ctx: OpContext) -> list:

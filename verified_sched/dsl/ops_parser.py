@@ -17,7 +17,7 @@ import dataclasses
 
 from .. import ir
 from ..errors import ParseError
-from ..op_syntax import OPTIONS, Comma, Custom, Field, Outputs, Word, default
+from ..op_syntax import LOOP_NAME, OPTIONS, Comma, Custom, Field, Outputs, Word, default
 from .exprs import TokenStream
 
 
@@ -79,6 +79,32 @@ def outputs(ts: TokenStream, what: str, count: int | None = None) -> tuple:
     return tuple(names)
 
 
+def loop_ref(ts: TokenStream, what: str = LOOP_NAME) -> str:
+    """A loop reference: a name, or `name@k` (k >= 1: the k-th loop of that name in the
+    kernel, in program order), written without spaces."""
+    tok = ts.name(what)
+    at = ts.peek()
+    if not (at.kind == "op" and at.text == "@"):
+        return tok.text
+    if (at.line, at.col) != (tok.line, tok.col + len(tok.text)):
+        raise ts.error("write a qualified loop name without spaces: NAME@K", at)
+    ts.next()
+    k = ts.peek()
+    if k.kind != "num" or (k.line, k.col) != (at.line, at.col + 1):
+        raise ts.error(f"expected the loop's number after '{tok.text}@' (1 for the first loop named "
+                       f"'{tok.text}'), found {k.describe()}", k)
+    value, _ = ts.int_literal(f"the number in '{tok.text}@'")
+    return f"{tok.text}@{value}"
+
+
+def _refs(ts: TokenStream, what: str) -> tuple:
+    out = [loop_ref(ts, what)]
+    while ts.at_op(","):
+        ts.next()
+        out.append(loop_ref(ts, what))
+    return tuple(out)
+
+
 def _registry() -> dict:
     from ..ops.registry import OP_NAMES  # late import: the op modules import the DSL package
 
@@ -102,6 +128,10 @@ def parse_op(ts: TokenStream):
     opts: dict = {}
     for item in syntax.items:
         match item:
+            case Field(name=name, kind="name", what=what) if what == LOOP_NAME:
+                values[name] = loop_ref(ts, what)
+            case Field(name=name, kind="names", what=what) if what == LOOP_NAME:
+                values[name] = _refs(ts, what)
             case Field(name=name, kind="name", what=what):
                 values[name] = ts.name(what).text
             case Field(name=name, kind="names", what=what):

@@ -9,7 +9,7 @@ import dataclasses
 from hypothesis import strategies as st
 
 from .. import ir
-from ..op_syntax import Custom, Field, Outputs, default
+from ..op_syntax import LOOP_NAME, Custom, Field, Outputs, default
 from ..ops.interchange import Interchange
 from ..ops.pad import Pad
 from ..ops.retype import Retype
@@ -58,6 +58,8 @@ def schedules_for(draw, program: ir.Program, kernel_name: str, max_ops: int = 3)
 
 _IDS = st.sampled_from(("i", "j", "k", "io", "ii", "t0", "acc", "a_tile", "s_part"))
 _POS = st.integers(1, 64)
+# a loop reference: a name, or `name@k` (the k-th loop of that name)
+_LOOP_REFS = _IDS | st.builds(lambda n, k: f"{n}@{k}", _IDS, st.integers(1, 3))
 
 
 @st.composite
@@ -78,6 +80,8 @@ def record_of(draw, cls, params: tuple = PARAM_NAMES):
     values = {}
     for item in syn.items:
         match item:
+            case Field(name=name, kind="name", what=what) if what == LOOP_NAME:
+                values[name] = draw(_LOOP_REFS)
             case Field(name=name, kind="name"):
                 values[name] = draw(_IDS)
             case Field(name=name, kind="names"):

@@ -35,15 +35,49 @@ def sites(stmts: tuple):
     return ir.walk_scoped(stmts)
 
 
+def split_name(name: str) -> tuple:
+    """(base, k) of a loop reference: `i@2` -> ("i", 2) (the second loop named `i`), a plain
+    `i` -> ("i", None). A malformed qualifier leaves the name whole (it then names no loop)."""
+    base, at, k = name.partition("@")
+    if at and k.isdigit() and int(k) >= 1:
+        return base, int(k)
+    return name, None
+
+
+def base_name(name: str) -> str:
+    """The loop variable a loop reference names: `i@2` -> `i`."""
+    return split_name(name)[0]
+
+
+def qualified_names(found: list, base: str) -> str:
+    """`i@1 (line 3), i@2 (line 9)`: how to name each of the loops `found`, all named `base`."""
+    def where(s) -> str:
+        loc = s.stmt.loc
+        return f" (line {loc.line})" if loc is not None and loc.line else ""
+    return ", ".join(f"{base}@{k}{where(s)}" for k, s in enumerate(found, 1))
+
+
+def loops_named(kernel: Kernel, base: str) -> list:
+    """The loops named `base` in program order (pre-order: a loop before the loops inside it,
+    an earlier statement before a later one): the k-th is what `base@k` names."""
+    return [s for s in sites(kernel.body) if isinstance(s.stmt, For) and s.stmt.var == base]
+
+
 def find_loop(kernel: Kernel, name: str, op, arg: str = "loop") -> Site:
-    """The unique loop named `name` (ScheduleError naming the argument otherwise)."""
-    found = [s for s in sites(kernel.body) if isinstance(s.stmt, For) and s.stmt.var == name]
+    """The loop `name` names: a plain name that exactly one loop has, or `i@k`, the k-th loop
+    named `i` in program order (`loops_named`) of the kernel as it stands. ScheduleError
+    naming the argument otherwise (an ambiguous name lists the qualified names to use)."""
+    base, k = split_name(name)
+    found = loops_named(kernel, base)
     if not found:
-        raise error(op, f"{arg} '{name}': no loop named '{name}' in kernel '{kernel.name}'")
-    if len(found) > 1:
+        raise error(op, f"{arg} '{name}': no loop named '{base}' in kernel '{kernel.name}'")
+    if k is None and len(found) > 1:
         raise error(op, f"{arg} '{name}': {len(found)} loops are named '{name}' in kernel "
-                        f"'{kernel.name}'")
-    return found[0]
+                        f"'{kernel.name}'; name one of them: {qualified_names(found, base)}")
+    if k is not None and k > len(found):
+        raise error(op, f"{arg} '{name}': kernel '{kernel.name}' has {len(found)} loop(s) named "
+                        f"'{base}': {qualified_names(found, base)}")
+    return found[0 if k is None else k - 1]
 
 
 def loop_site(program: ir.Program, kernel_name: str, op) -> tuple:
@@ -200,6 +234,15 @@ def rename_loops(stmts: tuple, mapping: dict) -> tuple:
             return ir.Var(mapping[n.name], loc=n.loc)
         return None
     return tuple(ir.rewrite(s, fn) for s in stmts)
+
+
+def rename_segment_loops(stmts: tuple, suffix: str, used: set) -> tuple:
+    """A later segment's copy of a body with its loops named apart: every loop `v` inside
+    `stmts` becomes `v_SUFFIX` (`fresh_name` over `used`, which it extends), so an op that
+    duplicates a loop into segments (split's partitioned tail, partition's segments after the
+    first) leaves names a later op can address in each segment."""
+    names = list(dict.fromkeys(n.var for n in ir.walk(stmts) if isinstance(n, For)))
+    return rename_loops(stmts, {v: fresh_name(used, f"{v}_{suffix}") for v in names})
 
 
 # ---------------------------------------------------------------- obligations

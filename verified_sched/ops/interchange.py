@@ -65,14 +65,19 @@ def apply(program: ir.Program, kernel_name: str, op: Interchange) -> ir.Program:
         raise error(op, f"loop '{op.b}': cannot interchange a loop with itself")
     sa = common.find_loop(kernel, op.a, op, "loop")
     sb = common.find_loop(kernel, op.b, op, "loop")
+    if sa.path == sb.path:
+        raise error(op, f"loop '{op.b}': cannot interchange a loop with itself")
     if sa.path == sb.path[:len(sa.path)]:
-        outer_site, inner_name = sa, op.b
+        outer_site, inner_site = sa, sb
     elif sb.path == sa.path[:len(sb.path)]:
-        outer_site, inner_name = sb, op.a
+        outer_site, inner_site = sb, sa
     else:
         raise error(op, f"loops '{op.a}' and '{op.b}': neither encloses the other")
     outer = outer_site.stmt
-    guards, inner = _peel(outer, inner_name, op)
+    guards, inner = _peel(outer, inner_site.stmt.var, op)
+    if inner is not inner_site.stmt:
+        raise error(op, f"loops '{outer.var}' and '{inner.var}' are not perfectly nested: the loop "
+                        f"named is not directly inside '{outer.var}'")
     if outer.var in ir.free_vars((inner.lo, inner.hi)):
         raise error(op, f"loop '{inner.var}': its bounds depend on the outer iterator "
                         f"'{outer.var}' (not a rectangular nest)")

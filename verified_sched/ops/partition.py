@@ -3,7 +3,8 @@
 Index-set splitting: `for i in lo .. hi { B }` becomes consecutive segment loops
 `for i0 in c0 .. c1 { B[i := i0] } ... for im in cm .. c(m+1) { B[i := im] }`, iteration order
 preserved exactly, each segment a copy of the body (statement ids S#k for segment k) with its
-own fresh iterator, so later ops can address one segment. The trailing simplify folds the
+own fresh iterator, so later ops can address one segment; the loops inside segment k >= 1 are
+named apart, v -> v_ik (ik the segment's name; common.rename_segment_loops). The trailing simplify folds the
 guards each segment decides (a concatenation's `if i < N` is true in [lo, N), false after).
 
 Soundness for all sizes: a breakpoint may fall outside [lo, hi] or two may come out of order
@@ -206,7 +207,7 @@ def apply(program: ir.Program, kernel_name: str, op: Partition) -> ir.Program:
     if op.breakpoints is None:
         bps = auto_breakpoints(program, loop, ctx.with_iter(loop.var))
         if not bps:
-            raise error(op, f"loop '{op.loop}': auto found no guard comparing '{op.loop}' with "
+            raise error(op, f"loop '{op.loop}': auto found no guard comparing '{loop.var}' with "
                             f"a bound to partition at")
         if len(op.names) != len(bps) + 1:
             raise error(op, f"names: auto found {len(bps)} breakpoint(s) "
@@ -219,14 +220,17 @@ def apply(program: ir.Program, kernel_name: str, op: Partition) -> ir.Program:
         if len(op.names) != len(bps) + 1:
             raise error(op, f"names: {len(bps)} breakpoint(s) make {len(bps) + 1} segments, "
                             f"but {len(op.names)} name(s) were given")
-    common.check_fresh(program, kernel, op.names, op, "name", reusable=(op.loop,))
+    common.check_fresh(program, kernel, op.names, op, "name", reusable=(loop.var,))
     cuts = [loop.lo]
     for b in bps:
         cuts.append(Call("max", (cuts[-1], Call("min", (b, loop.hi)))))
     cuts.append(loop.hi)
     segments = []
+    used = common.used_names(program, kernel) | set(op.names)
     for k, name in enumerate(op.names):
         body = common.copy_sids(common.subst(loop.body, {loop.var: Var(name)}), k)
+        if k:  # the loops inside a later segment are named apart: j -> j_i1 in segment i1
+            body = common.rename_segment_loops(body, name, used)
         segments.append(For(name, cuts[k], cuts[k + 1], loop.axis, body, loc=loop.loc))
     return common.rewrite_at(program, kernel, site.path, tuple(segments))
 

@@ -16,11 +16,11 @@ A record whose type is not registered is an internal error (a bug), never a user
 from __future__ import annotations
 
 from ..errors import InternalError
-from . import (expand_zero, fuse_epilogue, interchange, pad, partition, privatize, retype, reverse, split,
+from . import (expand_zero, fuse_epilogue, interchange, pad, partition, privatize, retype, reverse, shift, split,
                split_reduction, stage, tensorize, unroll, winograd)
 
 MODULES = (split, interchange, retype, unroll, partition, pad, stage, privatize, expand_zero, tensorize,
-           fuse_epilogue, split_reduction, winograd, reverse)
+           fuse_epilogue, split_reduction, winograd, reverse, shift)
 
 # keyword -> record class, record class -> module
 OP_NAMES = {m.RECORD.SYNTAX.keyword: m.RECORD for m in MODULES}

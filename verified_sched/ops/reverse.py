@@ -23,13 +23,13 @@ from typing import Optional
 
 from .. import ir
 from ..errors import Loc
-from ..op_syntax import Field, OpRecord, Syntax
+from ..op_syntax import OpRecord, Syntax, loop_field
 from . import common, drawing, kernel_parts
 
 
 @dataclass(frozen=True)
 class Reverse(OpRecord):
-    SYNTAX = Syntax("reverse", (Field("loop", "name", "a loop name"),))
+    SYNTAX = Syntax("reverse", (loop_field(),))
     loop: str
     loc: Optional[Loc] = dataclasses.field(default=None, compare=False, repr=False, kw_only=True)
 

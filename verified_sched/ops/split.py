@@ -2,8 +2,11 @@
 
 `for i in 0 .. N { B }` becomes `for io in 0 .. floor((N + F - 1)/F) { for ii in 0 .. F { B' } }`
 where B' is B with i := F*io + ii substituted (indices, values, guards and the provenance of
-every assignment). io keeps the loop's axis type, ii is serial. The loop must start at 0 and F
-must be a positive integer. Let p be `F*io + ii < N` (the lane is in range).
+every assignment). io keeps the loop's axis type, ii is serial. F must be a positive integer.
+A loop `for i in lo .. hi` with lo not provably 0 is split in place, its tiles starting at the
+lower bound: i := lo + F*io + ii over the extent N = hi - lo (every form below with i offset
+by lo, the in-range condition `lo + F*io + ii < hi`). Let p be `F*io + ii < N` (the lane is
+in range).
 
 Tail strategies (IR renderings; Halide's names):
 - guard (GuardWithIf): every effectful leaf (assignment, zero, tensor-core block) becomes
@@ -45,7 +48,9 @@ Partition policies:
   (e.g. `interchange ii, jo`); a backend may still specialize.
 - always: the io range is partitioned into a main segment `io in 0 .. floor(N/F)` in which the
   simplifier folds the guard/mask/min away, and a tail segment `io_tail in floor(N/F) ..
-  floor((N + F - 1)/F)` with inner loop `ii_tail` keeping it. Nothing to partition (F provably
+  floor((N + F - 1)/F)` with inner loop `ii_tail` keeping it; the loops inside the tail
+  segment are named apart, v -> v_tail (common.rename_segment_loops), so later ops can name
+  each segment's loops. Nothing to partition (F provably
   divides N, or tail=round_up which has no guard) is a precondition failure, as in Halide.
 - serialize_edges: as always, with the tail segment's loops serial; unroll_edges: as always,
   with the tail's inner loop marked unrolled. With nothing to partition these leave one nest.
@@ -162,10 +167,13 @@ def _predicate_loads(program, stmts: tuple, cond, names: set) -> tuple:
     return tuple(ir.rewrite(s, fn, statements_only) for s in stmts)
 
 
-def lane_index(op: Split, n) -> tuple:
-    """(substituted index, in-range condition, new-lane condition or None) for the tail."""
+def lane_index(op: Split, n, lo=None) -> tuple:
+    """(substituted index, in-range condition, new-lane condition or None) for the tail; `n`
+    is where the loop ends and `lo` where it starts (None: 0): the tiles start at `lo`."""
     f, io, ii = op.factor, Var(op.outer), Var(op.inner)
     tile = BinOp("*", Int(f), io)
+    if lo is not None:
+        tile = BinOp("+", lo, tile)
     if op.tail in ("shift_inward", "shift_inward_and_blend"):
         base = Call("min", (tile, BinOp("-", n, Int(f))))
         i = BinOp("+", base, ii)
@@ -174,10 +182,10 @@ def lane_index(op: Split, n) -> tuple:
     return i, Cmp("<", i, n), None
 
 
-def tail_body(program, op: Split, body: tuple, n) -> tuple:
-    """The loop body rendered for one lane (io, ii) under the tail strategy."""
-    i, p, new = lane_index(op, n)
-    b = common.subst(body, {op.loop: i})
+def tail_body(program, op: Split, var: str, body: tuple, n, lo=None) -> tuple:  # n: the loop's end
+    """The body of loop `var` rendered for one lane (io, ii) under the tail strategy."""
+    i, p, new = lane_index(op, n, lo)
+    b = common.subst(body, {var: i})
     match op.tail:
         case "guard" | "predicate" | "predicate_stores":
             return common.guard_leaves(b, p)
@@ -203,14 +211,16 @@ def tail_names(op: Split) -> tuple:
 def apply(program: ir.Program, kernel_name: str, op: Split) -> ir.Program:
     kernel, site = common.loop_site(program, kernel_name, op)
     loop = site.stmt
-    ctx = common.zero_start_context(program, site, op, f"loop '{op.loop}': starts at a value other than 0; "
-                                                       f"split needs a loop from 0 (partition it first)")
-    common.check_fresh(program, kernel, (op.outer, op.inner), op, "new loop", reusable=(op.loop,))
-    n, f = loop.hi, op.factor
+    ctx = common.context_at(program, site)
+    reuse = (loop.var,)
+    common.check_fresh(program, kernel, (op.outer, op.inner), op, "new loop", reusable=reuse)
+    # tiles start at the lower bound: i = lo + F*io + ii over the extent n = hi - lo
+    lo = None if common.is_zero(program, loop.lo, ctx) else loop.lo
+    n, f = (loop.hi if lo is None else BinOp("-", loop.hi, lo)), op.factor
     count = FloorDiv(BinOp("+", n, Int(f - 1)), f)
     divides = ctx.decide(Cmp("==", Mod(n, f), Int(0))) is True
     nothing = divides or op.tail == "round_up"
-    body = tail_body(program, op, loop.body, n)
+    body = tail_body(program, op, loop.var, loop.body, loop.hi, lo)
     if op.partition in ("auto", "never") or (nothing and op.partition != "always"):
         new = (_nest(op.outer, op.inner, Int(0), count, f, loop.axis, "serial", body, loop.loc),)
     elif nothing:
@@ -221,11 +231,14 @@ def apply(program: ir.Program, kernel_name: str, op: Split) -> ir.Program:
             raise error(op, f"partition={op.partition}: loop '{op.loop}' is a {loop.axis} loop; "
                             f"its tail segment would not start at 0 (use serialize_edges)")
         to, ti = tail_names(op)
-        common.check_fresh(program, kernel, (to, ti), op, "tail loop", reusable=(op.loop,))
+        common.check_fresh(program, kernel, (to, ti), op, "tail loop", reusable=reuse)
         split_at = FloorDiv(n, f)
         main = _nest(op.outer, op.inner, Int(0), split_at, f, loop.axis, "serial",
                      common.copy_sids(body, 0), loop.loc)
         tail_b = common.rename_loops(common.copy_sids(body, 1), {op.outer: to, op.inner: ti})
+        # the tail's copies of the loops inside get their own names: k -> k_tail
+        used = common.used_names(program, kernel) | {op.outer, op.inner, to, ti}
+        tail_b = common.rename_segment_loops(tail_b, "tail", used)
         axis_o, axis_i = loop.axis, "serial"
         if op.partition == "serialize_edges":
             axis_o = "serial"

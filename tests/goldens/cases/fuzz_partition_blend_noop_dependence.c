@@ -64,15 +64,15 @@ void vs_st(int64_t N, int64_t M, float *restrict x, float *restrict y) {
     const int64_t vs_b4 = 4 * io0_tail - N + 5;
     #pragma GCC unroll 16
     for (int64_t ii0_tailp0_0 = 0; ii0_tailp0_0 < vs_b4; ii0_tailp0_0++) {
-      for (int64_t j = 0; j < M; j++) {
-        y[(N + ii0_tailp0_0 - 4) * (M + 1) + j] = y[(N + ii0_tailp0_0 - 4) * (M + 1) + j];
+      for (int64_t j_tail = 0; j_tail < M; j_tail++) {
+        y[(N + ii0_tailp0_0 - 4) * (M + 1) + j_tail] = y[(N + ii0_tailp0_0 - 4) * (M + 1) + j_tail];
       }
     }
     const int64_t vs_b5 = 4 * io0_tail - N + 5;
     #pragma GCC unroll 16
     for (int64_t ii0_tailp1_0 = vs_b5; ii0_tailp1_0 < 4; ii0_tailp1_0++) {
-      for (int64_t j = 0; j < M; j++) {
-        y[(N + ii0_tailp1_0 - 4) * (M + 1) + j] = y[(N + ii0_tailp1_0 - 5) * (M + 1) + j + 1] * 0.5f + x[(N + ii0_tailp1_0 - 5) * M + j];
+      for (int64_t j_tail_ii0_tailp1_0 = 0; j_tail_ii0_tailp1_0 < M; j_tail_ii0_tailp1_0++) {
+        y[(N + ii0_tailp1_0 - 4) * (M + 1) + j_tail_ii0_tailp1_0] = y[(N + ii0_tailp1_0 - 5) * (M + 1) + j_tail_ii0_tailp1_0 + 1] * 0.5f + x[(N + ii0_tailp1_0 - 5) * M + j_tail_ii0_tailp1_0];
       }
     }
   }

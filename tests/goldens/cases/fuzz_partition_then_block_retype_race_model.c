@@ -62,8 +62,8 @@ void vs_mm(int64_t TN, int64_t TM, int64_t TK, float *restrict a, float *restric
     const int64_t vs_b3 = 4 * TN;
     for (int64_t ip1_0 = TN; ip1_0 < vs_b3; ip1_0++) {
       const int64_t vs_b4 = 4 * TK;
-      for (int64_t k = 0; k < vs_b4; k++) {
-        c[ip1_0 * 4 * TM + j] += a[ip1_0 * 4 * TK + k] * b[k * 4 * TM + j];
+      for (int64_t k_ip1_0 = 0; k_ip1_0 < vs_b4; k_ip1_0++) {
+        c[ip1_0 * 4 * TM + j] += a[ip1_0 * 4 * TK + k_ip1_0] * b[k_ip1_0 * 4 * TM + j];
       }
     }
   }

@@ -67,9 +67,9 @@ void vs_g(int64_t B, int64_t K, float *restrict x, float *restrict y) {
         if (2 * bo0_tail + bi0_tail < B) {
           y[(2 * bo0_tail + bi0_tail) * 4 + i] = 0.0f;
         }
-        for (int64_t k = 0; k < K; k++) {
+        for (int64_t k_tail = 0; k_tail < K; k_tail++) {
           if (2 * bo0_tail + bi0_tail < B) {
-            y[(2 * bo0_tail + bi0_tail) * 4 + i] += x[((2 * bo0_tail + bi0_tail) * 4 + i) * K + k];
+            y[(2 * bo0_tail + bi0_tail) * 4 + i] += x[((2 * bo0_tail + bi0_tail) * 4 + i) * K + k_tail];
           }
         }
       }

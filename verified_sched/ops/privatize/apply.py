@@ -134,7 +134,7 @@ def analyze(program: ir.Program, kernel: ir.Kernel, op: Privatize) -> Plan:
                     users.append(s)
     if index is None:
         raise error(op, f"{op.tensor} is not accessed under loop '{op.over}'")
-    if op.over in ir.free_vars(index):
+    if loop.var in ir.free_vars(index):
         raise error(op, f"the index [{_texts(index)}] of {op.tensor} mentions '{op.over}' itself")
     if any(isinstance(n, Load) for n in ir.walk(index)):
         raise error(op, f"the index [{_texts(index)}] of {op.tensor} is dynamic")

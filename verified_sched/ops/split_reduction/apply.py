@@ -161,7 +161,7 @@ def recognize(program: ir.Program, kernel: ir.Kernel, op: SplitReduction) -> Fou
                         "may access it (its combined value exists only after the combine)")
     if dynamic:
         return Found(site, a, acc[0], site.path[0][1], True)
-    inner = {op.loop} | {n.var for n in ir.walk(loop.body) if isinstance(n, For)}
+    inner = {loop.var} | {n.var for n in ir.walk(loop.body) if isinstance(n, For)}
     bad = ir.free_vars(a.index) & inner
     if bad:
         raise error(op, f"tensor '{op.tensor}': its index depends on {', '.join(sorted(bad))}, "
@@ -173,7 +173,8 @@ def _validate(program, kernel, op: SplitReduction) -> None:
     if op.blocks > MAX_BLOCKS:
         raise error(op, f"blocks {op.blocks}: at most {MAX_BLOCKS} (the combine step adds one term per "
                         "block, unrolled)")
-    common.check_fresh(program, kernel, [op.outer, op.inner, op.partials], op, "name", reusable=(op.loop,))
+    common.check_fresh(program, kernel, [op.outer, op.inner, op.partials], op, "name",
+                       reusable=(common.base_name(op.loop),))
 
 
 def apply(program: ir.Program, kernel_name: str, op: SplitReduction) -> ir.Program:
@@ -196,7 +197,7 @@ def apply(program: ir.Program, kernel_name: str, op: SplitReduction) -> ir.Progr
             return dataclasses.replace(node, tensor=op.partials, index=pidx)
         return None
 
-    body = tuple(ir.rewrite(s, redirect) for s in common.subst(loop.body, {op.loop: new_l}))
+    body = tuple(ir.rewrite(s, redirect) for s in common.subst(loop.body, {loop.var: new_l}))
     body = common.guard_leaves(body, Cmp("<", pos, n))
     enclosing = tuple((lp.var, Var(lp.var)) for lp in f.site.loops)
     init = Assign(op.partials, pidx, initial_value(f.acc_op, T.prec, target), sid=f"{a.sid}_init",
@@ -249,7 +250,7 @@ def _apply_dynamic(program: ir.Program, kernel: ir.Kernel, op: SplitReduction, f
             return dataclasses.replace(node, tensor=op.partials, index=pidx)
         return None
 
-    body = common.subst(tuple(ir.rewrite(s, redirect) for s in loop.body), {op.loop: new_l})
+    body = common.subst(tuple(ir.rewrite(s, redirect) for s in loop.body), {loop.var: new_l})
     body = common.guard_leaves(body, Cmp("<", pos, n))
     new_loop = For(op.outer, Int(0), Int(B), "serial",
                    (For(op.inner, Int(0), count, "serial", body, loc=loop.loc),), loc=loop.loc)

@@ -124,7 +124,7 @@ def apply(program: ir.Program, kernel_name: str, op: Tensorize) -> ir.Program:
     for n in (op.j, op.k):
         common.find_loop(kernel, n, op)
     site = common.find_loop(kernel, op.i, op)
-    t = tile(program, site.stmt, (op.i, op.j, op.k), op)
+    t = tile(program, site.stmt, tuple(common.base_name(n) for n in (op.i, op.j, op.k)), op)
     taken = {lp.axis for lp in site.loops}
     free = [a for a in THREADS if a not in taken]
     if not free:

@@ -57,7 +57,7 @@ def find_block(kernel: ir.Kernel, i: str):
 def block(ctx):
     """(the after-kernel, the site of the op's tensor-core block)."""
     kernel = ctx.after.kernel(ctx.kernel)
-    site = find_block(kernel, ctx.op.i)
+    site = find_block(kernel, common.base_name(ctx.op.i))
     if site is None:
         raise ScheduleError(f"tensorize: no tensor-core block over loop '{ctx.op.i}' after the op",
                             getattr(ctx.op, "loc", None))
@@ -106,7 +106,7 @@ def equivalence(ctx, kernel, site) -> Decided:
     each kernel builds it, then compares term sets both ways and their multiplicities, each
     with its own counterexample."""
     tc = site.stmt
-    t = tile(ctx.after, tc.fallback[0], (ctx.op.i, ctx.op.j, ctx.op.k), ctx.op)
+    t = tile(ctx.after, tc.fallback[0], tuple(common.base_name(n) for n in (ctx.op.i, ctx.op.j, ctx.op.k)), ctx.op)
     used = common.used_names(ctx.after, kernel)
     spec = intrinsic_of(t, tc.shape, used)
     fb = wrap_lanes(site, tc.fallback, tc.lane)

@@ -1,0 +1,77 @@
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+static inline int64_t vs_floordiv(int64_t a, int64_t c) { int64_t q = a / c; return q - (a % c < 0); }
+static inline int64_t vs_mod(int64_t a, int64_t c) { int64_t r = a % c; return r < 0 ? r + c : r; }
+static inline int64_t vs_min_i64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t vs_max_i64(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline int64_t vs_abs_i64(int64_t a) { return a < 0 ? -a : a; }
+static inline int32_t vs_min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t vs_max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
+static inline int32_t vs_abs_i32(int32_t a) { return a < 0 ? -a : a; }
+static inline int32_t vs_div_i32(int32_t a, int32_t b) { return b == 0 ? 0 : (b == -1 ? -a : a / b); }
+/* float min/max: IEEE 754-2019 minimum/maximum (the interpreter implements the same rule):
+   a NaN operand gives the canonical quiet NaN, -0 < +0, so a min/max reduction gives the same
+   bits in every order. Not `a > b ? a : b` (drops a NaN first operand) nor fmax (drops NaN). */
+static inline float vs_nan_f32(void) { uint32_t u = 0x7fc00000u; float f; memcpy(&f, &u, 4); return f; }
+static inline double vs_nan_f64(void) { uint64_t u = 0x7ff8000000000000ull; double f; memcpy(&f, &u, 8); return f; }
+static inline int vs_neg_f32(float a) { uint32_t u; memcpy(&u, &a, 4); return (int)(u >> 31); }
+static inline int vs_neg_f64(double a) { uint64_t u; memcpy(&u, &a, 8); return (int)(u >> 63); }
+static inline float vs_min_f32(float a, float b) {
+  if (a != a || b != b) return vs_nan_f32();
+  if (a == b) return vs_neg_f32(a) ? a : b;
+  return a < b ? a : b;
+}
+static inline float vs_max_f32(float a, float b) {
+  if (a != a || b != b) return vs_nan_f32();
+  if (a == b) return vs_neg_f32(a) ? b : a;
+  return a > b ? a : b;
+}
+static inline float vs_abs_f32(float a) { return a < 0.0f ? -a : a; }
+static inline double vs_min_f64(double a, double b) {
+  if (a != a || b != b) return vs_nan_f64();
+  if (a == b) return vs_neg_f64(a) ? a : b;
+  return a < b ? a : b;
+}
+static inline double vs_max_f64(double a, double b) {
+  if (a != a || b != b) return vs_nan_f64();
+  if (a == b) return vs_neg_f64(a) ? b : a;
+  return a > b ? a : b;
+}
+static inline double vs_abs_f64(double a) { return a < 0.0 ? -a : a; }
+static inline float vs_bf2f(uint16_t b) { uint32_t u = (uint32_t)b << 16; float f; memcpy(&f, &u, 4); return f; }
+static inline uint16_t vs_f2bf(float f) {
+  uint32_t u; memcpy(&u, &f, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
+  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+/* kernel matmul_bias */
+void vs_matmul_bias(int64_t N, int64_t M, int64_t K, float *restrict a, float *restrict b, float *restrict bias, float *restrict c) {
+  memset(c, 0, sizeof(float) * (size_t)(N * M));
+  for (int64_t i = 0; i < N; i++) {
+    const int64_t vs_b1 = vs_floordiv(M + 7, 8);
+    for (int64_t jo = 0; jo < vs_b1; jo++) {
+      for (int64_t k = 0; k < K; k++) {
+        for (int64_t ji = 0; ji < 8; ji++) {
+          if (8 * jo + ji < M) {
+            c[i * M + 8 * jo + ji] += a[i * K + k] * b[k * M + 8 * jo + ji];
+          }
+        }
+      }
+    }
+  }
+  for (int64_t i = 0; i < N; i++) {
+    const int64_t vs_b2 = vs_floordiv(M + 3, 4);
+    for (int64_t bjo = 0; bjo < vs_b2; bjo++) {
+      #pragma omp simd
+      for (int64_t bji = 0; bji < 4; bji++) {
+        if (4 * bjo + bji < M) {
+          c[(N - i - 1) * M + 4 * bjo + bji] += bias[4 * bjo + bji];
+        }
+      }
+    }
+  }
+}
