@@ -34,45 +34,62 @@ CONVS = json.loads((FIX / "convs.json").read_text())
 CASES = Path(__file__).parent / "cases"
 
 
-def conv_program_refused(name: str):
-    """The conv-backward program of fixture configuration `name` with its committed torch-mlir
-    lowerings imported, and the gradients refused."""
+FIXTURE_STEM = {"torch-mlir": "conv_{name}_{grad}", "iree-turbine": "turbine_{name}_{grad}",
+                "torch-mlir-decomposed": "conv_{name}_{grad}.decomposed"}
+FRONTENDS = ("torch-mlir", "iree-turbine")
+
+
+def conv_program_refused(name: str, frontend: str = "torch-mlir"):
+    """The conv-backward program of fixture configuration `name` with the committed lowerings of
+    `frontend` imported, and the gradients refused."""
     cfg = CONVS[name]
     cv = make_conv(**cfg, grads=("input", "weight"))
     base = conv_backward_dsl(**cfg, grads=("input", "weight"))
 
     def source(grad):
-        path = FIX / f"conv_{name}_{grad}.mlir"
+        stem = FIX / FIXTURE_STEM[frontend].format(name=name, grad=grad)
+        path = Path(f"{stem}.mlir")
         if not path.exists():
-            raise MlirImportError((FIX / f"conv_{name}_{grad}.error").read_text().strip())
+            raise MlirImportError(Path(f"{stem}.error").read_text().strip())
         return path.read_text()
 
-    text, refused = against_torch_mlir_text(cv, base, source)
+    text, refused = against_torch_mlir_text(cv, base, source, frontend=frontend)
     return parse_text(text), refused
 
 
-@pytest.mark.parametrize("name", [n for n in CONVS if n != "depthwise"])
-def test_imported_conv_lowering_equals_chain_rule_reference(name):
-    """The imported torch-mlir kernels compute the reference's gradients (C backend both sides)."""
-    program, refused = conv_program_refused(name)
-    grouped = CONVS[name].get("groups", 1) > 1
+@pytest.mark.parametrize("frontend", FRONTENDS)
+@pytest.mark.parametrize("name", list(CONVS))
+def test_imported_conv_lowering_equals_chain_rule_reference(name, frontend):
+    """The imported kernels of torch-mlir's direct lowering and of iree-turbine compute the
+    reference's gradients (C backend both sides), grouped and depthwise included."""
+    program, refused = conv_program_refused(name, frontend)
+    stem = "turbine" if frontend == "iree-turbine" else "torch_mlir"
     names = {k.name for k in program.kernels}
-    assert "torch_mlir_input_grad" in names
-    assert ("torch_mlir_weight_grad" in names) == (not grouped)
-    assert len(refused) == int(grouped)
+    assert not refused
     for grad in ("input", "weight"):
-        if f"torch_mlir_{grad}_grad" not in names:
-            continue
-        report = compare_kernels(program, f"{grad}_grad_reference", f"torch_mlir_{grad}_grad", {},
+        assert f"{stem}_{grad}_grad" in names
+        report = compare_kernels(program, f"{grad}_grad_reference", f"{stem}_{grad}_grad", {},
                                  rtol=1e-4, atol=1e-5)
         assert report.ok and not report.vacuous, report.text()
-        assert any(cl.a == f"torch_mlir_{grad}_grad" and cl.b == f"{grad}_grad_reference" for cl in program.claims)
+        assert any(cl.a == f"{stem}_{grad}_grad" and cl.b == f"{grad}_grad_reference" for cl in program.claims)
+
+
+@pytest.mark.parametrize("name", ["seed_nhwc", "seed_nchw"])
+def test_decomposed_path_mislowers_the_grouped_weight_gradient(name):
+    """torch-mlir's default path (DecomposeComplexOps, `--against torch-mlir-decomposed`) still
+    lowers the seed's input gradient correctly; its weight gradient is refused (the cast)."""
+    program, refused = conv_program_refused(name, "torch-mlir-decomposed")
+    names = {k.name for k in program.kernels}
+    assert "torch_mlir_input_grad" in names and "torch_mlir_weight_grad" not in names
+    assert len(refused) == 1 and "'tensor.cast'" in refused[0]
+    report = compare_kernels(program, "input_grad_reference", "torch_mlir_input_grad", {}, rtol=1e-4, atol=1e-5)
+    assert report.ok and not report.vacuous, report.text()
 
 
 def test_grouped_weight_grad_cast_of_wrong_shape_is_refused_with_its_line():
-    """torch-mlir 20261001 lowers the grouped weight gradient to a 6x6x3x3 result cast to the
-    6x2x3x3 weight shape: the importer names the cast and its position."""
-    path = FIX / "conv_seed_nchw_weight.mlir"
+    """torch-mlir 20261001's default path lowers the grouped weight gradient to a 6x6x3x3
+    result cast to the 6x2x3x3 weight shape: the importer names the cast and its position."""
+    path = FIX / "conv_seed_nchw_weight.decomposed.mlir"
     text = path.read_text()
     with pytest.raises(MlirImportError) as info:
         import_mlir(text, str(path))
@@ -82,10 +99,26 @@ def test_grouped_weight_grad_cast_of_wrong_shape_is_refused_with_its_line():
     assert e.loc.file == str(path) and line[e.loc.col - 1:].startswith("tensor.cast")
 
 
-def test_depthwise_lowering_fails_in_torch_mlir():
-    """Recorded finding: torch-mlir cannot lower the depthwise backward at all."""
+def test_depthwise_lowering_fails_in_torch_mlirs_default_path():
+    """Recorded finding: torch-mlir's default path cannot lower the depthwise backward (the
+    direct lowering can: test_imported_conv_lowering_equals_chain_rule_reference)."""
     for grad in ("input", "weight"):
-        assert "torch-mlir failed" in (FIX / f"conv_depthwise_{grad}.error").read_text()
+        assert "torch-mlir failed" in (FIX / f"conv_depthwise_{grad}.decomposed.error").read_text()
+    assert "torch-mlir failed" in (FIX / "conv_depthwise_m2_weight.decomposed.error").read_text()
+
+
+def test_util_func_of_iree_input_is_imported_with_positions():
+    """IREE's torch input pipeline writes util.func/util.return: imported as func.func, and an
+    error's column on such a file is the column in the file."""
+    text = (FIX / "turbine_pad0_input.mlir").read_text()
+    assert "util.func public @conv_backward" in text
+    program = import_mlir(text, "t.mlir")
+    assert [k.name for k in program.kernels] == ["conv_backward"]
+    bad = text.replace("arith.mulf", "math.atan2", 1)
+    with pytest.raises(MlirImportError) as info:
+        import_mlir(bad, "t.mlir")
+    line = bad.splitlines()[info.value.loc.line - 1]
+    assert "'math.atan2'" in info.value.message and line[info.value.loc.col - 1:].startswith("math.atan2")
 
 
 @pytest.mark.parametrize("model", ["mlp", "expsum", "mixed"])

@@ -34,7 +34,8 @@ from verified_sched.dsl.printer import print_program
 
 from .generalize import NAMED, Spec, named_spec
 from .import_body import BodyTranslator, add, float_literal, mul
-from .ximport import MlirImportError, array_values, elem_of, int_value, locate, parse_module, prop, shape_of
+from .ximport import (MlirImportError, array_values, elem_of, int_value, locate, parse_module, prop, shape_of,
+                      util_as_func)
 
 PRECS = ("f32", "f16", "bf16", "f64", "i32")
 VIEW_OPS = ("tensor.extract_slice", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast")
@@ -56,6 +57,7 @@ class View:
 class Importer:
     def __init__(self, text: str, filename: str = "<mlir>", params: bool = True, bind: dict | None = None,
                  prefix: str = "", memory: str = "global", reserved=()):
+        text = util_as_func(text)
         self.text = text
         self.filename = filename
         self.use_params = params
@@ -109,22 +111,27 @@ class Importer:
             raise self.error(op, f"the operand {value} is not a tensor this importer translated")
         return self.values[value]
 
-    def nest(self, extents, make) -> None:
-        """Append `for i0 .. for iN: make(vars)` (a list of statements) to the kernel."""
-        vars_ = [ir.Var(f"i{k}") for k in range(len(extents))]
-        body = tuple(make(vars_))
+    def nest(self, extents, make, kind: str) -> None:
+        """Append `for K0_i0 .. for K0_iN: make(vars)` (a list of statements) to the kernel.
+        Loops are named `<kind><n>_i<k>`, unique in the kernel, so a schedule can name them:
+        kind `g` a linalg op (generic or named; `g3_i0` is the fourth one's first loop), `c`
+        a copy, `f` a fill, `p` a pad, `s` an insert_slice; n counts that kind's nests."""
+        n = self.counts.get(kind, 0)
+        self.counts[kind] = n + 1
+        names = [f"{kind}{n}_i{k}" for k in range(len(extents))]
+        body = tuple(make([ir.Var(x) for x in names]))
         for k in reversed(range(len(extents))):
-            body = (ir.For(f"i{k}", ir.Int(0), self.size(extents[k]), "serial", body),)
+            body = (ir.For(names[k], ir.Int(0), self.size(extents[k]), "serial", body),)
         self.stmts.extend(body)
 
     def copy(self, dst: str, src: View) -> None:
-        self.nest(list(src.shape), lambda v: [ir.Assign(dst, tuple(v), src.read(v))])
+        self.nest(list(src.shape), lambda v: [ir.Assign(dst, tuple(v), src.read(v))], "c")
 
     def fill(self, dst: str, value, shape) -> None:
         if isinstance(value, (ir.Float, ir.Int)) and value.value == 0:
             self.stmts.append(ir.Zero(dst))
         else:
-            self.nest(list(shape), lambda v: [ir.Assign(dst, tuple(v), value)])
+            self.nest(list(shape), lambda v: [ir.Assign(dst, tuple(v), value)], "f")
 
     def writable(self, value, op, init: bool) -> str:
         """The tensor an op writing into `value` (its `outs`/destination) writes: the value's
@@ -175,7 +182,7 @@ class Importer:
 
     def function(self, func) -> None:
         fname = func.sym_name.data
-        self.values, self.by_base, self.stmts, self.args = {}, {}, [], set()
+        self.values, self.by_base, self.stmts, self.args, self.counts = {}, {}, [], set(), {}
         block = func.body.block
         arg_names, res_names, kname = self.bind.get(fname, (None, None, fname))
         for k, arg in enumerate(block.args):
@@ -298,7 +305,7 @@ class Importer:
                 values = spec.body(ins, outs)
             return [ir.Assign(d, idx, v) for d, idx, v in zip(dsts, out_idx, values)]
 
-        self.nest(spec.extents, make)
+        self.nest(spec.extents, make, "g")
         for r, d in zip(op.results, dsts):
             self.define(r, View(d, shape_of(r.type), lambda i: i))
 
@@ -366,7 +373,7 @@ class Importer:
         t = self.new_tensor(r.name_hint or "padded", shape, self.tensors[src.base][1], op)
         self.fill(t, self.scalar_constant(value.op), shape)
         self.nest(list(src.shape), lambda v: [ir.Assign(t, tuple(add(x, ir.Int(lo)) for x, lo in zip(v, low)),
-                                                        src.read(v))])
+                                                        src.read(v))], "p")
         self.define(r, View(t, shape, lambda i: i))
 
     def slice_params(self, op):
@@ -389,7 +396,7 @@ class Importer:
                 full.append(add(ir.Int(offs[k]), mul(ir.Int(strides[k]), x)))
             return [ir.Assign(dst, tuple(full), src.read(v))]
 
-        self.nest(list(src.shape), make)
+        self.nest(list(src.shape), make, "s")
         self.define(op.results[0], View(dst, shape_of(op.results[0].type), lambda i: i))
 
     def reshape(self, op) -> View:

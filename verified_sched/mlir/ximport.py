@@ -28,12 +28,24 @@ def xdsl_modules():
     return Context, get_all_dialects, Parser
 
 
+_UTIL = re.compile(r"\butil\.(func|return)\b")
+
+
+def util_as_func(text: str) -> str:
+    """IREE's `util.func`/`util.return` (what IREE's torch input pipeline emits) as
+    `func.func`/`func.return`: the same syntax for functions on tensors, and the same length,
+    so positions are kept (xdsl has no util dialect)."""
+    return _UTIL.sub(lambda m: f"func.{m.group(1)}", text)
+
+
 def parse_module(text: str, filename: str):
-    """The xdsl ModuleOp of `text` (every dialect registered, unregistered ops allowed)."""
+    """The xdsl ModuleOp of `text` (every dialect registered, unregistered ops allowed;
+    util.func read as func.func)."""
+    text = util_as_func(text)
     Context, get_all_dialects, Parser = xdsl_modules()
     ctx = Context(allow_unregistered=True)
     for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
+        ctx.register_dialect(name, _with_named_ops(factory) if name == "linalg" else factory)
     try:
         return Parser(ctx, text, filename).parse_module()
     except Exception as e:  # noqa: BLE001 - xdsl raises ParseError/VerifyException/others on bad text
@@ -42,6 +54,34 @@ def parse_module(text: str, filename: str):
         loc = Loc(filename, int(m.group(1)), int(m.group(2))) if m else None
         first = message.splitlines()[-1] if message else type(e).__name__
         raise MlirImportError(f"cannot parse the MLIR: {first[:400]}", loc) from None
+
+
+# named linalg ops xdsl 0.74 does not define, parsed with the syntax of one it does (the
+# importer reads only their operands and attributes: generalize.py gives their meaning)
+EXTRA_NAMED = {"linalg.batch_matmul": "MatmulOp", "linalg.batch_matmul_transpose_b": "MatmulOp",
+               "linalg.pooling_nhwc_max": "PoolingNchwMaxOp", "linalg.pooling_nhwc_sum": "PoolingNchwMaxOp",
+               "linalg.pooling_nchw_sum": "PoolingNchwMaxOp", "linalg.pooling_nhwc_min": "PoolingNchwMaxOp",
+               "linalg.depthwise_conv_2d_nhwc_hwc": "Conv2DNhwc_HwcfOp",
+               "linalg.depthwise_conv_2d_nchw_chw": "Conv2DNhwc_HwcfOp",
+               "linalg.depthwise_conv_2d_nhwc_hwcm": "Conv2DNhwc_HwcfOp"}
+
+
+def _with_named_ops(factory):
+    def make():
+        import warnings
+
+        from xdsl.dialects.linalg import ops as linalg_ops
+        from xdsl.ir import Dialect
+
+        base = factory()
+        known = {op.name for op in base.operations}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            extra = [type(name.replace(".", "_"), (getattr(linalg_ops, like),), {"name": name, "__module__": __name__})
+                     for name, like in EXTRA_NAMED.items() if name not in known]
+        return Dialect("linalg", [*base.operations, *extra], [*base.attributes])
+
+    return make
 
 
 def locate(module, text: str, filename: str) -> dict:
