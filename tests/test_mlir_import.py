@@ -135,6 +135,22 @@ def test_imported_model_matches_pytorch(model):
     np.testing.assert_allclose(arrays[f"{model}_result0"], data["out0"], rtol=1e-5, atol=1e-6)
 
 
+def test_generalized_fill_with_a_scalar_input_imports():
+    """Regression (issue 21): the README's recipe `iree-opt --linalg-generalize-named-ops` makes
+    every linalg.fill a linalg.generic whose input is a scalar (map `-> ()`); importing it
+    exited 4 (an internal error). It imports and runs equal to PyTorch."""
+    text = (FIX / "mlp_generalized.mlir").read_text()
+    assert "ins(%cst : f32)" in text and "linalg.fill" not in text
+    program = import_mlir(text, "mlp_generalized.mlir")
+    data = np.load(FIX / "mlp.npz")
+    sizes = {p: int(p[1:]) for p in program.params}
+    arrays = {t.name: np.zeros(storage_shape(t, sizes), NP_DTYPE[t.prec]) for t in global_tensors(program)}
+    for k in range(3):
+        arrays[f"mlp_arg{k}"][...] = data[f"in{k}"]
+    load_c(program).run("mlp", sizes, arrays)
+    np.testing.assert_allclose(arrays["mlp_result0"], data["out0"], rtol=1e-5, atol=1e-6)
+
+
 def test_import_cli_then_run(tmp_path):
     out = tmp_path / "mlp.vs"
     r = subprocess.run([sys.executable, "-m", "verified_sched", "import", str(FIX / "mlp.mlir"), "-o", str(out)],

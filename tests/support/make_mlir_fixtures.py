@@ -90,6 +90,16 @@ def conv_fixture(name: str, grad: str, frontend: str) -> tuple:
         return stem, str(e) + "\n", ".error"
 
 
+def generalize(src: Path, dst: Path) -> None:
+    """The README's recipe for named ops: `iree-opt --linalg-generalize-named-ops` (a linalg.fill
+    becomes a linalg.generic with a scalar input)."""
+    import subprocess
+
+    from iree.compiler.tools.binaries import find_tool
+
+    subprocess.run([find_tool("iree-opt"), "--linalg-generalize-named-ops", str(src), "-o", str(dst)], check=True)
+
+
 def main() -> int:
     sys.path.insert(0, str(ROOT))
     from torch_mlir import fx
@@ -109,6 +119,7 @@ def main() -> int:
         (OUT / f"{name}.mlir").write_text(text)
         out = module(*args)
         np.savez(OUT / f"{name}.npz", **{f"in{k}": a.numpy() for k, a in enumerate(args)}, out0=out.detach().numpy())
+    generalize(OUT / "mlp.mlir", OUT / "mlp_generalized.mlir")
     print(f"wrote {len(list(OUT.iterdir()))} files to {OUT.relative_to(ROOT)}")
     return 0
 

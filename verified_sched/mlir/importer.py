@@ -106,6 +106,14 @@ class Importer:
             return ir.Int(int_value(op))
         raise self.error(op, f"a constant of type {ty}")
 
+    def scalar_operand(self, value, op):
+        """A scalar (non-tensor) input of a linalg op, e.g. the fill value of a generalized
+        linalg.fill: a constant, as an expression."""
+        src = getattr(value, "op", None)
+        if getattr(src, "name", None) != "arith.constant":
+            raise self.error(op, f"a scalar input {value.name_hint or ''} that is not a constant")
+        return self.scalar_constant(src)
+
     def view(self, value, op) -> View:
         if value not in self.values:
             raise self.error(op, f"the operand {value} is not a tensor this importer translated")
@@ -278,7 +286,7 @@ class Importer:
         spec = named_spec(op) if op.name != "linalg.generic" else self.generic_spec(op)
         if spec is None:
             raise self.error(op, "unsupported named op")
-        views = [self.view(v, op) for v in spec.ins]
+        views = [self.view(v, op) if hasattr(v.type, "get_shape") else self.scalar_operand(v, op) for v in spec.ins]
         region = op.name == "linalg.generic"
         uses_out = [True] * len(spec.outs)
         if region:
@@ -293,7 +301,8 @@ class Importer:
             raise self.error(op, "several outputs whose region reads the outputs")
 
         def make(vars_):
-            ins = [vw.read(spec.index[j](vars_)) if vw.base else None for j, vw in enumerate(views)]
+            ins = [vw if not isinstance(vw, View) else vw.read(spec.index[j](vars_)) if vw.base else None
+                   for j, vw in enumerate(views)]
             out_idx = [tuple(spec.index[nin + j](vars_)) for j in range(len(dsts))]
             outs = [ir.Load(d, idx) for d, idx in zip(dsts, out_idx)]
             if region:
@@ -323,6 +332,8 @@ class Importer:
         ndims = maps[0].num_dims
         extents = [None] * ndims
         for v, m in zip(ins + outs, maps):
+            if not hasattr(v.type, "get_shape"):  # a scalar operand (map `-> ()`)
+                continue
             for res, n in zip(m.results, shape_of(v.type)):
                 if type(res).__name__ == "AffineDimExpr" and extents[res.position] is None:
                     extents[res.position] = n
