@@ -271,11 +271,20 @@ class KernelEmitter:
                 return (f"{fn}({self.scalar(a, ct)[0]}, {self.scalar(b, ct)[0]}, {self.scalar(c, ct)[0]})", ATOM)
             case ir.Call(fn="abs", args=(a,)):
                 return (f"vs_abs_{sfx}({self.scalar(a, ct)[0]})", ATOM)
-            case ir.Call(fn=("exp" | "log" | "sqrt") as fn, args=(a,)):
+            case ir.Call(fn=("exp" | "log" | "sqrt" | "tanh" | "erf") as fn, args=(a,)):
                 if ct == "int32_t":  # no integer transcendental: go through double
                     inner = self.scalar(a, "double")[0]
                     return (f"(int32_t){fn}({inner})", UNARY)
                 return (f"{fn}{'f' if ct == 'float' else ''}({self.scalar(a, ct)[0]})", ATOM)
+            case ir.Call(fn="rsqrt", args=(a,)):  # 1 / sqrt(a): two roundings, in every backend
+                if ct == "int32_t":
+                    return (f"(int32_t)(1.0 / sqrt({self.scalar(a, 'double')[0]}))", UNARY)
+                one, sq = ("1.0f", "sqrtf") if ct == "float" else ("1.0", "sqrt")
+                return (f"({one} / {sq}({self.scalar(a, ct)[0]}))", ATOM)
+            case ir.Call(fn="pow", args=(a, b)):
+                if ct == "int32_t":
+                    return (f"(int32_t)pow({self.scalar(a, 'double')[0]}, {self.scalar(b, 'double')[0]})", UNARY)
+                return (f"pow{'f' if ct == 'float' else ''}({self.scalar(a, ct)[0]}, {self.scalar(b, ct)[0]})", ATOM)
             case ir.Where(cond=c, a=a, b=b):
                 return (f"{_par(self._cond(c, ct), OR)} ? {self.scalar(a, ct)[0]} : "
                         f"{_par(self.scalar(b, ct), COND)}", COND)

@@ -4,8 +4,9 @@ Why a module of its own: this is the part that must agree bitwise with the C bac
 (codegen/c.py states the same rules): numpy float32 scalars for f32/f16/bf16 targets,
 float64 for f64, wrapped 32-bit ints for i32 (`/` truncating, `x / 0 == 0`); float min/max
 as IEEE 754-2019 minimum/maximum (a NaN operand gives the canonical quiet NaN, -0 < +0, so
-the result does not depend on the operands' order); exp/log/sqrt/fma
-through the very libm functions the compiled C calls (ctypes), so even fma is exact.
+the result does not depend on the operands' order); exp/log/sqrt/tanh/erf/pow/fma
+through the very libm functions the compiled C calls (ctypes), so even fma is exact;
+rsqrt(x) = 1 / sqrt(x), two roundings, as in C.
 """
 from __future__ import annotations
 
@@ -63,9 +64,12 @@ class Num:
             self.abs = lambda a: _wrap32(-a) if a < 0 else a
             self.min = lambda a, b: a if a < b else b
             self.max = lambda a, b: a if a > b else b
-            for f in ("exp", "log", "sqrt"):  # no integer transcendental: through double
+            for f in ("exp", "log", "sqrt", "tanh", "erf"):  # no integer transcendental: through double
                 fn = _libm(f, ctypes.c_double, 1)
                 setattr(self, f, lambda a, fn=fn: _trunc_i32(fn(float(a))))
+            dsqrt, dpow = _libm("sqrt", ctypes.c_double, 1), _libm("pow", ctypes.c_double, 2)
+            self.rsqrt = lambda a: _trunc_i32(1.0 / dsqrt(float(a)))
+            self.pow = lambda a, b: _trunc_i32(dpow(float(a), float(b)))
             self.zero = 0
             return
         ctype = ctypes.c_float if name == "f32" else ctypes.c_double
@@ -80,10 +84,13 @@ class Num:
         self.abs = np.abs
         self.min, self.max = ieee_minimum(scalar), ieee_maximum(scalar)
         self.zero = scalar(0)
-        libm = {f: _libm(f + suffix, ctype, 1) for f in ("exp", "log", "sqrt")}
+        libm = {f: _libm(f + suffix, ctype, 1) for f in ("exp", "log", "sqrt", "tanh", "erf")}
         fma = _libm("fma" + suffix, ctype, 3)
+        powf = _libm("pow" + suffix, ctype, 2)
         for f, fn in libm.items():
             setattr(self, f, lambda a, fn=fn: scalar(fn(float(a))))
+        self.rsqrt = lambda a: scalar(1) / self.sqrt(a)  # 1 / sqrt(a): two roundings, as in C
+        self.pow = lambda a, b: scalar(powf(float(a), float(b)))
         self.fma = lambda a, b, c: scalar(fma(float(a), float(b), float(c)))
 
     def relu(self, a):

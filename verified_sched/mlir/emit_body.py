@@ -187,10 +187,19 @@ class Body:
                 if fl:
                     return self.op(f"math.fma {x}, {y}, {z} : {ct}")
                 return self.op(f"arith.addi {self.op(f'arith.muli {x}, {y} : i32')}, {z} : i32")
-            case ir.Call(fn=("exp" | "log" | "sqrt") as fn, args=(a,)):
+            case ir.Call(fn=("exp" | "log" | "sqrt" | "tanh" | "erf") as fn, args=(a,)):
                 if fl:
                     return self.op(f"math.{fn} {self.scalar(a, ct)} : {ct}")
                 return self.convert(self.op(f"math.{fn} {self.scalar(a, 'f64')} : f64"), "f64", ct)
+            case ir.Call(fn="rsqrt", args=(a,)):  # 1 / sqrt(a), as C (math.rsqrt may approximate)
+                ft = ct if fl else "f64"
+                x = self.scalar(a, ft)
+                r = self.op(f"arith.divf {self.const(1.0, ft)}, {self.op(f'math.sqrt {x} : {ft}')} : {ft}")
+                return r if fl else self.convert(r, "f64", ct)
+            case ir.Call(fn="pow", args=(a, b)):
+                ft = ct if fl else "f64"
+                r = self.op(f"math.powf {self.scalar(a, ft)}, {self.scalar(b, ft)} : {ft}")
+                return r if fl else self.convert(r, "f64", ct)
             case ir.Where(cond=c, a=a, b=b):
                 cv = self.cond(c, ct)
                 return self.op(f"arith.select {cv}, {self.scalar(a, ct)}, {self.scalar(b, ct)} : {ct}")
