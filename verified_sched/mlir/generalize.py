@@ -111,10 +111,17 @@ def _pool(op, name, shp, ins, outs):
                  lambda v: (v[4], v[5]), lambda v: tuple(v[:4])], _pool_body(red))
 
 
+def ins_outs(op) -> tuple:
+    """([inputs], [outputs]) of a linalg op (xdsl's broadcast names them input/init)."""
+    if hasattr(op, "inputs"):
+        return list(op.inputs), list(op.outputs)
+    return [op.input], [op.init]
+
+
 def named_spec(op) -> Spec | None:
     """The Spec of a named op, or None when it is not one of NAMED."""
     name = op.name
-    ins, outs = list(op.inputs), list(op.outputs)
+    ins, outs = ins_outs(op)
     shp = [shape_of(v.type) for v in ins + outs]
     if name == "linalg.matmul":
         (m, k), (_, n) = shp[0], shp[1]

@@ -102,6 +102,10 @@ class BodyTranslator:
             return ir.Call("abs", (self.translate(op.operands[0]),))
         if name in ("math.exp", "math.log", "math.sqrt", "math.tanh", "math.erf", "math.rsqrt"):
             return self.rounded(ir.Call(name.split(".")[1], (self.translate(op.operands[0]),)), ty)
+        if name == "math.fpowi":  # x ** (integer n): pow(x, n), n converted to the float type
+            a, b = op.operands
+            return self.rounded(ir.Call("pow", (self.translate(a), ir.Cast("f32" if ty != "f64" else "f64",
+                                                                          self.index(b)))), ty)
         if name == "math.powf":
             return self.rounded(ir.Call("pow", tuple(self.translate(x) for x in op.operands)), ty)
         if name == "math.fma":

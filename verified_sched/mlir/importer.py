@@ -22,6 +22,7 @@ its position (FILE:LINE:COL).
 """
 from __future__ import annotations
 
+import math
 import re
 
 from verified_sched import ir
@@ -33,7 +34,7 @@ from .generalize import NAMED, Spec, named_spec
 from .import_body import BodyTranslator, add, float_literal, mul
 from .import_tensor import TensorOps, View
 from .ximport import (MlirImportError, elem_of, int_value, locate, parse_module, prop, shape_of,
-                      util_as_func)
+                      split_results, take_resources, util_as_func)
 
 PRECS = ("f32", "f16", "bf16", "f64", "i32")
 VIEW_OPS = ("tensor.extract_slice", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast")
@@ -42,7 +43,7 @@ VIEW_OPS = ("tensor.extract_slice", "tensor.expand_shape", "tensor.collapse_shap
 class Importer(TensorOps):
     def __init__(self, text: str, filename: str = "<mlir>", params: bool = True, bind: dict | None = None,
                  prefix: str = "", memory: str = "global", reserved=()):
-        text = util_as_func(text)
+        text, self.resources = take_resources(split_results(util_as_func(text)))
         self.text = text
         self.filename = filename
         self.use_params = params
@@ -56,6 +57,7 @@ class Importer(TensorOps):
         self.locs = locate(self.module, text, filename)
         self.tensors: dict = {}  # name -> (shape, prec)
         self.kernels: list = []
+        self.constants: dict = {}  # tensor name -> numpy array (non-splat constants: parameters)
         self.extents: set = set()
         self.reserved: set = set(RESERVED) | set(reserved)
 
@@ -224,6 +226,10 @@ class Importer(TensorOps):
                 raise self.error(op, "a tensor bitcast other than i16 <-> bf16 bit patterns")
             self.define(op.results[0], self.view(op.operands[0], op))
             return
+        if name == "linalg.fill" and elem_of(op.results[0].type.get_element_type()) not in PRECS:
+            # e.g. the i64 index output of torch-mlir's max (softmax): kept only when unused
+            self.define(op.results[0], View("", shape_of(op.results[0].type), lambda i: i))
+            return
         if name == "linalg.fill":
             value = self.scalar_constant(op.inputs[0].op) if hasattr(op.inputs[0], "op") else None
             if value is None:
@@ -255,12 +261,22 @@ class Importer(TensorOps):
                              "--linalg-generalize-named-ops`)")
 
     def dense_constant(self, op) -> None:
+        """A splat constant: a tensor filled with its value. Any other (a model's parameters:
+        `dense<[...]>` or `dense_resource<NAME>` with the blob in the file's dialect_resources)
+        is an input tensor whose values are kept in `self.constants` (`vsched import -o OUT.vs`
+        writes each beside OUT as OUT.NAME.npy, which `vsched exec` loads)."""
         attr = prop(op, "value")
         r = op.results[0]
         values = list(attr.get_values()) if hasattr(attr, "get_values") else []
-        if not values or any(v != values[0] for v in values):
-            raise self.error(op, "a non-splat tensor constant")
         prec = elem_of(r.type.get_element_type())
+        if not values or any(v != values[0] for v in values):
+            if self.memory != "global":
+                raise self.error(op, "a non-splat tensor constant in a bound import")
+            t = self.new_tensor(r.name_hint or "cst", shape_of(r.type), prec, op)
+            self.constants[t] = constant_values(attr, values, shape_of(r.type), prec, self.resources,
+                                                lambda m: self.error(op, m))
+            self.define(r, View(t, shape_of(r.type), lambda i: i))
+            return
         t = self.new_tensor(r.name_hint or "cst", shape_of(r.type), prec, op)
         v = values[0]
         self.fill(t, float_literal(float(v), op, self) if prec != "i32" else ir.Int(int(v)), shape_of(r.type))
@@ -273,15 +289,22 @@ class Importer(TensorOps):
             raise self.error(op, "unsupported named op")
         views = [self.view(v, op) if hasattr(v.type, "get_shape") else self.scalar_operand(v, op) for v in spec.ins]
         region = op.name == "linalg.generic"
+        # outputs nothing reads afterwards are not computed (torch-mlir's max yields the argmax
+        # too, an i64 output a softmax never uses)
+        keep = [k for k, r in enumerate(op.results) if r.uses.get_length() > 0] or list(range(len(spec.outs)))
+        if len(spec.outs) == 1:
+            keep = [0]
+        nin = len(spec.ins)
+        spec = Spec(spec.ins, [spec.outs[k] for k in keep], spec.extents, spec.iters,
+                    spec.index[:nin] + [spec.index[nin + k] for k in keep], spec.body)
         uses_out = [True] * len(spec.outs)
         if region:
             block = op.body.block
-            outs_args = block.args[len(spec.ins):]
+            outs_args = [block.args[nin + k] for k in keep]
             uses_out = [a.uses.get_length() > 0 for a in outs_args]
         dsts = [self.writable(v, op, init=u) for v, u in zip(spec.outs, uses_out)]
         if len(dsts) > 1 and len(set(dsts)) != len(dsts):
             raise self.error(op, "two outputs written into one tensor")
-        nin = len(spec.ins)
         if len(spec.outs) > 1 and region and any(uses_out):
             raise self.error(op, "several outputs whose region reads the outputs")
 
@@ -291,16 +314,16 @@ class Importer(TensorOps):
             out_idx = [tuple(spec.index[nin + j](vars_)) for j in range(len(dsts))]
             outs = [ir.Load(d, idx) for d, idx in zip(dsts, out_idx)]
             if region:
-                reads = dict(zip(op.body.block.args, ins + outs))
+                reads = dict(zip(list(op.body.block.args[:nin]) + outs_args, ins + outs))
                 tr = BodyTranslator(self, reads, [v.name for v in vars_])
-                yields = list(op.body.block.ops)[-1].operands
+                yields = [list(op.body.block.ops)[-1].operands[k] for k in keep]
                 values = [self.top_value(tr, y, self.tensors[d][1]) for y, d in zip(yields, dsts)]
             else:
                 values = spec.body(ins, outs)
             return [ir.Assign(d, idx, v) for d, idx, v in zip(dsts, out_idx, values)]
 
         self.nest(spec.extents, make, "g")
-        for r, d in zip(op.results, dsts):
+        for r, d in zip([op.results[k] for k in keep], dsts):
             self.define(r, View(d, shape_of(r.type), lambda i: i))
 
     @staticmethod
@@ -363,9 +386,39 @@ def import_mlir(text: str, filename: str = "<mlir>", params: bool = True, bind: 
 
 
 def import_mlir_file(path: str) -> ir.Program:
+    return import_with_constants(path)[0]
+
+
+def import_with_constants(path: str) -> tuple:
+    """(program, {tensor: numpy array} of its parameters) of the MLIR file `path`."""
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
     except OSError as e:
         raise MlirImportError(f"cannot read {path}: {e.strerror}") from None
-    return import_mlir(text, path)
+    imp = Importer(text, path)
+    return imp.run(), imp.constants
+
+
+_NP = {"f32": "<f4", "f64": "<f8", "i32": "<i4", "f16": "<f2"}
+
+
+def constant_values(attr, values, shape, prec, resources: dict, error):
+    """The values of a non-splat constant as a numpy array of `shape`: a `dense<[...]>`
+    literal's list, or a `dense_resource<NAME>` blob of the file's `{-# dialect_resources #-}`
+    (hex: a 4-byte alignment, then the little-endian elements)."""
+    import numpy as np
+
+    if prec not in _NP:
+        raise error(f"a non-splat {prec} constant (supported: {', '.join(_NP)})")
+    if not values:
+        handle = getattr(getattr(attr, "resource_handle", None), "data", None)
+        if handle is None or handle not in resources:
+            raise error(f"a constant whose values are not in the file (resource {handle})")
+        data = bytes.fromhex(resources[handle])[4:]
+        arr = np.frombuffer(data, dtype=_NP[prec])
+    else:
+        arr = np.array([float(v) if prec != "i32" else int(v) for v in values], dtype=_NP[prec])
+    if arr.size != math.prod(shape):
+        raise error(f"a constant of {arr.size} values for shape {'x'.join(map(str, shape))}")
+    return arr.reshape(shape).astype(arr.dtype.newbyteorder("="))

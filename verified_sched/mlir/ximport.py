@@ -7,6 +7,7 @@ in order against the operations of a pre-order walk (which is textual order).
 """
 from __future__ import annotations
 
+import itertools
 import re
 
 from verified_sched.errors import Loc, UsageError
@@ -38,10 +39,53 @@ def util_as_func(text: str) -> str:
     return _UTIL.sub(lambda m: f"func.{m.group(1)}", text)
 
 
+_MULTI_DEF = re.compile(r"%([A-Za-z0-9_$.-]+):(\d+)(\s*=)")
+_MULTI_USE = re.compile(r"%([A-Za-z0-9_$.-]+)#(\d+)")
+_REGION_RESULTS = re.compile(r"^(\s*\} -> )\((.*)\)[ \t]*$", re.M)
+
+
+def split_results(text: str) -> str:
+    """`%4:2 = op` and its uses `%4#0` as `%r4_0, %r4_1 = op` and `%r4_0`: the same program in
+    a form xdsl 0.74 parses (it cannot parse a `%4#0` operand in some custom syntaxes, such as
+    tensor.expand_shape's)."""
+    def stem(name):
+        return "r" + re.sub(r"\W", "_", name)
+
+    text = _MULTI_DEF.sub(lambda m: ", ".join(f"%{stem(m.group(1))}_{k}" for k in range(int(m.group(2))))
+                          + m.group(3), text)
+    text = _MULTI_USE.sub(lambda m: f"%{stem(m.group(1))}_{m.group(2)}", text)
+    return _REGION_RESULTS.sub(r"\1\2", text)  # `} -> (T1, T2)` of a linalg op: xdsl wants `} -> T1, T2`
+
+
+_RESOURCE = re.compile(r'^\s*"?([^":\s]+)"?\s*:\s*"0x([0-9A-Fa-f]*)"', re.M)
+_HANDLE = re.compile(r"dense_resource<([^>]+)>")
+_RESOURCE_IDS = itertools.count()
+
+
+def take_resources(text: str) -> tuple:
+    """(text, {handle: hex blob}): the file's `{-# dialect_resources #-}` blobs, the section
+    blanked (lines kept, so positions are), and every `dense_resource<NAME>` renamed to a handle
+    unique in this process (xdsl renames a handle it has seen before, in any module)."""
+    if "{-#" not in text:
+        return text, {}
+    head, _, tail = text.partition("{-#")
+    section, _, rest = tail.partition("#-}")
+    blobs = {m.group(1): m.group(2) for m in _RESOURCE.finditer(section)}
+    names = {}
+
+    def rename(m):
+        names.setdefault(m.group(1), f"vsched_resource_{next(_RESOURCE_IDS)}")
+        return f"dense_resource<{names[m.group(1)]}>"
+
+    head = _HANDLE.sub(rename, head)
+    blank = "\n" * (section.count("\n"))
+    return head + blank + rest, {new: blobs[old] for old, new in names.items() if old in blobs}
+
+
 def parse_module(text: str, filename: str):
     """The xdsl ModuleOp of `text` (every dialect registered, unregistered ops allowed;
-    util.func read as func.func)."""
-    text = util_as_func(text)
+    util.func read as func.func; multi-result values split, split_results)."""
+    text = split_results(util_as_func(text))
     Context, get_all_dialects, Parser = xdsl_modules()
     ctx = Context(allow_unregistered=True)
     for name, factory in get_all_dialects().items():
