@@ -334,3 +334,31 @@ def test_imported_loop_names_are_unique_per_kernel():
     program = import_mlir_file(str(FIX / "conv_seed_nhwc_weight.mlir"))
     names = [n.var for n in _loops(program.kernels[0])]
     assert len(names) == len(set(names)) and any(n.startswith("g") for n in names)
+
+
+CONCAT_REDUCE = """func.func @f(%a: tensor<3x4xf32>, %b: tensor<2x4xf32>) -> tensor<5xf32> {
+  %c = tensor.concat dim(0) %a, %b : (tensor<3x4xf32>, tensor<2x4xf32>) -> tensor<5x4xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<5xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<5xf32>) -> tensor<5xf32>
+  %r = linalg.reduce ins(%c : tensor<5x4xf32>) outs(%i : tensor<5xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %m = arith.maximumf %in, %acc : f32
+      linalg.yield %m : f32
+    }
+  return %r : tensor<5xf32>
+}
+"""
+
+
+def test_concat_and_reduce_import_and_run():
+    """tensor.concat (each operand copied at its offset) and linalg.reduce (the `dimensions`
+    reduced, its region the combiner) import and compute numpy's values."""
+    program = import_mlir(CONCAT_REDUCE, "cr.mlir")
+    sizes = {p: int(p[1:]) for p in program.params}
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal((2, 4)).astype(np.float32)
+    arrays = {t.name: np.zeros(storage_shape(t, sizes), NP_DTYPE[t.prec]) for t in global_tensors(program)}
+    arrays["f_a"][...], arrays["f_b"][...] = a, b
+    load_c(program).run("f", sizes, arrays)
+    np.testing.assert_array_equal(arrays["f_result0"], np.maximum(np.concatenate([a, b]).max(axis=1), 0))

@@ -111,11 +111,34 @@ def _pool(op, name, shp, ins, outs):
                  lambda v: (v[4], v[5]), lambda v: tuple(v[:4])], _pool_body(red))
 
 
+REGION_OPS = ("linalg.generic", "linalg.reduce", "linalg.map")
+
+
+def region_spec(op) -> Spec | None:
+    """linalg.reduce (iterate the input; the `dimensions` are reductions, the output indexed by
+    the others) and linalg.map (elementwise): their own region gives the value (body None)."""
+    if op.name not in ("linalg.reduce", "linalg.map"):
+        return None
+    ins, outs = ins_outs(op)
+    if op.name == "linalg.map":
+        shape = list(shape_of(outs[0].type))
+        return Spec(ins, outs, shape, ["parallel"] * len(shape), [lambda v: tuple(v)] * (len(ins) + len(outs)), None)
+    shape = list(shape_of(ins[0].type))
+    red = set(array_values(op, "dimensions"))
+    keep = [k for k in range(len(shape)) if k not in red]
+    return Spec(ins, outs, shape, ["reduction" if k in red else "parallel" for k in range(len(shape))],
+                [lambda v: tuple(v)] * len(ins) + [lambda v: tuple(v[k] for k in keep)] * len(outs), None)
+
+
 def ins_outs(op) -> tuple:
     """([inputs], [outputs]) of a linalg op (xdsl's broadcast names them input/init)."""
     if hasattr(op, "inputs"):
-        return list(op.inputs), list(op.outputs)
-    return [op.input], [op.init]
+        return list(op.inputs), list(getattr(op, "outputs", None) or op.inits)
+    return _as_list(op.input), _as_list(op.init)
+
+
+def _as_list(v) -> list:
+    return list(v) if isinstance(v, (list, tuple)) or type(v).__name__ == "VarOperand" else [v]
 
 
 def named_spec(op) -> Spec | None:

@@ -13,7 +13,7 @@ from typing import Callable
 from verified_sched import ir
 
 from .import_body import add, mul
-from .ximport import array_values, prop, shape_of
+from .ximport import array_values, int_value, prop, shape_of
 
 
 @dataclass
@@ -47,6 +47,23 @@ class TensorOps:
         self.nest(list(src.shape), lambda v: [ir.Assign(t, tuple(add(x, ir.Int(lo)) for x, lo in zip(v, low)),
                                                         src.read(v))], "p")
         self.define(r, View(t, shape, lambda i: i))
+
+    def concat(self, op) -> None:
+        """tensor.concat dim(D): a new tensor, each operand copied at its offset along D."""
+
+        dim = int_value(op, "dim")
+        r = op.results[0]
+        srcs = [self.view(v, op) for v in op.operands]
+        t = self.new_tensor(r.name_hint or "concat", shape_of(r.type), self.tensors[srcs[0].base][1], op)
+        offset = 0
+        for src in srcs:
+            def make(v, src=src, offset=offset):
+                idx = tuple(add(x, ir.Int(offset)) if k == dim else x for k, x in enumerate(v))
+                return [ir.Assign(t, idx, src.read(v))]
+
+            self.nest(list(src.shape), make, "s")
+            offset += src.shape[dim]
+        self.define(r, View(t, shape_of(r.type), lambda i: i))
 
     def slice_params(self, op):
         if len(op.operands) > 2 and op.name == "tensor.insert_slice" or \

@@ -30,7 +30,7 @@ from verified_sched.dsl.exprs import RESERVED
 from verified_sched.dsl.parser import parse_text
 from verified_sched.dsl.printer import print_program
 
-from .generalize import NAMED, Spec, named_spec
+from .generalize import NAMED, REGION_OPS, Spec, named_spec, region_spec
 from .import_body import BodyTranslator, add, float_literal, mul
 from .import_tensor import TensorOps, View
 from .ximport import (MlirImportError, elem_of, int_value, locate, parse_module, prop, shape_of,
@@ -239,11 +239,14 @@ class Importer(TensorOps):
             self.fill(dst, value, shape)
             self.define(op.results[0], View(dst, shape, lambda i: i))
             return
-        if name == "linalg.generic" or name in NAMED:
+        if name in REGION_OPS or name in NAMED:
             self.generic(op)
             return
         if name == "tensor.pad":
             self.pad(op)
+            return
+        if name == "tensor.concat":
+            self.concat(op)
             return
         if name == "tensor.insert_slice":
             self.insert_slice(op)
@@ -284,11 +287,12 @@ class Importer(TensorOps):
 
     # ------------------------------------------------------------ linalg
     def generic(self, op) -> None:
-        spec = named_spec(op) if op.name != "linalg.generic" else self.generic_spec(op)
+        spec = self.generic_spec(op) if op.name == "linalg.generic" else region_spec(op) or named_spec(op)
         if spec is None:
             raise self.error(op, "unsupported named op")
         views = [self.view(v, op) if hasattr(v.type, "get_shape") else self.scalar_operand(v, op) for v in spec.ins]
-        region = op.name == "linalg.generic"
+        region = op.name in REGION_OPS
+        block = (op.body if hasattr(op, "body") else op.regions[0]).block if region else None
         # outputs nothing reads afterwards are not computed (torch-mlir's max yields the argmax
         # too, an i64 output a softmax never uses)
         keep = [k for k, r in enumerate(op.results) if r.uses.get_length() > 0] or list(range(len(spec.outs)))
@@ -298,10 +302,9 @@ class Importer(TensorOps):
         spec = Spec(spec.ins, [spec.outs[k] for k in keep], spec.extents, spec.iters,
                     spec.index[:nin] + [spec.index[nin + k] for k in keep], spec.body)
         uses_out = [True] * len(spec.outs)
-        if region:
-            block = op.body.block
-            outs_args = [block.args[nin + k] for k in keep]
-            uses_out = [a.uses.get_length() > 0 for a in outs_args]
+        if region:  # (linalg.map's region has no argument for the output)
+            outs_args = [block.args[nin + k] for k in keep if nin + k < len(block.args)]
+            uses_out = [a.uses.get_length() > 0 for a in outs_args] + [False] * (len(keep) - len(outs_args))
         dsts = [self.writable(v, op, init=u) for v, u in zip(spec.outs, uses_out)]
         if len(dsts) > 1 and len(set(dsts)) != len(dsts):
             raise self.error(op, "two outputs written into one tensor")
@@ -314,9 +317,9 @@ class Importer(TensorOps):
             out_idx = [tuple(spec.index[nin + j](vars_)) for j in range(len(dsts))]
             outs = [ir.Load(d, idx) for d, idx in zip(dsts, out_idx)]
             if region:
-                reads = dict(zip(list(op.body.block.args[:nin]) + outs_args, ins + outs))
+                reads = dict(zip(list(block.args[:nin]) + outs_args, ins + outs))
                 tr = BodyTranslator(self, reads, [v.name for v in vars_])
-                yields = [list(op.body.block.ops)[-1].operands[k] for k in keep]
+                yields = [list(block.ops)[-1].operands[k] for k in keep]
                 values = [self.top_value(tr, y, self.tensors[d][1]) for y, d in zip(yields, dsts)]
             else:
                 values = spec.body(ins, outs)
