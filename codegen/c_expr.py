@@ -96,7 +96,7 @@ class IndexC(ExprMapper):
     """`IndexC(em)(e)`: an int64 C expression of an integer-typed expression."""
 
     DECLINED = {r.method: _NOT_INDEX for r in ROWS.values()
-                if r.kind == "cast" and r.symbol != "i32" or r.name in ("div", "fma", "exp", "log", "sqrt")}
+                if r.kind == "cast" and r.symbol != "i32" or r.name in ("div", "fma", "exp", "log", "sqrt", "tanh", "erf", "rsqrt", "pow")}
     DECLINED.update({r.method: "a condition is not an index expression" for r in ROWS.values() if r.kind == "cmp"})
 
     def __init__(self, em):
@@ -243,7 +243,20 @@ class ScalarC(ExprMapper):
             return (f"(int32_t){e.fn}({self.s(e.args[0], 'double')[0]})", UNARY)
         return (f"{e.fn}{'f' if ct == 'float' else ''}({self.s(e.args[0], ct)[0]})", ATOM)
 
-    fn_log = fn_sqrt = fn_exp
+    fn_log = fn_sqrt = fn_tanh = fn_erf = fn_exp
+
+    def fn_rsqrt(self, e, ct):  # 1 / sqrt(a): two roundings, as the semantics table says
+        if ct == "int32_t":
+            return (f"(int32_t)(1.0 / sqrt({self.s(e.args[0], 'double')[0]}))", UNARY)
+        sfx = "f" if ct == "float" else ""
+        one = "1.0f" if ct == "float" else "1.0"
+        return (f"{one} / sqrt{sfx}({self.s(e.args[0], ct)[0]})", MUL)
+
+    def fn_pow(self, e, ct):
+        if ct == "int32_t":
+            return (f"(int32_t)pow({self.s(e.args[0], 'double')[0]}, {self.s(e.args[1], 'double')[0]})", UNARY)
+        sfx = "f" if ct == "float" else ""
+        return (f"pow{sfx}({self.s(e.args[0], ct)[0]}, {self.s(e.args[1], ct)[0]})", ATOM)
 
     def map_where(self, e, ct):
         return (f"{par(self.em._cond(e.cond, ct), OR)} ? {self.s(e.a, ct)[0]} : "

@@ -17,7 +17,7 @@ Loader = Optional[Callable[[str, tuple], object]]
 class IntEval(ExprMapper):
     """Exact integer evaluation (the semantics table's `index` rows): `IntEval(env, load)(e)`."""
 
-    DECLINED = {ROWS[n].method: "not an integer expression" for n in ("div", "fma", "exp", "log", "sqrt")}
+    DECLINED = {ROWS[n].method: "not an integer expression" for n in ("div", "fma", "exp", "log", "sqrt", "tanh", "erf", "rsqrt", "pow")}
     DECLINED.update({r.method: "not an integer expression" for r in ROWS.values() if r.kind == "cast"})
 
     def __init__(self, env: dict, load: Loader = None):

@@ -47,7 +47,7 @@ class IslText(ExprMapper):
     rows without a (quasi-)affine isl form raise NonAffine."""
 
     DECLINED = {r.method: _NOT_AFFINE for r in ROWS.values()
-                if r.kind == "cast" or r.name in ("div", "fma", "exp", "log", "sqrt", "abs", "relu")}
+                if r.kind == "cast" or r.name in ("div", "fma", "exp", "log", "sqrt", "tanh", "erf", "rsqrt", "pow", "abs", "relu")}
 
     def __init__(self, names: dict):
         self.names = names

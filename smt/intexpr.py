@@ -32,7 +32,7 @@ class IntTerm(ExprMapper):
     """`IntTerm(env, load)(e)`: the z3 Int term of an integer expression or the z3 Bool of a
     condition; `env` maps names to z3 Int constants (created on first use)."""
 
-    DECLINED = {ROWS[n].method: _NO_INTEGER_MEANING for n in ("div", "fma", "exp", "log", "sqrt")}
+    DECLINED = {ROWS[n].method: _NO_INTEGER_MEANING for n in ("div", "fma", "exp", "log", "sqrt", "tanh", "erf", "rsqrt", "pow")}
     DECLINED.update({r.method: _NO_INTEGER_MEANING for r in ROWS.values() if r.kind == "cast"})
 
     def __init__(self, env: dict, load=None):

@@ -75,7 +75,7 @@ CASES = [
     ("missing operand", kernel("  y[0] = x[0] +\n"), 6, 1, "expected an expression"),
     ("modulo by a variable", kernel("  for i in 0 .. N {\n    y[i % N] = 1.0\n  }\n"), 6, 11, "divisor"),
     ("floor without constant", kernel("  for i in 0 .. N {\n    y[floor(i / N)] = 1.0\n  }\n"), 6, 7, "floor"),
-    ("unknown function", kernel("  y[0] = tanh(x[0])\n"), 5, 10, "unknown function 'tanh'"),
+    ("unknown function", kernel("  y[0] = cosh(x[0])\n"), 5, 10, "unknown function 'cosh'"),
     ("wrong call arity", kernel("  y[0] = max(x[0])\n"), 5, 10, "max takes 2"),
     ("assignment without index", kernel("  y = 1.0\n"), 5, 3, "expected a statement"),
     ("reserved word as name", "params for\n", 1, 8, "reserved"),

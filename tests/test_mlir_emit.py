@@ -178,3 +178,17 @@ def test_iree_keeps_the_rounding_of_a_bf16_cast():
     report = compare_kernels(program, "k", "k", {"N": 16}, runner_ref=load_c(program).run,
                              runner_cand=factory(program))
     assert report.ok, report.text()
+
+
+def test_emit_of_a_write_at_a_constant_index_of_an_extent_1_dimension():
+    """Regression (issue 21, softmax/LayerNorm imported from torch-mlir): `s[i, 0] += a[i, j]`
+    into s[N, 1] was emitted as the whole 2-D tensor with a 1-D output map, which iree-compile
+    rejects (`operand #1 rank (2) to match the result rank of indexing_map (1)`); it is a
+    rank-reducing slice like any other constant index."""
+    program = parse_text("params N, M where N >= 1, M >= 1\ntensor a[N, M] f32\ntensor s[N, 1] f32\n"
+                         "kernel k {\n  zero s\n  for i in 0 .. N {\n    for j in 0 .. M {\n"
+                         "      s[i, 0] += a[i, j]\n    }\n  }\n}\n")
+    text = emit_mlir(program, {"N": 3, "M": 4})
+    assert "tensor.extract_slice" in text and "tensor.insert_slice" in text
+    generic = next(line for line in text.splitlines() if "linalg.generic" in line)
+    assert "outs(%" in generic and "tensor<3xf32>" in generic.split("outs(")[1]

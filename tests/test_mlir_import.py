@@ -34,45 +34,62 @@ CONVS = json.loads((FIX / "convs.json").read_text())
 CASES = Path(__file__).parent / "cases"
 
 
-def conv_program_refused(name: str):
-    """The conv-backward program of fixture configuration `name` with its committed torch-mlir
-    lowerings imported, and the gradients refused."""
+FIXTURE_STEM = {"torch-mlir": "conv_{name}_{grad}", "iree-turbine": "turbine_{name}_{grad}",
+                "torch-mlir-decomposed": "conv_{name}_{grad}.decomposed"}
+FRONTENDS = ("torch-mlir", "iree-turbine")
+
+
+def conv_program_refused(name: str, frontend: str = "torch-mlir"):
+    """The conv-backward program of fixture configuration `name` with the committed lowerings of
+    `frontend` imported, and the gradients refused."""
     cfg = CONVS[name]
     cv = make_conv(**cfg, grads=("input", "weight"))
     base = conv_backward_dsl(**cfg, grads=("input", "weight"))
 
     def source(grad):
-        path = FIX / f"conv_{name}_{grad}.mlir"
+        stem = FIX / FIXTURE_STEM[frontend].format(name=name, grad=grad)
+        path = Path(f"{stem}.mlir")
         if not path.exists():
-            raise MlirImportError((FIX / f"conv_{name}_{grad}.error").read_text().strip())
+            raise MlirImportError(Path(f"{stem}.error").read_text().strip())
         return path.read_text()
 
-    text, refused = against_torch_mlir_text(cv, base, source)
+    text, refused = against_torch_mlir_text(cv, base, source, frontend=frontend)
     return parse_text(text), refused
 
 
-@pytest.mark.parametrize("name", [n for n in CONVS if n != "depthwise"])
-def test_imported_conv_lowering_equals_chain_rule_reference(name):
-    """The imported torch-mlir kernels compute the reference's gradients (C backend both sides)."""
-    program, refused = conv_program_refused(name)
-    grouped = CONVS[name].get("groups", 1) > 1
+@pytest.mark.parametrize("frontend", FRONTENDS)
+@pytest.mark.parametrize("name", list(CONVS))
+def test_imported_conv_lowering_equals_chain_rule_reference(name, frontend):
+    """The imported kernels of torch-mlir's direct lowering and of iree-turbine compute the
+    reference's gradients (C backend both sides), grouped and depthwise included."""
+    program, refused = conv_program_refused(name, frontend)
+    stem = "turbine" if frontend == "iree-turbine" else "torch_mlir"
     names = {k.name for k in program.kernels}
-    assert "torch_mlir_input_grad" in names
-    assert ("torch_mlir_weight_grad" in names) == (not grouped)
-    assert len(refused) == int(grouped)
+    assert not refused
     for grad in ("input", "weight"):
-        if f"torch_mlir_{grad}_grad" not in names:
-            continue
-        report = compare_kernels(program, f"{grad}_grad_reference", f"torch_mlir_{grad}_grad", {},
+        assert f"{stem}_{grad}_grad" in names
+        report = compare_kernels(program, f"{grad}_grad_reference", f"{stem}_{grad}_grad", {},
                                  rtol=1e-4, atol=1e-5)
         assert report.ok and not report.vacuous, report.text()
-        assert any(cl.a == f"torch_mlir_{grad}_grad" and cl.b == f"{grad}_grad_reference" for cl in program.claims)
+        assert any(cl.a == f"{stem}_{grad}_grad" and cl.b == f"{grad}_grad_reference" for cl in program.claims)
+
+
+@pytest.mark.parametrize("name", ["seed_nhwc", "seed_nchw"])
+def test_decomposed_path_mislowers_the_grouped_weight_gradient(name):
+    """torch-mlir's default path (DecomposeComplexOps, `--against torch-mlir-decomposed`) still
+    lowers the seed's input gradient correctly; its weight gradient is refused (the cast)."""
+    program, refused = conv_program_refused(name, "torch-mlir-decomposed")
+    names = {k.name for k in program.kernels}
+    assert "torch_mlir_input_grad" in names and "torch_mlir_weight_grad" not in names
+    assert len(refused) == 1 and "'tensor.cast'" in refused[0]
+    report = compare_kernels(program, "input_grad_reference", "torch_mlir_input_grad", {}, rtol=1e-4, atol=1e-5)
+    assert report.ok and not report.vacuous, report.text()
 
 
 def test_grouped_weight_grad_cast_of_wrong_shape_is_refused_with_its_line():
-    """torch-mlir 20261001 lowers the grouped weight gradient to a 6x6x3x3 result cast to the
-    6x2x3x3 weight shape: the importer names the cast and its position."""
-    path = FIX / "conv_seed_nchw_weight.mlir"
+    """torch-mlir 20261001's default path lowers the grouped weight gradient to a 6x6x3x3
+    result cast to the 6x2x3x3 weight shape: the importer names the cast and its position."""
+    path = FIX / "conv_seed_nchw_weight.decomposed.mlir"
     text = path.read_text()
     with pytest.raises(MlirImportError) as info:
         import_mlir(text, str(path))
@@ -82,10 +99,26 @@ def test_grouped_weight_grad_cast_of_wrong_shape_is_refused_with_its_line():
     assert e.loc.file == str(path) and line[e.loc.col - 1:].startswith("tensor.cast")
 
 
-def test_depthwise_lowering_fails_in_torch_mlir():
-    """Recorded finding: torch-mlir cannot lower the depthwise backward at all."""
+def test_depthwise_lowering_fails_in_torch_mlirs_default_path():
+    """Recorded finding: torch-mlir's default path cannot lower the depthwise backward (the
+    direct lowering can: test_imported_conv_lowering_equals_chain_rule_reference)."""
     for grad in ("input", "weight"):
-        assert "torch-mlir failed" in (FIX / f"conv_depthwise_{grad}.error").read_text()
+        assert "torch-mlir failed" in (FIX / f"conv_depthwise_{grad}.decomposed.error").read_text()
+    assert "torch-mlir failed" in (FIX / "conv_depthwise_m2_weight.decomposed.error").read_text()
+
+
+def test_util_func_of_iree_input_is_imported_with_positions():
+    """IREE's torch input pipeline writes util.func/util.return: imported as func.func, and an
+    error's column on such a file is the column in the file."""
+    text = (FIX / "turbine_pad0_input.mlir").read_text()
+    assert "util.func public @conv_backward" in text
+    program = import_mlir(text, "t.mlir")
+    assert [k.name for k in program.kernels] == ["conv_backward"]
+    bad = text.replace("arith.mulf", "math.atan2", 1)
+    with pytest.raises(MlirImportError) as info:
+        import_mlir(bad, "t.mlir")
+    line = bad.splitlines()[info.value.loc.line - 1]
+    assert "'math.atan2'" in info.value.message and line[info.value.loc.col - 1:].startswith("math.atan2")
 
 
 @pytest.mark.parametrize("model", ["mlp", "expsum", "mixed"])
@@ -100,6 +133,33 @@ def test_imported_model_matches_pytorch(model):
         k += 1
     load_c(program).run(model, sizes, arrays)
     np.testing.assert_allclose(arrays[f"{model}_result0"], data["out0"], rtol=1e-5, atol=1e-6)
+
+
+def test_generalized_fill_with_a_scalar_input_imports():
+    """Regression (issue 21): the README's recipe `iree-opt --linalg-generalize-named-ops` makes
+    every linalg.fill a linalg.generic whose input is a scalar (map `-> ()`); importing it
+    exited 4 (an internal error). It imports and runs equal to PyTorch."""
+    text = (FIX / "mlp_generalized.mlir").read_text()
+    assert "ins(%cst : f32)" in text and "linalg.fill" not in text
+    program = import_mlir(text, "mlp_generalized.mlir")
+    data = np.load(FIX / "mlp.npz")
+    sizes = {p: int(p[1:]) for p in program.params}
+    arrays = {t.name: np.zeros(storage_shape(t, sizes), NP_DTYPE[t.prec]) for t in global_tensors(program)}
+    for k in range(3):
+        arrays[f"mlp_arg{k}"][...] = data[f"in{k}"]
+    load_c(program).run("mlp", sizes, arrays)
+    np.testing.assert_allclose(arrays["mlp_result0"], data["out0"], rtol=1e-5, atol=1e-6)
+
+
+def test_a_dense_literal_constant_is_a_parameter():
+    """A non-splat dense<[...]> constant (was refused) is an input tensor with its values kept."""
+    from verified_sched.mlir.importer import Importer as Imp
+
+    imp = Imp("func.func @f() -> tensor<2xf32> {\n  %c = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+              "  return %c : tensor<2xf32>\n}\n", "c.mlir")
+    program = imp.run()
+    (name, values), = imp.constants.items()
+    assert name in {t.name for t in program.tensors} and values.tolist() == [1.0, 2.0]
 
 
 def test_import_cli_then_run(tmp_path):
@@ -118,7 +178,7 @@ BAD = """func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %t = math.tanh %in : f32
+    %t = math.atan %in : f32
     linalg.yield %t : f32
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
@@ -131,14 +191,14 @@ def test_unsupported_op_is_named_with_its_position(tmp_path):
     path.write_text(BAD)
     r = subprocess.run([sys.executable, "-m", "verified_sched", "import", str(path)], capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert r.stderr.startswith(f"{path}:5:10: 'math.tanh': unsupported operation"), r.stderr
+    assert r.stderr.startswith(f"{path}:5:10: 'math.atan': unsupported operation"), r.stderr
 
 
 @pytest.mark.parametrize("text, fragment", [
     ("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %r = tensor.cast %a : tensor<4xf32> to tensor<5xf32>\n"
      "  return %r : tensor<4xf32>\n}\n", "cannot parse"),
-    ("func.func @f() -> tensor<2xf32> {\n  %c = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
-     "  return %c : tensor<2xf32>\n}\n", "non-splat tensor constant"),
+    ("func.func @f() -> tensor<2xbf16> {\n  %c = arith.constant dense<[1.0, 2.0]> : tensor<2xbf16>\n"
+     "  return %c : tensor<2xbf16>\n}\n", "a non-splat bf16 constant"),
     ("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %r = tensor.cast %a : tensor<4xf32> to tensor<?xf32>\n"
      "  %s = tensor.cast %r : tensor<?xf32> to tensor<5xf32>\n  return %a : tensor<4xf32>\n}\n", "static shapes differ"),
     ("this is not MLIR", "cannot parse"),
@@ -237,3 +297,79 @@ def _walk(kernel, writes=False):
     for n in ir.walk(kernel.body):
         if isinstance(n, (ir.Assign, ir.Zero)) or (not writes and isinstance(n, ir.Load)):
             yield n
+
+
+def _readme_recipe():
+    """The fenced blocks of the README's "Scheduling an imported kernel" paragraph."""
+    text = (Path(__file__).parents[1] / "README.md").read_text()
+    part = text.split("**Scheduling an imported kernel.**")[1].split("**IREE as a backend.**")[0]
+    blocks = [b.split("\n", 1) for b in part.split("```")[1::2]]
+    return {head.strip() or "schedule": body for head, body in blocks}
+
+
+def test_readme_recipe_tiles_an_imported_bmm(tmp_path, monkeypatch, capsys):
+    """Every imported loop has a name unique in its kernel (g<n>_i<k>), so the README's schedule
+    of an imported linalg.batch_matmul applies, verifies and runs as written."""
+    from verified_sched.cli import main
+
+    blocks = _readme_recipe()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bmm.mlir").write_text(blocks["mlir"])
+    (tmp_path / "schedule.vs").write_text(blocks["schedule"])
+    for line in blocks["sh"].splitlines():
+        cmd = line.split("#")[0].split()
+        if cmd[0] == "cat":  # cat schedule.vs >> bmm.vs
+            with open(cmd[3], "a") as fh:
+                fh.write("\n" + (tmp_path / cmd[1]).read_text())
+            continue
+        assert cmd[0] == "vsched"
+        rc = main(cmd[1:] + (["--no-cache"] if cmd[1] == "verify" else []))
+        out = capsys.readouterr()
+        assert rc == 0, (line, out.out, out.err)
+        if cmd[1] == "run":
+            assert "schedule of bmm: ok" in out.out
+    program = parse_file(str(tmp_path / "bmm.vs"))
+    loops = [n.var for n in _loops(program.kernel("bmm"))]
+    assert loops == ["g0_i0", "g0_i1", "g0_i2", "g0_i3", "c0_i0", "c0_i1", "c0_i2"]
+
+
+def _loops(kernel):
+    from verified_sched import ir
+
+    return [n for n in ir.walk(kernel.body) if isinstance(n, ir.For)]
+
+
+def test_imported_loop_names_are_unique_per_kernel():
+    """Regression (issue 21): every imported nest used i0, i1, ..., so no schedule could name
+    one loop of an imported kernel."""
+    program = import_mlir_file(str(FIX / "conv_seed_nhwc_weight.mlir"))
+    names = [n.var for n in _loops(program.kernels[0])]
+    assert len(names) == len(set(names)) and any(n.startswith("g") for n in names)
+
+
+CONCAT_REDUCE = """func.func @f(%a: tensor<3x4xf32>, %b: tensor<2x4xf32>) -> tensor<5xf32> {
+  %c = tensor.concat dim(0) %a, %b : (tensor<3x4xf32>, tensor<2x4xf32>) -> tensor<5x4xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<5xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<5xf32>) -> tensor<5xf32>
+  %r = linalg.reduce ins(%c : tensor<5x4xf32>) outs(%i : tensor<5xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %m = arith.maximumf %in, %acc : f32
+      linalg.yield %m : f32
+    }
+  return %r : tensor<5xf32>
+}
+"""
+
+
+def test_concat_and_reduce_import_and_run():
+    """tensor.concat (each operand copied at its offset) and linalg.reduce (the `dimensions`
+    reduced, its region the combiner) import and compute numpy's values."""
+    program = import_mlir(CONCAT_REDUCE, "cr.mlir")
+    sizes = {p: int(p[1:]) for p in program.params}
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal((2, 4)).astype(np.float32)
+    arrays = {t.name: np.zeros(storage_shape(t, sizes), NP_DTYPE[t.prec]) for t in global_tensors(program)}
+    arrays["f_a"][...], arrays["f_b"][...] = a, b
+    load_c(program).run("f", sizes, arrays)
+    np.testing.assert_array_equal(arrays["f_result0"], np.maximum(np.concatenate([a, b]).max(axis=1), 0))

@@ -297,7 +297,7 @@ def cmd_run(args) -> int:
 def cmd_exec(args) -> int:
     import numpy as np  # here, not at the top: `vsched verify` starts faster without numpy
 
-    from .cli_support import fit_array, infer_sizes, output_paths, read_inputs, write_npy
+    from .cli_support import beside_inputs, fit_array, infer_sizes, output_paths, read_inputs, write_npy
     from .resources import EXEC_COPIES, check_run
     from codegen.dtypes import NP_DTYPE, global_tensors, logical_shape, storage_shape
     from .sizes import check_sizes, parse_size_arg
@@ -306,6 +306,7 @@ def cmd_exec(args) -> int:
     _kernel_names(program, args.kernel)
     globals_ = {t.name for t in global_tensors(program)}
     given = read_inputs(args.inputs, globals_)
+    given.update(beside_inputs(args.file, globals_, given))  # parameters of an imported model
     outs = output_paths(args.outputs, globals_)
     sizes = parse_size_arg(args.size) if args.size else {}
     sizes = infer_sizes(program, sizes, given) if any(p not in sizes for p in program.params) else sizes

@@ -35,6 +35,20 @@ def read_inputs(specs, tensors) -> dict:
     return given
 
 
+def beside_inputs(program_file: str, tensors, given: dict) -> dict:
+    """The arrays `FILE.NAME.npy` beside the program `FILE.vs` for global tensors not given with
+    --in: the parameters (non-splat constants) `vsched import -o FILE.vs` writes there."""
+    from pathlib import Path
+
+    p = Path(program_file)
+    out = {}
+    for name in sorted(set(tensors) - set(given)):
+        path = p.with_name(f"{p.stem}.{name}.npy")
+        if path.is_file():
+            out[name] = read_npy(f"{name}={path}")[1]
+    return out
+
+
 def output_paths(specs, tensors) -> list:
     """The `--out NAME=FILE.npy` pairs, checked before anything runs: a global tensor each,
     given once, written to a path that is not a folder, in a folder that exists and is

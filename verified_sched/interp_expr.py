@@ -25,7 +25,7 @@ _NOT_INTEGER = "not an integer expression"
 @register
 class IntClosure(ExprMapper):
     DECLINED = {r.method: _NOT_INTEGER for r in ROWS.values()
-                if r.kind in ("cmp", "cast") and r.symbol != "i32" or r.name in ("div", "fma", "exp", "log", "sqrt")}
+                if r.kind in ("cmp", "cast") and r.symbol != "i32" or r.name in ("div", "fma", "exp", "log", "sqrt", "tanh", "erf", "rsqrt", "pow")}
 
     def __init__(self, cp):
         self.cp = cp
@@ -127,6 +127,7 @@ class ValueClosure(ExprMapper):
         return lambda env, st: op(f0(env, st), f1(env, st), f2(env, st))
 
     fn_min = fn_max = fn_fma = fn_neg = fn_exp = fn_log = fn_sqrt = fn_relu = fn_abs = fn
+    fn_tanh = fn_erf = fn_rsqrt = fn_pow = fn
 
     def map_where(self, e, T):
         fc, fa, fb = self.cp.cond(e.cond, T), self.cp.value(e.a, T), self.cp.value(e.b, T)

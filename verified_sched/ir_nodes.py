@@ -23,7 +23,11 @@ PARALLEL_AXES = ("vectorized",) + HW_AXES
 BINOPS = ("+", "-", "*", "/")
 CMPOPS = ("<", "<=", ">", ">=", "==", "!=")
 # name -> arity of the scalar/index functions
-FUNCS = {"min": 2, "max": 2, "fma": 3, "neg": 1, "exp": 1, "log": 1, "sqrt": 1, "relu": 1, "abs": 1}
+FUNCS = {"min": 2, "max": 2, "fma": 3, "neg": 1, "exp": 1, "log": 1, "sqrt": 1, "relu": 1, "abs": 1,
+         "tanh": 1, "erf": 1, "rsqrt": 1, "pow": 2}
+# libm functions (the same call in C and, through ctypes, in the interpreter); rsqrt(x) is
+# 1 / sqrt(x), two roundings, in every backend (no approximate reciprocal square root)
+LIBM_FUNCS = ("exp", "log", "sqrt", "tanh", "erf")
 PROFILES = ("default", "approximate", "reproducible", "finite")
 
 
@@ -117,7 +121,8 @@ class Mod(_ByConstant):
 
 @dataclass(frozen=True)
 class Call(Node):
-    """min, max (index or scalar), fma(a, b, c) = a*b + c, and unary neg/exp/log/sqrt/relu/abs."""
+    """min, max (index or scalar), fma(a, b, c) = a*b + c, pow(a, b), and unary
+    neg/exp/log/sqrt/relu/abs/tanh/erf/rsqrt."""
 
     fn: str
     args: tuple

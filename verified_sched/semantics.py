@@ -36,7 +36,7 @@ from .errors import VschedError
 from .ir_nodes import (And, BinOp, BoolConst, Call, Cast, Cmp, Float, FloorDiv, Int, Load, Mod,
                        Node, Not, Or, Var, Where)
 from .semantics_z3 import (CMP_FN, FLOATS, z3_convert, z3_round, z3_sort, z_abs, z_arith, z_cmp,
-                           z_floordiv, z_fma, z_libm, z_mod, z_neg, z_pick, z_zero)
+                           z_floordiv, z_fma, z_libm, z_mod, z_neg, z_pick, z_zero, z_pow, z_rsqrt)
 
 PRECISIONS = ("f16", "bf16", "f32", "f64", "i32", "index")
 COMPUTE = {"f16": "f32", "bf16": "f32", "f32": "f32", "f64": "f64", "i32": "i32", "index": "index"}
@@ -137,22 +137,31 @@ def const(ct: str, v):
     return _SCALAR[ct](v)
 
 
+# the libm functions of one argument: the same call in C and, through ctypes, here
+LIBM_UNARY = ("exp", "log", "sqrt", "tanh", "erf")
+
+
 def _float_ev():
     """Per float compute type: the libm-backed evaluations."""
     out = {}
     for ct in FLOATS:
         c_type = ctypes.c_float if ct == "f32" else ctypes.c_double
         sfx, scalar = ("f" if ct == "f32" else ""), _SCALAR[ct]
-        fns = {f: _libm(f + sfx, c_type, 1) for f in ("exp", "log", "sqrt")}
+        fns = {f: _libm(f + sfx, c_type, 1) for f in LIBM_UNARY}
         fma = _libm("fma" + sfx, c_type, 3)
         ev = {f: (lambda a, fn=fn, s=scalar: s(fn(float(a)))) for f, fn in fns.items()}
         ev["fma"] = lambda a, b, c, fma=fma, s=scalar: s(fma(float(a), float(b), float(c)))
+        pw = _libm("pow" + sfx, c_type, 2)
+        ev["pow"] = lambda a, b, pw=pw, s=scalar: s(pw(float(a), float(b)))
+        # 1 / sqrt(a): two roundings, in every backend (no approximate reciprocal square root)
+        ev["rsqrt"] = lambda a, q=ev["sqrt"], s=scalar: s(1) / q(a)
         out[ct] = ev
     return out
 
 
 _FEV = _float_ev()
-_DEXP = {f: _libm(f, ctypes.c_double, 1) for f in ("exp", "log", "sqrt")}
+_DEXP = {f: _libm(f, ctypes.c_double, 1) for f in LIBM_UNARY}
+_DPOW = _libm("pow", ctypes.c_double, 2)
 
 
 def _i32_libm(f: str):
@@ -272,6 +281,16 @@ _ROWS = [
         {"f32": _FEV["f32"]["log"], "f64": _FEV["f64"]["log"], "i32": _i32_libm("log")}, z_libm("log")),
     Row("sqrt", "fn", "sqrt", 1, False, "correctly rounded square root (i32: through double, truncated)",
         {"f32": _FEV["f32"]["sqrt"], "f64": _FEV["f64"]["sqrt"], "i32": _i32_libm("sqrt")}, z_libm("sqrt")),
+    Row("tanh", "fn", "tanh", 1, False, "libm tanh (i32: through double, truncated)",
+        {"f32": _FEV["f32"]["tanh"], "f64": _FEV["f64"]["tanh"], "i32": _i32_libm("tanh")}, z_libm("tanh")),
+    Row("erf", "fn", "erf", 1, False, "libm erf (i32: through double, truncated)",
+        {"f32": _FEV["f32"]["erf"], "f64": _FEV["f64"]["erf"], "i32": _i32_libm("erf")}, z_libm("erf")),
+    Row("rsqrt", "fn", "rsqrt", 1, False, "1 / sqrt(a), two roundings (i32: through double, truncated)",
+        {"f32": _FEV["f32"]["rsqrt"], "f64": _FEV["f64"]["rsqrt"],
+         "i32": lambda a, q=_DEXP["sqrt"]: trunc_i32(1.0 / q(float(a)))}, z_rsqrt),
+    Row("pow", "fn", "pow", 2, False, "libm pow (i32: through double, truncated)",
+        {"f32": _FEV["f32"]["pow"], "f64": _FEV["f64"]["pow"],
+         "i32": lambda a, b: trunc_i32(_DPOW(float(a), float(b)))}, z_pow),
     Row("relu", "fn", "relu", 1, True, "max(a, +0) (IEEE maximum: relu(NaN) is NaN, relu(-0) is +0)",
         {"f32": lambda a, m=_ieee_pick(np.float32, False): m(a, np.float32(0)),
          "f64": lambda a, m=_ieee_pick(np.float64, False): m(a, np.float64(0)),

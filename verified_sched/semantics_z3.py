@@ -86,6 +86,17 @@ def z_libm(f: str):
     return enc
 
 
+def z_rsqrt(ct, a):
+    import z3
+    if ct in FLOATS:
+        return z3.fpDiv(z3.RNE(), z3.FPVal(1.0, a.sort()), z3.fpSqrt(z3.RNE(), a))
+    return _z3_uf("rsqrt", ct)(a)
+
+
+def z_pow(ct, a, b):
+    return _z3_uf("pow", ct, 2)(a, b)  # libm's: no exact IEEE definition
+
+
 def z_floordiv(ct, a, c):
     import z3
     if ct == "index":

@@ -4,8 +4,13 @@
 
 Writes, for each convolution of CONVS and each gradient, `conv_<name>_<grad>.mlir`: the
 torch-mlir LINALG_ON_TENSORS lowering of aten.convolution_backward restricted to that gradient
-(function @conv_backward(dy, x, w) in the layout of `vsched conv-backward`), or
-`conv_<name>_<grad>.error` holding torch-mlir's refusal. `convs.json` records the options.
+(function @conv_backward(dy, x, w) in the layout of `vsched conv-backward`) by torch-mlir's
+direct lowering (`--against torch-mlir`, backend_legal_ops), or `conv_<name>_<grad>.error`
+holding the frontend's refusal; `turbine_<name>_<grad>.mlir` the same through iree-turbine and
+IREE's torch input pipeline (`--against iree-turbine`); and for the grouped configurations
+`conv_<name>_<grad>.decomposed.mlir` (or `.error`), torch-mlir's default path through
+DecomposeComplexOps (`--against torch-mlir-decomposed`), which mis-lowers grouped weight
+gradients. `convs.json` records the options.
 `models.npz`-style fixtures: `<model>.mlir` plus `<model>.npz` (inputs in0.. and the PyTorch
 output out0) for a few small torch modules exercising other linalg/arith ops. The import tests
 read only these files (and xdsl); they never run torch.
@@ -61,31 +66,60 @@ def models():
     }
 
 
+FRONTEND_STEM = {"torch-mlir": "conv_{name}_{grad}", "iree-turbine": "turbine_{name}_{grad}",
+                 "torch-mlir-decomposed": "conv_{name}_{grad}.decomposed"}
+
+
+def frontends(name: str) -> list:
+    """The frontends whose lowering of configuration `name` is recorded."""
+    grouped = CONVS[name].get("groups", 1) > 1
+    return ["torch-mlir", "iree-turbine"] + (["torch-mlir-decomposed"] if grouped else [])
+
+
+def conv_fixture(name: str, grad: str, frontend: str) -> tuple:
+    """(file stem, text, suffix '.mlir' or '.error') of one lowering."""
+    from verified_sched.errors import VschedError
+    from verified_sched.generators.conv_backward import make_conv
+    from verified_sched.mlir.torch_export import export_mlir
+
+    cv = make_conv(**CONVS[name], grads=("input", "weight"))
+    stem = FRONTEND_STEM[frontend].format(name=name, grad=grad)
+    try:
+        return stem, export_mlir(cv, grads=(grad,), frontend=frontend), ".mlir"
+    except VschedError as e:
+        return stem, str(e) + "\n", ".error"
+
+
+def generalize(src: Path, dst: Path) -> None:
+    """The README's recipe for named ops: `iree-opt --linalg-generalize-named-ops` (a linalg.fill
+    becomes a linalg.generic with a scalar input)."""
+    import subprocess
+
+    from iree.compiler.tools.binaries import find_tool
+
+    subprocess.run([find_tool("iree-opt"), "--linalg-generalize-named-ops", str(src), "-o", str(dst)], check=True)
+
+
 def main() -> int:
     sys.path.insert(0, str(ROOT))
     from torch_mlir import fx
 
-    from verified_sched.generators.conv_backward import make_conv
-    from verified_sched.mlir.torch_export import TorchMlirError, export_mlir
-
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "convs.json").write_text(json.dumps(CONVS, indent=1) + "\n")
-    for name, cfg in CONVS.items():
-        cv = make_conv(**cfg, grads=("input", "weight"))
+    for name in CONVS:
         for grad in ("input", "weight"):
-            stem = OUT / f"conv_{name}_{grad}"
-            for old in (stem.with_suffix(".mlir"), stem.with_suffix(".error")):
-                old.unlink(missing_ok=True)
-            try:
-                stem.with_suffix(".mlir").write_text(export_mlir(cv, grads=(grad,)))
-            except TorchMlirError as e:
-                stem.with_suffix(".error").write_text(str(e) + "\n")
+            for frontend in frontends(name):
+                stem, text, suffix = conv_fixture(name, grad, frontend)
+                for old in (".mlir", ".error"):
+                    (OUT / f"{stem}{old}").unlink(missing_ok=True)
+                (OUT / f"{stem}{suffix}").write_text(text)
     for name, (module, args) in models().items():
         text = str(fx.export_and_import(module, *args, output_type=fx.OutputType.LINALG_ON_TENSORS,
                                         func_name=name))
         (OUT / f"{name}.mlir").write_text(text)
         out = module(*args)
         np.savez(OUT / f"{name}.npz", **{f"in{k}": a.numpy() for k, a in enumerate(args)}, out0=out.detach().numpy())
+    generalize(OUT / "mlp.mlir", OUT / "mlp_generalized.mlir")
     print(f"wrote {len(list(OUT.iterdir()))} files to {OUT.relative_to(ROOT)}")
     return 0
 

@@ -29,7 +29,7 @@ line, such as a binary operator, `,`, `->`, `..`, `=`, `and`, `or`, `not`, `wher
                 | "-" expr | "(" expr ")" | INT | FLOAT | NAME | NAME "[" expr {"," expr} "]"
                 | "floor" "(" expr "/" INT ")" | FN "(" expr {"," expr} ")"
                 | "where" "(" cond "," expr "," expr ")" | PREC "(" expr ")"      (a cast)
-                  FN: min max fma neg exp log sqrt relu abs
+                  FN: min max fma neg exp log sqrt relu abs tanh erf rsqrt pow
 
 Comments run from `#` to the end of the line.
 """

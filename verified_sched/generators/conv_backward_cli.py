@@ -1,5 +1,5 @@
 """`vsched conv-backward`: write the file of `generators/conv_backward.py` (README
-"Convolution backward"); with `--against torch-mlir`, also the torch-mlir lowering of each
+"Convolution backward"); with `--against FRONTEND`, also a torch frontend's lowering of each
 gradient (`mlir/torch_pipeline.py`, imported only then). Neither module imports this one.
 """
 from __future__ import annotations
@@ -28,8 +28,11 @@ def add_subparser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--groups", default="1", metavar="G")
     p.add_argument("--grads", default="input,weight,bias", help="subset of input,weight,bias")
     p.add_argument("-o", "--output", default=None, metavar="FILE", help="write here (default stdout)")
-    p.add_argument("--against", choices=("torch-mlir",), default=None,
-                   help="also import the torch-mlir lowering of each gradient (static sizes; verified_sched/mlir)")
+    p.add_argument("--against", choices=("torch-mlir", "torch-mlir-decomposed", "iree-turbine"), default=None,
+                   help="also import a torch frontend's lowering of each gradient (static sizes; "
+                        "verified_sched/mlir): torch-mlir's direct lowering, its default path through "
+                        "DecomposeComplexOps (which mis-lowers grouped weight gradients), or iree-turbine "
+                        "with IREE's torch input pipeline")
     p.set_defaults(fn=run)
     return p
 
@@ -50,7 +53,7 @@ def run(args) -> int:
 
 
 def write_against(args) -> int:
-    """`vsched conv-backward ... --against torch-mlir`: exit 0 written, 1 a lowering refused, 2 usage."""
+    """`vsched conv-backward ... --against FRONTEND`: exit 0 written, 1 a lowering refused, 2 usage."""
     from ..mlir.torch_pipeline import against_torch_mlir_text  # torch-mlir and xdsl only here
 
     try:
@@ -59,11 +62,11 @@ def write_against(args) -> int:
         for name, v in (("N", cv.n), ("H", cv.ah.size), ("W", cv.aw.size), ("C", cv.c), ("F", cv.f),
                         ("KH", cv.ah.k), ("KW", cv.aw.k)):
             if not isinstance(v, int):
-                raise UsageError(f"--against torch-mlir needs static sizes ({name} = {v})")
+                raise UsageError(f"--against {args.against} needs static sizes ({name} = {v})")
         base = conv_backward_dsl(args.x.split(","), args.w.split(","), args.layout, args.stride,
                                  args.padding, args.dilation, args.groups, args.grads)
         save = None if args.output in (None, "-") else args.output
-        text, refused = against_torch_mlir_text(cv, base, save=save)
+        text, refused = against_torch_mlir_text(cv, base, save=save, frontend=args.against)
     except OSError as e:
         print(f"vsched conv-backward: error: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
         return 2

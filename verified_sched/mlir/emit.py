@@ -273,7 +273,9 @@ class KernelEmitter:
         # ---- output
         full = self.current(target)
         out_shape = [sizes_[i] for i in kept]
-        whole = offs == [0] * len(offs) and sizes_ == tshape and set(strides) <= {1}
+        # the whole tensor only when every dimension is an iterator's (a constant index of an
+        # extent-1 dimension, t[i, 0], is a rank-reducing slice: the output map has no such dim)
+        whole = offs == [0] * len(offs) and sizes_ == tshape and set(strides) <= {1} and len(kept) == len(offs)
         out_ty = self.ttype(target) if whole else self.ttype(target, out_shape)
         if whole:
             dest = full

@@ -161,7 +161,7 @@ class IndexMlir(ExprMapper):
     """`IndexMlir(body)(e)`: the ops of an integer-typed expression as an `index` value."""
 
     DECLINED = {r.method: _NOT_INDEX for r in ROWS.values()
-                if r.kind in ("cmp", "cast") and r.symbol != "i32" or r.name in ("div", "fma", "exp", "log", "sqrt")}
+                if r.kind in ("cmp", "cast") and r.symbol != "i32" or r.name in ("div", "fma", "exp", "log", "sqrt", "tanh", "erf", "rsqrt", "pow")}
 
     def __init__(self, body: Body):
         self.b = body
@@ -328,7 +328,21 @@ class ScalarMlir(ExprMapper):
             return self.b.op(f"math.{e.fn} {self.s(e.args[0], ct)} : {ct}")
         return self.b.convert(self.b.op(f"math.{e.fn} {self.s(e.args[0], 'f64')} : f64"), "f64", ct)
 
-    fn_log = fn_sqrt = fn_exp
+    fn_log = fn_sqrt = fn_tanh = fn_erf = fn_exp
+
+    def fn_rsqrt(self, e, ct):  # 1 / sqrt(a): two roundings (not math.rsqrt, which may approximate)
+        if ct != "i32":
+            root = self.b.op(f"math.sqrt {self.s(e.args[0], ct)} : {ct}")
+            return self.b.op(f"arith.divf {self.b.const(1.0, ct)}, {root} : {ct}")
+        x = self.s(e.args[0], "f64")
+        root = self.b.op(f"math.sqrt {x} : f64")
+        return self.b.convert(self.b.op(f"arith.divf {self.b.const(1.0, 'f64')}, {root} : f64"), "f64", ct)
+
+    def fn_pow(self, e, ct):
+        if ct != "i32":
+            return self.b.op(f"math.powf {self.s(e.args[0], ct)}, {self.s(e.args[1], ct)} : {ct}")
+        x, y = self.s(e.args[0], "f64"), self.s(e.args[1], "f64")
+        return self.b.convert(self.b.op(f"math.powf {x}, {y} : f64"), "f64", ct)
 
     def map_where(self, e, ct):
         cv = self.b.cond(e.cond, ct)

@@ -100,8 +100,14 @@ class BodyTranslator:
             return ir.Call("neg", (self.translate(op.operands[0]),))
         if name in ("math.absf", "math.absi"):
             return ir.Call("abs", (self.translate(op.operands[0]),))
-        if name in ("math.exp", "math.log", "math.sqrt"):
+        if name in ("math.exp", "math.log", "math.sqrt", "math.tanh", "math.erf", "math.rsqrt"):
             return self.rounded(ir.Call(name.split(".")[1], (self.translate(op.operands[0]),)), ty)
+        if name == "math.fpowi":  # x ** (integer n): pow(x, n), n converted to the float type
+            a, b = op.operands
+            return self.rounded(ir.Call("pow", (self.translate(a), ir.Cast("f32" if ty != "f64" else "f64",
+                                                                          self.index(b)))), ty)
+        if name == "math.powf":
+            return self.rounded(ir.Call("pow", tuple(self.translate(x) for x in op.operands)), ty)
         if name == "math.fma":
             return self.rounded(ir.Call("fma", tuple(self.translate(x) for x in op.operands)), ty)
         if name == "arith.select":
@@ -116,7 +122,7 @@ class BodyTranslator:
             src = self.imp.view(op.operands[0], op)
             return src.read(tuple(self.index(i) for i in op.operands[1:]))
         raise self.error(op, f"unsupported operation '{name}' in a linalg region (supported: arith on "
-                             "f32/f16/bf16/i32 and index, math.exp/log/sqrt/absf/fma, "
+                             "f32/f16/bf16/i32 and index, math.exp/log/sqrt/tanh/erf/rsqrt/powf/absf/fma, "
                              "tensor.extract, linalg.index)")
 
     def bf16_bits(self, op, ty: str):

@@ -24,38 +24,26 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
-from typing import Callable
 
 from verified_sched import ir
 from verified_sched.dsl.exprs import RESERVED
 from verified_sched.dsl.parser import parse_text
 from verified_sched.dsl.printer import print_program
 
-from .generalize import NAMED, Spec, named_spec
+from .generalize import NAMED, REGION_OPS, Spec, named_spec, region_spec
 from .import_body import BodyTranslator, add, float_literal, mul
-from .ximport import MlirImportError, array_values, elem_of, int_value, locate, parse_module, prop, shape_of
+from .import_tensor import TensorOps, View
+from .ximport import (MlirImportError, elem_of, int_value, locate, parse_module, prop, shape_of,
+                      split_results, take_resources, util_as_func)
 
 PRECS = ("f32", "f16", "bf16", "f64", "i32")
 VIEW_OPS = ("tensor.extract_slice", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast")
 
 
-@dataclass
-class View:
-    """A tensor value: cell `idx` of it is cell `fn(idx)` of global tensor `base`."""
-
-    base: str
-    shape: tuple
-    fn: Callable
-    identity: bool = True
-
-    def read(self, idx) -> ir.Load:
-        return ir.Load(self.base, tuple(self.fn(tuple(idx))))
-
-
-class Importer:
+class Importer(TensorOps):
     def __init__(self, text: str, filename: str = "<mlir>", params: bool = True, bind: dict | None = None,
                  prefix: str = "", memory: str = "global", reserved=()):
+        text, self.resources = take_resources(split_results(util_as_func(text)))
         self.text = text
         self.filename = filename
         self.use_params = params
@@ -69,6 +57,7 @@ class Importer:
         self.locs = locate(self.module, text, filename)
         self.tensors: dict = {}  # name -> (shape, prec)
         self.kernels: list = []
+        self.constants: dict = {}  # tensor name -> numpy array (non-splat constants: parameters)
         self.extents: set = set()
         self.reserved: set = set(RESERVED) | set(reserved)
 
@@ -104,27 +93,40 @@ class Importer:
             return ir.Int(int_value(op))
         raise self.error(op, f"a constant of type {ty}")
 
+    def scalar_operand(self, value, op):
+        """A scalar (non-tensor) input of a linalg op, e.g. the fill value of a generalized
+        linalg.fill: a constant, as an expression."""
+        src = getattr(value, "op", None)
+        if getattr(src, "name", None) != "arith.constant":
+            raise self.error(op, f"a scalar input {value.name_hint or ''} that is not a constant")
+        return self.scalar_constant(src)
+
     def view(self, value, op) -> View:
         if value not in self.values:
             raise self.error(op, f"the operand {value} is not a tensor this importer translated")
         return self.values[value]
 
-    def nest(self, extents, make) -> None:
-        """Append `for i0 .. for iN: make(vars)` (a list of statements) to the kernel."""
-        vars_ = [ir.Var(f"i{k}") for k in range(len(extents))]
-        body = tuple(make(vars_))
+    def nest(self, extents, make, kind: str) -> None:
+        """Append `for K0_i0 .. for K0_iN: make(vars)` (a list of statements) to the kernel.
+        Loops are named `<kind><n>_i<k>`, unique in the kernel, so a schedule can name them:
+        kind `g` a linalg op (generic or named; `g3_i0` is the fourth one's first loop), `c`
+        a copy, `f` a fill, `p` a pad, `s` an insert_slice; n counts that kind's nests."""
+        n = self.counts.get(kind, 0)
+        self.counts[kind] = n + 1
+        names = [f"{kind}{n}_i{k}" for k in range(len(extents))]
+        body = tuple(make([ir.Var(x) for x in names]))
         for k in reversed(range(len(extents))):
-            body = (ir.For(f"i{k}", ir.Int(0), self.size(extents[k]), "serial", body),)
+            body = (ir.For(names[k], ir.Int(0), self.size(extents[k]), "serial", body),)
         self.stmts.extend(body)
 
     def copy(self, dst: str, src: View) -> None:
-        self.nest(list(src.shape), lambda v: [ir.Assign(dst, tuple(v), src.read(v))])
+        self.nest(list(src.shape), lambda v: [ir.Assign(dst, tuple(v), src.read(v))], "c")
 
     def fill(self, dst: str, value, shape) -> None:
         if isinstance(value, (ir.Float, ir.Int)) and value.value == 0:
             self.stmts.append(ir.Zero(dst))
         else:
-            self.nest(list(shape), lambda v: [ir.Assign(dst, tuple(v), value)])
+            self.nest(list(shape), lambda v: [ir.Assign(dst, tuple(v), value)], "f")
 
     def writable(self, value, op, init: bool) -> str:
         """The tensor an op writing into `value` (its `outs`/destination) writes: the value's
@@ -175,7 +177,7 @@ class Importer:
 
     def function(self, func) -> None:
         fname = func.sym_name.data
-        self.values, self.by_base, self.stmts, self.args = {}, {}, [], set()
+        self.values, self.by_base, self.stmts, self.args, self.counts = {}, {}, [], set(), {}
         block = func.body.block
         arg_names, res_names, kname = self.bind.get(fname, (None, None, fname))
         for k, arg in enumerate(block.args):
@@ -224,6 +226,10 @@ class Importer:
                 raise self.error(op, "a tensor bitcast other than i16 <-> bf16 bit patterns")
             self.define(op.results[0], self.view(op.operands[0], op))
             return
+        if name == "linalg.fill" and elem_of(op.results[0].type.get_element_type()) not in PRECS:
+            # e.g. the i64 index output of torch-mlir's max (softmax): kept only when unused
+            self.define(op.results[0], View("", shape_of(op.results[0].type), lambda i: i))
+            return
         if name == "linalg.fill":
             value = self.scalar_constant(op.inputs[0].op) if hasattr(op.inputs[0], "op") else None
             if value is None:
@@ -233,11 +239,14 @@ class Importer:
             self.fill(dst, value, shape)
             self.define(op.results[0], View(dst, shape, lambda i: i))
             return
-        if name == "linalg.generic" or name in NAMED:
+        if name in REGION_OPS or name in NAMED:
             self.generic(op)
             return
         if name == "tensor.pad":
             self.pad(op)
+            return
+        if name == "tensor.concat":
+            self.concat(op)
             return
         if name == "tensor.insert_slice":
             self.insert_slice(op)
@@ -255,12 +264,22 @@ class Importer:
                              "--linalg-generalize-named-ops`)")
 
     def dense_constant(self, op) -> None:
+        """A splat constant: a tensor filled with its value. Any other (a model's parameters:
+        `dense<[...]>` or `dense_resource<NAME>` with the blob in the file's dialect_resources)
+        is an input tensor whose values are kept in `self.constants` (`vsched import -o OUT.vs`
+        writes each beside OUT as OUT.NAME.npy, which `vsched exec` loads)."""
         attr = prop(op, "value")
         r = op.results[0]
         values = list(attr.get_values()) if hasattr(attr, "get_values") else []
-        if not values or any(v != values[0] for v in values):
-            raise self.error(op, "a non-splat tensor constant")
         prec = elem_of(r.type.get_element_type())
+        if not values or any(v != values[0] for v in values):
+            if self.memory != "global":
+                raise self.error(op, "a non-splat tensor constant in a bound import")
+            t = self.new_tensor(r.name_hint or "cst", shape_of(r.type), prec, op)
+            self.constants[t] = constant_values(attr, values, shape_of(r.type), prec, self.resources,
+                                                lambda m: self.error(op, m))
+            self.define(r, View(t, shape_of(r.type), lambda i: i))
+            return
         t = self.new_tensor(r.name_hint or "cst", shape_of(r.type), prec, op)
         v = values[0]
         self.fill(t, float_literal(float(v), op, self) if prec != "i32" else ir.Int(int(v)), shape_of(r.type))
@@ -268,38 +287,46 @@ class Importer:
 
     # ------------------------------------------------------------ linalg
     def generic(self, op) -> None:
-        spec = named_spec(op) if op.name != "linalg.generic" else self.generic_spec(op)
+        spec = self.generic_spec(op) if op.name == "linalg.generic" else region_spec(op) or named_spec(op)
         if spec is None:
             raise self.error(op, "unsupported named op")
-        views = [self.view(v, op) for v in spec.ins]
-        region = op.name == "linalg.generic"
+        views = [self.view(v, op) if hasattr(v.type, "get_shape") else self.scalar_operand(v, op) for v in spec.ins]
+        region = op.name in REGION_OPS
+        block = (op.body if hasattr(op, "body") else op.regions[0]).block if region else None
+        # outputs nothing reads afterwards are not computed (torch-mlir's max yields the argmax
+        # too, an i64 output a softmax never uses)
+        keep = [k for k, r in enumerate(op.results) if r.uses.get_length() > 0] or list(range(len(spec.outs)))
+        if len(spec.outs) == 1:
+            keep = [0]
+        nin = len(spec.ins)
+        spec = Spec(spec.ins, [spec.outs[k] for k in keep], spec.extents, spec.iters,
+                    spec.index[:nin] + [spec.index[nin + k] for k in keep], spec.body)
         uses_out = [True] * len(spec.outs)
-        if region:
-            block = op.body.block
-            outs_args = block.args[len(spec.ins):]
-            uses_out = [a.uses.get_length() > 0 for a in outs_args]
+        if region:  # (linalg.map's region has no argument for the output)
+            outs_args = [block.args[nin + k] for k in keep if nin + k < len(block.args)]
+            uses_out = [a.uses.get_length() > 0 for a in outs_args] + [False] * (len(keep) - len(outs_args))
         dsts = [self.writable(v, op, init=u) for v, u in zip(spec.outs, uses_out)]
         if len(dsts) > 1 and len(set(dsts)) != len(dsts):
             raise self.error(op, "two outputs written into one tensor")
-        nin = len(spec.ins)
         if len(spec.outs) > 1 and region and any(uses_out):
             raise self.error(op, "several outputs whose region reads the outputs")
 
         def make(vars_):
-            ins = [vw.read(spec.index[j](vars_)) if vw.base else None for j, vw in enumerate(views)]
+            ins = [vw if not isinstance(vw, View) else vw.read(spec.index[j](vars_)) if vw.base else None
+                   for j, vw in enumerate(views)]
             out_idx = [tuple(spec.index[nin + j](vars_)) for j in range(len(dsts))]
             outs = [ir.Load(d, idx) for d, idx in zip(dsts, out_idx)]
             if region:
-                reads = dict(zip(op.body.block.args, ins + outs))
+                reads = dict(zip(list(block.args[:nin]) + outs_args, ins + outs))
                 tr = BodyTranslator(self, reads, [v.name for v in vars_])
-                yields = list(op.body.block.ops)[-1].operands
+                yields = [list(block.ops)[-1].operands[k] for k in keep]
                 values = [self.top_value(tr, y, self.tensors[d][1]) for y, d in zip(yields, dsts)]
             else:
                 values = spec.body(ins, outs)
             return [ir.Assign(d, idx, v) for d, idx, v in zip(dsts, out_idx, values)]
 
-        self.nest(spec.extents, make)
-        for r, d in zip(op.results, dsts):
+        self.nest(spec.extents, make, "g")
+        for r, d in zip([op.results[k] for k in keep], dsts):
             self.define(r, View(d, shape_of(r.type), lambda i: i))
 
     @staticmethod
@@ -316,6 +343,8 @@ class Importer:
         ndims = maps[0].num_dims
         extents = [None] * ndims
         for v, m in zip(ins + outs, maps):
+            if not hasattr(v.type, "get_shape"):  # a scalar operand (map `-> ()`)
+                continue
             for res, n in zip(m.results, shape_of(v.type)):
                 if type(res).__name__ == "AffineDimExpr" and extents[res.position] is None:
                     extents[res.position] = n
@@ -350,129 +379,6 @@ class Importer:
 
         return lambda vars_: tuple(conv(r, vars_) for r in amap.results)
 
-    # ------------------------------------------------------------ tensor
-    def pad(self, op) -> None:
-        src = self.view(op.operands[0], op)
-        if len(op.operands) > 1:
-            raise self.error(op, "dynamic padding amounts")
-        low = array_values(op, "static_low")
-        r = op.results[0]
-        yields = list(op.region.block.ops)[-1].operands if hasattr(op, "region") else \
-            list(op.regions[0].block.ops)[-1].operands
-        value = yields[0]
-        if not hasattr(value, "op") or value.op.name != "arith.constant":
-            raise self.error(op, "a pad value that is not a constant")
-        shape = shape_of(r.type)
-        t = self.new_tensor(r.name_hint or "padded", shape, self.tensors[src.base][1], op)
-        self.fill(t, self.scalar_constant(value.op), shape)
-        self.nest(list(src.shape), lambda v: [ir.Assign(t, tuple(add(x, ir.Int(lo)) for x, lo in zip(v, low)),
-                                                        src.read(v))])
-        self.define(r, View(t, shape, lambda i: i))
-
-    def slice_params(self, op):
-        if len(op.operands) > 2 and op.name == "tensor.insert_slice" or \
-                len(op.operands) > 1 and op.name == "tensor.extract_slice":
-            raise self.error(op, "dynamic offsets, sizes or strides")
-        return (array_values(op, "static_offsets"), array_values(op, "static_sizes"),
-                array_values(op, "static_strides"))
-
-    def insert_slice(self, op) -> None:
-        src = self.view(op.operands[0], op)
-        offs, sizes, strides = self.slice_params(op)
-        dst = self.writable(op.operands[1], op, init=True)
-        kept = _kept_dims(sizes, src.shape, op, self)
-
-        def make(v):
-            full, it = [], iter(v)
-            for k in range(len(sizes)):
-                x = next(it) if k in kept else ir.Int(0)
-                full.append(add(ir.Int(offs[k]), mul(ir.Int(strides[k]), x)))
-            return [ir.Assign(dst, tuple(full), src.read(v))]
-
-        self.nest(list(src.shape), make)
-        self.define(op.results[0], View(dst, shape_of(op.results[0].type), lambda i: i))
-
-    def reshape(self, op) -> View:
-        src = self.view(op.operands[0], op)
-        r = op.results[0]
-        out_shape = shape_of(r.type)
-        name = op.name
-        if name == "tensor.cast":
-            static = [(a, b) for a, b in zip(src.shape, out_shape) if a >= 0 and b >= 0]
-            if len(src.shape) != len(out_shape) or any(a != b for a, b in static):
-                raise self.error(op, f"a cast from {_shape_text(src.shape)} to {_shape_text(out_shape)}: "
-                                     "the static shapes differ, so the cast fails at run time (the "
-                                     "producer of this MLIR computed the wrong shape)")
-            return View(src.base, src.shape if any(n < 0 for n in out_shape) else out_shape, src.fn, src.identity)
-        if name == "tensor.extract_slice":
-            offs, sizes, strides = self.slice_params(op)
-            kept = _kept_dims(sizes, out_shape, op, self)
-
-            def fn(i, src=src):
-                full, it = [], iter(i)
-                for k in range(len(sizes)):
-                    x = next(it) if k in kept else ir.Int(0)
-                    full.append(add(ir.Int(offs[k]), mul(ir.Int(strides[k]), x)))
-                return src.fn(tuple(full))
-
-            return View(src.base, out_shape, fn, False)
-        groups = [[int(getattr(x, "value", x).data) if hasattr(getattr(x, "value", x), "data") else int(x)
-                   for x in g.data] for g in (prop(op, "reassociation")).data]
-        if name == "tensor.expand_shape":
-            def fn(i, src=src):
-                out = []
-                for g in groups:  # mixed radix: ((i_a * S_b) + i_b) * S_c + i_c
-                    acc = i[g[0]]
-                    for d in g[1:]:
-                        acc = add(mul(acc, ir.Int(out_shape[d])), i[d])
-                    out.append(acc)
-                return src.fn(tuple(out))
-        else:
-            def fn(i, src=src):
-                out = []
-                for k, g in enumerate(groups):
-                    sizes = [src.shape[d] for d in g]
-                    for m in range(len(g)):
-                        below = math.prod(sizes[m + 1:])
-                        e = i[k] if below == 1 else ir.FloorDiv(i[k], below)
-                        out.append(e if m == 0 else ir.Int(0) if sizes[m] == 1 else ir.Mod(e, sizes[m]))
-                return src.fn(tuple(out))
-        return View(src.base, out_shape, fn, False)
-
-    def returns(self, op, fname, res_names) -> None:
-        for k, v in enumerate(op.operands):
-            src = self.view(v, op)
-            if res_names:
-                name = res_names[k]
-                if self.tensors.get(name, (src.shape,))[0] != src.shape:
-                    raise self.error(op, f"result {k} has shape {_shape_text(src.shape)}, not the shape "
-                                         f"{_shape_text(self.tensors[name][0])} of {name}")
-                self.tensors.setdefault(name, (src.shape, self.tensors[src.base][1]))
-                self.external.add(name)
-            else:
-                name = self.new_tensor(f"{fname}_result{k}", src.shape, self.tensors[src.base][1], op)
-            self.copy(name, src)
-
-
-def _kept_dims(sizes, reduced_shape, op, imp) -> set:
-    """Which dims of a slice survive a rank-reducing slice (unit dims dropped first to last)."""
-    if len(sizes) == len(reduced_shape):
-        return set(range(len(sizes)))
-    kept, j = set(), 0
-    for k, n in enumerate(sizes):
-        if j < len(reduced_shape) and n == reduced_shape[j] and (n != 1 or len(sizes) - k <= len(reduced_shape) - j):
-            kept.add(k)
-            j += 1
-        elif n != 1:
-            raise imp.error(op, "a rank-reducing slice that drops a non-unit dimension")
-    if j != len(reduced_shape):
-        raise imp.error(op, "a rank-reducing slice whose shape does not match")
-    return kept
-
-
-def _shape_text(shape) -> str:
-    return "x".join("?" if n < 0 else str(n) for n in shape)
-
 
 def print_dim(e) -> str:
     return e.name if isinstance(e, ir.Var) else str(e.value)
@@ -483,9 +389,39 @@ def import_mlir(text: str, filename: str = "<mlir>", params: bool = True, bind: 
 
 
 def import_mlir_file(path: str) -> ir.Program:
+    return import_with_constants(path)[0]
+
+
+def import_with_constants(path: str) -> tuple:
+    """(program, {tensor: numpy array} of its parameters) of the MLIR file `path`."""
     try:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
     except OSError as e:
         raise MlirImportError(f"cannot read {path}: {e.strerror}") from None
-    return import_mlir(text, path)
+    imp = Importer(text, path)
+    return imp.run(), imp.constants
+
+
+_NP = {"f32": "<f4", "f64": "<f8", "i32": "<i4", "f16": "<f2"}
+
+
+def constant_values(attr, values, shape, prec, resources: dict, error):
+    """The values of a non-splat constant as a numpy array of `shape`: a `dense<[...]>`
+    literal's list, or a `dense_resource<NAME>` blob of the file's `{-# dialect_resources #-}`
+    (hex: a 4-byte alignment, then the little-endian elements)."""
+    import numpy as np
+
+    if prec not in _NP:
+        raise error(f"a non-splat {prec} constant (supported: {', '.join(_NP)})")
+    if not values:
+        handle = getattr(getattr(attr, "resource_handle", None), "data", None)
+        if handle is None or handle not in resources:
+            raise error(f"a constant whose values are not in the file (resource {handle})")
+        data = bytes.fromhex(resources[handle])[4:]
+        arr = np.frombuffer(data, dtype=_NP[prec])
+    else:
+        arr = np.array([float(v) if prec != "i32" else int(v) for v in values], dtype=_NP[prec])
+    if arr.size != math.prod(shape):
+        raise error(f"a constant of {arr.size} values for shape {'x'.join(map(str, shape))}")
+    return arr.reshape(shape).astype(arr.dtype.newbyteorder("="))

@@ -1,4 +1,4 @@
-"""The numerics report of a `conv-backward --against torch-mlir` file, in the manner of IREE's
+"""The numerics report of a `conv-backward --against FRONTEND` file, in the manner of IREE's
 verify-numerics: mean, standard deviation and largest magnitude of (result - float64 reference)
 over every cell of a gradient, for f32 and bf16.
 
@@ -6,9 +6,10 @@ The float64 reference is the oracle: the file's DIRECT kernels (`input_grad`, `w
 proved equal to the chain rule) with every tensor retyped to f64, run by the C backend on the
 same inputs (normal random values, rounded to the dtype). The rows:
 
-- `torch-mlir -> IREE`: the seed pipeline itself, the torch-mlir module exported at that dtype
-  compiled by iree-compile (llvm-cpu) and run by the IREE runtime;
-- `imported -> IREE`: the file's `torch_mlir_*_grad` kernel emitted as linalg (emit.py) and run
+- `FRONTEND -> IREE` (`torch-mlir`, `torch-mlir-decomposed`, `iree-turbine`): the seed
+  pipeline itself, the frontend's module exported at that dtype compiled by iree-compile
+  (llvm-cpu) and run by the IREE runtime;
+- `imported -> IREE`: the file's `torch_mlir_*_grad` (or `turbine_*_grad`) kernel emitted as linalg (emit.py) and run
   through IREE, its tensors retyped to the dtype (DSL semantics: f32 arithmetic, rounded on store);
 - `PyTorch`: eager `aten.convolution_backward` at that dtype.
 """
@@ -23,7 +24,8 @@ from codegen.dtypes import NP_DTYPE, bf16_to_f32, f32_to_bf16, global_tensors, s
 from verified_sched import ir
 from verified_sched.errors import VschedError
 
-from .torch_pipeline import parse_conv_line
+from .torch_export import STEM, STEMS
+from .torch_pipeline import parse_against
 
 GRAD_TENSOR = {"input": "dx", "weight": "dw"}
 
@@ -50,7 +52,8 @@ def _run_dsl(program: ir.Program, kernel: str, prec: str, values: dict, runner) 
     for name, v in values.items():
         arrays[name][...] = f32_to_bf16(v) if prec == "bf16" else v.astype(NP_DTYPE[prec])
     runner(p)(kernel, {}, arrays)
-    out = GRAD_TENSOR[kernel.replace("torch_mlir_", "").split("_")[0]]
+    stem = next((s for s in STEMS if kernel.startswith(s)), "")
+    out = GRAD_TENSOR[kernel[len(stem):].split("_")[0]]
     res = arrays[out]
     return (bf16_to_f32(res) if prec == "bf16" else res).astype(np.float64)
 
@@ -71,7 +74,7 @@ def _stats(diff: np.ndarray) -> tuple:
     return float(np.mean(diff)), float(np.std(diff)), float(np.max(np.abs(diff)))
 
 
-def numerics_rows(cv, program: ir.Program, seed: int = 0, dtypes=("f32", "bf16")) -> list:
+def numerics_rows(cv, program: ir.Program, seed: int = 0, dtypes=("f32", "bf16"), frontend: str = "torch-mlir") -> list:
     """[(grad, dtype, source, (mean, stddev, max_abs) or a reason string)]."""
     import ml_dtypes
     import torch
@@ -92,7 +95,7 @@ def numerics_rows(cv, program: ir.Program, seed: int = 0, dtypes=("f32", "bf16")
         iree = {}
         for g in grads:  # one module per gradient, as the file imports them (exports are memoized)
             try:
-                fn = IreeModule(export_mlir(cv, dtype, (g,))).function("conv_backward")
+                fn = IreeModule(export_mlir(cv, dtype, (g,), frontend)).function("conv_backward")
                 out = fn(*(values[k].astype(npdt) for k in ("dy", "x", "w")))
                 iree[g] = np.asarray(out.to_host()).astype(np.float64)
             except (VschedError, IreeError, RuntimeError, ValueError) as e:
@@ -100,12 +103,12 @@ def numerics_rows(cv, program: ir.Program, seed: int = 0, dtypes=("f32", "bf16")
         for g in grads:
             r = ref[g]
             got = iree[g]
-            rows.append((g, dtype, "torch-mlir -> IREE", got if isinstance(got, str) else
+            rows.append((g, dtype, f"{frontend} -> IREE", got if isinstance(got, str) else
                          _stats(got.reshape(r.shape) - r) if got.size == r.size else
                          f"wrong shape {got.shape} (expected {r.shape})"))
-            if f"torch_mlir_{g}_grad" in names:
+            if f"{STEM[frontend]}_{g}_grad" in names:
                 try:
-                    imp = _run_dsl(program, f"torch_mlir_{g}_grad", dtype, values, _iree_runner)
+                    imp = _run_dsl(program, f"{STEM[frontend]}_{g}_grad", dtype, values, _iree_runner)
                     rows.append((g, dtype, "imported -> IREE", _stats(imp - r)))
                 except (VschedError, IreeError) as e:
                     rows.append((g, dtype, "imported -> IREE", f"no result: {str(e).splitlines()[0][:200]}"))
@@ -117,15 +120,16 @@ def numerics_text(rows) -> str:
     lines = ["numerics (as IREE's verify-numerics): result - float64 reference (the direct kernels in C, f64)",
              f"{'grad':8}{'dtype':7}{'source':22}{'mean':>13}{'stddev':>13}{'max_abs':>13}"]
     for g, dtype, source, st in rows:
+        width = max(22, len(source) + 1)
         if isinstance(st, str):
-            lines.append(f"{g:8}{dtype:7}{source:22}  {st}")
+            lines.append(f"{g:8}{dtype:7}{source:{width}}  {st}")
         else:
-            lines.append(f"{g:8}{dtype:7}{source:22}{st[0]:13.3e}{st[1]:13.3e}{st[2]:13.3e}")
+            lines.append(f"{g:8}{dtype:7}{source:{width}}{st[0]:13.3e}{st[1]:13.3e}{st[2]:13.3e}")
     return "\n".join(lines)
 
 
 def report_for_file(path: str, program: ir.Program) -> None:
-    """Print the report when `path` was written by `conv-backward --against torch-mlir`."""
-    cv = parse_conv_line(Path(path).read_text(encoding="utf-8"))
-    if cv is not None:
-        print(numerics_text(numerics_rows(cv, program)))
+    """Print the report when `path` was written by `conv-backward --against FRONTEND`."""
+    got = parse_against(Path(path).read_text(encoding="utf-8"))
+    if got is not None:
+        print(numerics_text(numerics_rows(got[0], program, frontend=got[1])))

@@ -14,6 +14,8 @@ from codegen.oracle import tolerance
 from verified_sched import ir
 from verified_sched.errors import VschedError
 
+from .torch_export import STEMS
+
 
 
 def expressible(program: ir.Program, kernel: str) -> str | None:
@@ -30,8 +32,14 @@ def expressible(program: ir.Program, kernel: str) -> str | None:
 
 
 def has_accumulation(program: ir.Program, kernel: str) -> bool:
-    return any(isinstance(n, ir.Assign) and ir.accumulation(n) is not None
+    """An accumulation (IREE vectorizes reductions), or a call of a function IREE approximates
+    with its own polynomials (tanh, erf, pow: not bitwise libm's): compared within tolerance."""
+    return any((isinstance(n, ir.Assign) and ir.accumulation(n) is not None) or
+               (isinstance(n, ir.Call) and n.fn in APPROXIMATED)
                for n in ir.walk(program.kernel(kernel).body))
+
+
+APPROXIMATED = ("tanh", "erf", "pow")
 
 
 
@@ -42,7 +50,7 @@ def iree_jobs(jobs: list) -> list:
     for label, p_ref, ref, p_cand, cand, t_ref, _, rtol in jobs:
         if label.startswith("schedule of"):  # IREE takes kernels as written: compare those
             p_cand, label = p_ref, f"kernel {ref} as written (C vs IREE)"
-        swap = p_cand is p_ref and ref.startswith("torch_mlir_") and not cand.startswith("torch_mlir_")
+        swap = p_cand is p_ref and ref.startswith(STEMS) and not cand.startswith(STEMS)
         if swap and expressible(p_ref, ref) is None:
             ref, cand = cand, ref  # the torch-mlir lowering is the one under test: it runs in IREE
             label += f" ({ref} in C, {cand} through IREE)"
@@ -62,14 +70,17 @@ def iree_jobs(jobs: list) -> list:
 
 
 def direct_jobs(program: ir.Program, cand: str | None) -> list:
-    """A torch-mlir lowering run through IREE (`torch_mlir_<g>_grad` of a `conv-backward
-    --against torch-mlir` file) is also compared with the file's direct kernel `<g>_grad` in C,
-    the kernel proved equal to the chain rule (within the reassociation tolerance)."""
-    if cand is None or not cand.startswith("torch_mlir_"):
+    """A frontend's lowering run through IREE (`torch_mlir_<g>_grad` or `turbine_<g>_grad` of a
+    `conv-backward --against FRONTEND` file) is also compared with the file's direct kernel
+    `<g>_grad` in C, the kernel proved equal to the chain rule (within the reassociation
+    tolerance)."""
+    if cand is None or not cand.startswith(STEMS):
         return []
-    direct = cand[len("torch_mlir_"):]
+    stem = next(s for s in STEMS if cand.startswith(s))
+    direct = cand[len(stem):]
     if direct not in {k.name for k in program.kernels}:
         return []
     rtol = max(tolerance(program, [direct]), tolerance(program, [cand]))
-    return [(f"torch-mlir lowering {cand} (IREE) vs the direct kernel {direct} (C)", program, direct, program, cand,
+    what = "iree-turbine" if stem == "turbine_" else "torch-mlir"
+    return [(f"{what} lowering {cand} (IREE) vs the direct kernel {direct} (C)", program, direct, program, cand,
              "c", "iree", rtol)]
