@@ -13,6 +13,9 @@ def add_subparser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE.mlir")
     p.add_argument("-o", "--output", metavar="OUT.vs", help="write here (default stdout)")
     p.set_defaults(fn=run_import)
+    from . import check_pass_cli  # `vsched check-pass` (affine/scf/memref, verified_sched/mlir/check_pass.py)
+
+    check_pass_cli.add_subparser(subparsers)
     return p
 
 
@@ -21,9 +24,10 @@ def run_import(args) -> int:
 
     from verified_sched.dsl.printer import print_program
 
+    from .affine_import import import_affine_file, is_affine_file
     from .importer import import_mlir_file
 
-    text = print_program(import_mlir_file(args.file))
+    text = print_program(import_affine_file(args.file) if is_affine_file(args.file) else import_mlir_file(args.file))
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
