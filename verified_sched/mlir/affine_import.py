@@ -31,9 +31,9 @@ from verified_sched.dsl.exprs import RESERVED
 
 from .affine_maps import NotAffineMap, map_results
 from .affine_ops import HANDLERS
-from .affine_values import LoadInfo, Loop, MemView, Slot, Values, final, memref_root, opname, parse_affine_module
-from .import_body import add, mul, sub
-from .ximport import MlirImportError, elem_of, locate
+from .affine_values import LoadInfo, Loop, MemView, Slot, Values, final, locate_ops, memref_root, opname, parse_affine_module
+from .import_body import add, float_literal, mul, sub
+from .ximport import MlirImportError, elem_of, int_value, prop
 
 PRECS = ("f32", "f16", "bf16", "f64", "i32")
 _IGNORED = ("memref.dealloc", "memref.assume_alignment", "affine.yield", "scf.yield", "scf.reduce")
@@ -72,12 +72,21 @@ class AffineImporter:
         self.text, self.filename, self.prefix = text, filename, prefix
         self.arg_names = arg_names
         self.module = parse_affine_module(text, filename, iree_opt)
-        self.locs = locate(self.module, text, filename)
+        self.locs = locate_ops(self.module, text, filename)
         self.values = Values(self)
 
     def error(self, op, message: str) -> MlirImportError:
         name = f"'{opname(op)}': " if op is not None and hasattr(op, "name") else ""
         return MlirImportError(name + message, self.locs.get(id(op)) if op is not None else None)
+
+    def scalar_constant(self, op):
+        ty = elem_of(op.results[0].type)
+        attr = prop(op, "value")
+        if ty in ("f32", "f16", "bf16", "f64"):
+            return float_literal(float(attr.value.data), op, self)
+        if ty in ("i32", "i64", "index", "i1"):
+            return ir.Int(int_value(op))
+        raise self.error(op, f"a constant of type {ty}")
 
     def functions(self) -> list:
         return [op for op in self.module.walk() if op.name == "func.func"]
@@ -99,8 +108,10 @@ class AffineImporter:
         if not block.ops:
             raise self.error(func, "a function declaration without a body")
         args = []
+        written = _signature_names(self.text, fname)
         for k, arg in enumerate(block.args):
-            hint = self.arg_names[k] if self.arg_names and k < len(self.arg_names) else arg.name_hint
+            hint = self.arg_names[k] if self.arg_names and k < len(self.arg_names) else (
+                written[k] if k < len(written) else arg.name_hint)
             name = _ident(hint, self.used, f"arg{k}")
             args.append(name)
             self.argument(func, arg, name)
@@ -173,7 +184,6 @@ class AffineImporter:
         view = self.view(op.operands[memref_pos], op)
         idx = [self.values.index(x) for x in op.operands[first_index:]]
         if "map" in op.properties or "map" in op.attributes:
-            from .ximport import prop
             idx = map_results(prop(op, "map"), idx)
         return view, view.cell(idx)
 
@@ -256,7 +266,7 @@ class AffineImporter:
                     temps.append(t)
                 vals = [ir.Load(t, (ir.Int(0),)) for t in temps]
             for acc, val in zip(accs, vals):
-                inner.append(ir.Assign(acc, (ir.Int(0),), val))
+                inner.extend(accumulations(acc, val))
         self.stack.pop()
         for res, acc in zip(results, accs):
             self.values.reads[res] = ir.Load(acc, (ir.Int(0),))
@@ -264,6 +274,38 @@ class AffineImporter:
 
     def prec_of(self, tensor: str) -> str:
         return next(t.prec for t in self.tensors if t.name == tensor)
+
+
+def accumulations(acc: str, value) -> list:
+    """`acc[0] = value` as successive accumulations when value is a chain `((acc + a) + b) + c`
+    (each step rounds to acc's type in MLIR as in the DSL), so the verifier sees one reduction."""
+    cell = ir.Load(acc, (ir.Int(0),))
+    terms = _chain(value, cell)
+    if not terms:
+        return [ir.Assign(acc, (ir.Int(0),), value)]
+    return [ir.Assign(acc, (ir.Int(0),), ir.BinOp(op, cell, t)) for op, t in terms]
+
+
+def _chain(e, cell):
+    if e == cell:
+        return []
+    if isinstance(e, ir.BinOp) and e.op in ("+", "*"):
+        for inner, term in ((e.a, e.b), (e.b, e.a)):
+            sub = _chain(inner, cell)
+            if sub is not None and not _reads(term, cell.tensor):
+                return sub + [(e.op, term)]
+    return None
+
+
+def _reads(e, tensor: str) -> bool:
+    from verified_sched.ir import walk
+    return any(isinstance(n, ir.Load) and n.tensor == tensor for n in walk(e))
+
+
+def _signature_names(text: str, fname: str) -> list:
+    """The argument names as written in the text's `func.func @fname(%a: ..., %b: ...)`."""
+    m = re.search(r"func\.func\s+(?:private\s+)?@" + re.escape(fname) + r"\s*\(([^)]*)\)", text)
+    return re.findall(r"%([A-Za-z_][A-Za-z0-9_]*)\s*:", m.group(1)) if m else []
 
 
 def _stores_under(op) -> set:

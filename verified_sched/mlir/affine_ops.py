@@ -176,7 +176,53 @@ def ret(imp, op, out) -> None:
         out.append(ir.Assign(name, (ir.Int(0),), imp.values.translate(v)))
 
 
+def linalg_generic(imp, op, out) -> None:
+    """A linalg.generic on memrefs: loops d0..dn (the order convert-linalg-to-affine-loops
+    keeps), each operand read through its indexing map, each yielded value stored."""
+    from xdsl.ir.affine import AffineDimExpr
+
+    maps = [m.data for m in prop(op, "indexing_maps").data]
+    operands = list(op.operands)
+    views = [imp.view(v, op) if str(v.type).startswith("memref<") else None for v in operands]
+    n = maps[0].num_dims
+    extents = [None] * n
+    for m, v in zip(maps, views):
+        for k, r in enumerate(m.results):
+            if v is not None and isinstance(r, AffineDimExpr) and extents[r.position] is None:
+                extents[r.position] = v.shape[k]
+    if any(e is None for e in extents):
+        raise imp.error(op, "a linalg.generic with a loop that no operand dimension bounds")
+    block = op.regions[0].blocks[0]
+    ninputs = _segments(op)[0]
+    imp.stored_in[id(op)] = {imp.view(v, op).root for v in operands[ninputs:]}
+    imp.stack.append(id(op))
+    vars_ = [imp.fresh_name(f"d{k}") for k in range(n)]
+    node = outer = None
+    for v in vars_:
+        loop = Loop(v, ir.Int(0), extents[vars_.index(v)])
+        (outer.body if outer is not None else out).append(loop)
+        node = outer = loop
+    body = node.body if node is not None else out
+    ivs = [ir.Var(v) for v in vars_]
+    for arg, m, v, x in zip(block.args, maps, views, operands):
+        imp.values.reads[arg] = (ir.Load(v.base, v.cell(map_results(m, ivs))) if v is not None
+                                 else imp.values.translate(x))
+    index_ops = [o for o in block.ops if o.name == "linalg.index"]
+    for o in index_ops:
+        imp.values.reads[o.results[0]] = ivs[int(o.properties["dim"].value.data)]
+    for o in block.ops:
+        if not (o.name.startswith(("arith.", "math.")) or o.name in ("linalg.index", "linalg.yield")):
+            raise imp.error(o, "an op in a linalg.generic region (supported: arith, math, linalg.index)")
+    yields = block.last_op.operands
+    for val, m, v in zip(yields, maps[ninputs:], views[ninputs:]):
+        body.append(ir.Assign(v.base, v.cell(map_results(m, ivs)), imp.values.translate(val)))
+    for v in views[ninputs:]:
+        imp.stored(v.root)
+    imp.stack.pop()
+
+
 HANDLERS = {
+    "linalg.generic": linalg_generic,
     "affine.for": affine_for, "scf.for": scf_for, "affine.parallel": affine_parallel,
     "scf.parallel": scf_parallel, "affine.if": affine_if, "scf.if": scf_if,
     "affine.store": store, "memref.store": store, "memref.alloc": alloc, "memref.alloca": alloc,

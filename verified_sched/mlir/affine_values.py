@@ -4,11 +4,13 @@ translation of SSA values (index values through affine maps, loaded values throu
 importer's staleness check)."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
 
 from verified_sched import ir
+from verified_sched.errors import Loc
 
 from .affine_maps import fold, map_results
 from .import_body import BodyTranslator, add, mul
@@ -20,6 +22,28 @@ def opname(op) -> str:
     if hasattr(op, "op_name") and "op_name__" in getattr(op, "attributes", {}):
         return op.attributes["op_name__"].data
     return op.name
+
+
+_OP_LINE = re.compile(r'^(\s*)(?:%[^=]*=\s*)?"?([a-z_][a-z0-9_]*\.[a-z0-9_.]+)')
+
+
+def locate_ops(module, text: str, filename: str) -> dict:
+    """{id(op): Loc} from the text's op lines, matched in order with a pre-order walk by the
+    ops' own names (unregistered ones included; named linalg ops' implicit regions skipped)."""
+    lines = []
+    for n, line in enumerate(text.splitlines(), 1):
+        m = _OP_LINE.match(line)
+        if m:
+            lines.append((m.group(2), Loc(filename, n, m.start(2) + 1)))
+    out, pos = {}, 0
+    for op in module.walk():
+        name = opname(op)
+        for k in range(pos, min(pos + 64, len(lines))):
+            if lines[k][0] == name:
+                out[id(op)] = lines[k][1]
+                pos = k + 1
+                break
+    return out
 
 
 def find_iree_opt(path: str | None = None) -> str | None:
@@ -36,24 +60,29 @@ def find_iree_opt(path: str | None = None) -> str | None:
         return None
 
 
-def generic_form(text: str, filename: str, iree_opt: str | None = None) -> str | None:
+def generic_form(text: str, filename: str, iree_opt: str | None = None, extra=()) -> str | None:
     """The text in MLIR's generic form (None when no iree-opt is installed)."""
     tool = find_iree_opt(iree_opt)
     if tool is None:
         return None
     try:
-        r = subprocess.run([tool, "--mlir-print-op-generic", "-"], input=text, capture_output=True,
+        r = subprocess.run([tool, "--mlir-print-op-generic", *extra, "-"], input=text, capture_output=True,
                            text=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as e:
         raise MlirImportError(f"cannot run {tool}: {e}") from None
     if r.returncode != 0:
         first = (r.stderr.strip().splitlines() or ["error"])[0]
-        first = first.replace("<stdin>", filename)
-        raise MlirImportError(f"cannot parse the MLIR ({tool}): {first[:400]}")
+        m = re.match(r"<stdin>:(\d+):(\d+): (?:error: )?(.*)", first)
+        if m:
+            raise MlirImportError(f"cannot parse the MLIR: {m.group(3)[:400]}",
+                                  Loc(filename, int(m.group(1)), int(m.group(2))))
+        raise MlirImportError(f"cannot parse the MLIR: {first[:400]}")
     return r.stdout
 
 
 def parse_affine_module(text: str, filename: str, iree_opt: str | None = None):
+    if "linalg." in text and find_iree_opt(iree_opt) is not None:  # named ops as linalg.generic
+        text = generic_form(text, filename, iree_opt, ("--linalg-generalize-named-ops",))
     try:
         return parse_module(text, filename)
     except MlirImportError as e:

@@ -35,10 +35,19 @@ def in_bounds_constraints(program: ir.Program, kernel: str) -> list | None:
         return None
     good = good.gist(context)
     pieces = good.get_basic_sets()
-    if len(pieces) != 1 or pieces[0].dim(isl.dim_type.div) > 0:
+    if any(p.dim(isl.dim_type.div) > 0 for p in pieces):
         return None
     names = [model.pinv[good.get_dim_name(isl.dim_type.param, k)] for k in range(good.dim(isl.dim_type.param))]
-    return [_cond(c, names) for c in pieces[0].get_constraints()]
+    if len(pieces) == 1:
+        return [_cond(c, names) for c in pieces[0].get_constraints()]
+    out = None  # a disjunction of conjunctions
+    for piece in pieces:
+        conj = None
+        for c in piece.get_constraints():
+            conj = _cond(c, names) if conj is None else ir.And(conj, _cond(c, names))
+        conj = conj if conj is not None else ir.BoolConst(True)
+        out = conj if out is None else ir.Or(out, conj)
+    return [out]
 
 
 def _cond(c, names: list):
