@@ -67,7 +67,8 @@ def run_pipeline(text: str, pipeline: str, tool: str | None = None, extra=()) ->
 
 
 def claim_program(before_text: str, after_text: str, before_name: str = "<before>", after_name: str = "<after>",
-                  func: str | None = None, profile: str | None = None, iree_opt: str | None = None) -> ir.Program:
+                  func: str | None = None, profile: str | None = None, iree_opt: str | None = None,
+                  assume=()) -> ir.Program:
     """The program `kernel before`, `kernel after`, `claim after == before` (parsed, with the
     in-bounds precondition of before among its constraints)."""
     from verified_sched.dsl.parser import parse_text
@@ -81,7 +82,11 @@ def claim_program(before_text: str, after_text: str, before_name: str = "<before
         raise UsageError(f"{after_name}: function @{a.name} has {len(a.args)} arguments, the before one "
                          f"{len(b.args)}")
     b.name, a.name = "before", "after"
-    program = parse_text(print_program(program_of([b, a], ("after", "before"), profile)), "check.vs")
+    program = program_of([b, a], ("after", "before"), profile)
+    if assume:  # constraints the caller knows of the params (the fuzzer: its program's own)
+        from dataclasses import replace
+        program = replace(program, constraints=program.constraints + tuple(assume))
+    program = parse_text(print_program(program), "check.vs")
     extra = in_bounds_constraints(program, "before")
     if extra:
         from dataclasses import replace
@@ -100,12 +105,12 @@ def _pick(funcs: list, name: str | None, where: str):
 
 
 def check_pair(before_text: str, after_text: str, before_name="<before>", after_name="<after>", func=None,
-               profile: str | None = None, timeout: float | None = None, iree_opt=None) -> PassCheck:
+               profile: str | None = None, timeout: float | None = None, iree_opt=None, assume=()) -> PassCheck:
     from verified_sched.budget import DEFAULT_TIMEOUT
     from verified_sched.dsl.printer import print_program
     from verified_sched.verify import verify_program
 
-    program = claim_program(before_text, after_text, before_name, after_name, func, profile, iree_opt)
+    program = claim_program(before_text, after_text, before_name, after_name, func, profile, iree_opt, assume)
     text = print_program(program)
     reports = verify_program(program, profile, timeout or DEFAULT_TIMEOUT, "check.vs")
     by = {r.kernel: r for r in reports}
