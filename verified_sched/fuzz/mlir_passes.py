@@ -160,16 +160,26 @@ def run_campaign(names: tuple, budget: float | None, examples: int | None, seed:
         try:
             one()
         except Found as last:
-            key = (last.kind, last.pipeline.split("{")[0], last.message[:60])
-            if key not in seen:
-                seen.add(key)
-                stats.findings.append(_write(last, out_dir, len(stats.findings)))
+            _record(last, seen, stats, out_dir)
+        except BaseExceptionGroup as group:  # hypothesis: several distinct failures
+            founds = [e for e in group.exceptions if isinstance(e, Found)]
+            if len(founds) != len(group.exceptions):
+                raise
+            for last in founds:
+                _record(last, seen, stats, out_dir)
         except Exception as e:  # noqa: BLE001 - every example of the batch rejected at the deadline
             if type(e).__name__ not in ("Unsatisfiable", "FailedHealthCheck"):
                 raise
         if left is not None:
             left -= max(ran[0], 1)
     return stats
+
+
+def _record(last: Found, seen: set, stats: Stats, out_dir: str) -> None:
+    key = (last.kind, last.pipeline.split("{")[0], last.message[:60])
+    if key not in seen:
+        seen.add(key)
+        stats.findings.append(_write(last, out_dir, len(stats.findings)))
 
 
 def _write(f: Found, out_dir: str, k: int) -> dict:
