@@ -12,6 +12,7 @@ import argparse
 import glob
 import json
 import os
+import random
 import sys
 import time
 
@@ -20,9 +21,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PASSES = [
     "affine-loop-tile{tile-size=4}", "affine-loop-tile{tile-size=3 separate=true}",
     "affine-loop-unroll{unroll-factor=2}", "affine-loop-unroll{unroll-factor=3 cleanup-unroll=true}",
-    "affine-loop-unroll{unroll-full=true}", "affine-loop-unroll-jam{unroll-jam-factor=2}",
+    "affine-loop-unroll{unroll-factor=-1}", "affine-loop-unroll-jam{unroll-jam-factor=2}",
     "affine-loop-fusion", "affine-loop-fusion{mode=producer}", "affine-loop-fusion{mode=sibling}",
-    "affine-loop-fusion{fusion-maximal=true}", "affine-scalrep", "affine-loop-invariant-code-motion",
+    "affine-loop-fusion{maximal=true}", "affine-scalrep", "affine-loop-invariant-code-motion",
     "affine-loop-normalize", "affine-loop-coalescing", "affine-parallelize", "affine-data-copy-generate",
     "scf-parallel-loop-tiling{parallel-loop-tile-sizes=2,3}", "scf-parallel-loop-fusion",
     "loop-invariant-code-motion", "canonicalize", "convert-linalg-to-affine-loops",
@@ -47,10 +48,12 @@ def main() -> int:
     passes = args.only.split(";") if args.only else PASSES
     deadline = time.time() + 60 * args.minutes
     rows = []
-    for f in files:  # program-major: every pass sees the programs in the same order
-        for p in passes:
-            if time.time() > deadline:
-                break
+    pairs = [(f, p) for f in files for p in passes]
+    random.Random(0).shuffle(pairs)  # a budget cut leaves every pass and program sampled
+    for f, p in pairs:
+        if time.time() > deadline:
+            break
+        if True:
             before = open(f).read()
             t0 = time.time()
             try:

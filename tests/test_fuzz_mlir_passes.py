@@ -83,3 +83,13 @@ def test_a_pass_that_drops_the_last_iteration_is_found_shrunk_and_written(tmp_pa
     assert f["kind"] == "miscompile" and f["pipeline"] == "canonicalize"
     text = open(f["reproducer"]).read()
     assert "// pipeline: canonicalize" in text and "func.func" in text
+
+
+@needs_iree_opt
+def test_fuzz_mlir_passes_command_line_json(tmp_path, capsys):
+    import json
+
+    assert main(["fuzz", "--mlir-passes", "affine-loop-normalize", "--examples", "1", "--shapes", "reduction",
+                 "-o", str(tmp_path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert out["examples"] == 1 and out["findings"] == []

@@ -182,3 +182,24 @@ def test_reassociated_sum_is_proved_under_the_default_profile():
     r = check_pair((PLANTED / "rowsum1.mlir").read_text(), (PLANTED / "rowsum1_reversed.mlir").read_text())
     assert r.verdict == "proved"
     assert any(rep.reassociates for rep in r.reports)
+
+
+@needs_iree_opt
+@pytest.mark.xfail(strict=True, reason="MLIR (iree-opt 3.13): affine-loop-tile emits IR that fails verification "
+                                        "when an inner bound map takes an outer iv it does not use "
+                                        "(docs/upstream-bugs.md)")
+def test_affine_loop_tile_keeps_ir_valid_with_an_unused_dim_operand():
+    from verified_sched.mlir.check_pass import run_pipeline
+
+    text = (FIX / "upstream" / "tile_unused_dim_operand.mlir").read_text()
+    run_pipeline(text, "affine-loop-tile{tile-size=3}")  # UsageError: operand #0 does not dominate this use
+
+
+@needs_iree_opt
+def test_check_pass_json(capsys):
+    import json
+
+    before, after = _pair("stencil1d.tile4")
+    assert main(["check-pass", str(before), "--after", str(after), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] == "proved" and out["steps"][0]["verdict"] == "proved"
