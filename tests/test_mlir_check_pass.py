@@ -203,3 +203,21 @@ def test_check_pass_json(capsys):
     assert main(["check-pass", str(before), "--after", str(after), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["verdict"] == "proved" and out["steps"][0]["verdict"] == "proved"
+
+
+@needs_iree_opt
+def test_a_parallel_loop_with_a_carried_dependence_is_refuted(capsys):
+    """affine.parallel becomes a vectorized loop: its iterations must not conflict."""
+    argv = ["check-pass", str(PLANTED / "prefix.mlir"), "--after", str(PLANTED / "prefix_parallelized.mlir")]
+    assert main(argv) == 1
+    assert "refuted  independence" in capsys.readouterr().out
+
+
+@needs_iree_opt
+def test_affine_parallelize_is_proved_where_iterations_are_independent():
+    from verified_sched.mlir.check_pass import run_pipeline
+
+    text = (FIX / "transpose.mlir").read_text()
+    after = run_pipeline(text, "affine-parallelize").stdout
+    assert "affine.parallel" in after
+    assert check_pair(text, after).verdict == "proved"

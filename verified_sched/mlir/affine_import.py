@@ -228,7 +228,7 @@ class AffineImporter:
     def loop_var(self, arg, hint: str) -> str:
         return _ident(arg.name_hint, self.used, hint)
 
-    def loop(self, op, out: list, ivs, bounds, body_block, inits=(), results=()) -> list:
+    def loop(self, op, out: list, ivs, bounds, body_block, inits=(), results=(), axis: str = "serial") -> list:
         """Nested DSL loops for `ivs` over bounds [(lo, hi, step)], the body translated inside;
         iter_args (the block's arguments after the ivs) as one-cell locals."""
         self.stored_in[id(op)] = _stores_under(op)
@@ -247,10 +247,10 @@ class AffineImporter:
         for iv, (lo, hi, step) in zip(ivs, bounds):
             var = self.loop_var(iv, "i")
             if step == 1:
-                node = Loop(var, lo, hi)
+                node = Loop(var, lo, hi, axis=axis)
                 self.values.reads[iv] = ir.Var(var)
             else:
-                node = Loop(var, ir.Int(0), ir.FloorDiv(add(sub(hi, lo), ir.Int(step - 1)), step))
+                node = Loop(var, ir.Int(0), ir.FloorDiv(add(sub(hi, lo), ir.Int(step - 1)), step), axis=axis)
                 self.values.reads[iv] = add(lo, mul(ir.Int(step), ir.Var(var)))
             inner.append(node)
             inner = node.body

@@ -65,7 +65,7 @@ def affine_parallel(imp, op, out) -> None:
     highs = _split(map_results(prop(op, "upperBoundsMap"), ops[nld:]), ugroups)
     steps = [int(getattr(s, "value", s).data) if hasattr(s, "value") else int(s) for s in prop(op, "steps").data]
     bounds = [(fold(lo, "max"), fold(hi, "min"), s) for lo, hi, s in zip(lows, highs, steps)]
-    imp.loop(op, out, list(block.args), bounds, block)
+    imp.loop(op, out, list(block.args), bounds, block, axis="vectorized")
 
 
 def _group_sizes(attr, n) -> list:
@@ -83,7 +83,7 @@ def scf_parallel(imp, op, out) -> None:
         raise imp.error(op, "an scf.parallel with reductions (not supported)")
     block = op.regions[0].blocks[0]
     bounds = [(imp.values.index(lo), imp.values.index(hi), _step(imp, op, s)) for lo, hi, s in zip(lbs, ubs, steps)]
-    imp.loop(op, out, list(block.args), bounds, block)
+    imp.loop(op, out, list(block.args), bounds, block, axis="vectorized")
 
 
 def _branches(imp, op, out, cond) -> None:

@@ -126,6 +126,7 @@ class Loop:
     lo: object
     hi: object
     body: list = field(default_factory=list)
+    axis: str = "serial"  # "vectorized" for affine.parallel/scf.parallel: the independence obligation
 
 
 @dataclass
@@ -161,7 +162,7 @@ def final(stmts: list) -> tuple:
             if s.stmt is not None:
                 out.append(s.stmt)
         elif isinstance(s, Loop):
-            out.append(ir.For(s.var, s.lo, s.hi, "serial", final(s.body)))
+            out.append(ir.For(s.var, s.lo, s.hi, s.axis, final(s.body)))
         elif isinstance(s, Guard):
             out.append(ir.If(s.cond, final(s.then), final(s.orelse)))
         else:

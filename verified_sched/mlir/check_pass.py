@@ -118,7 +118,8 @@ def check_pair(before_text: str, after_text: str, before_name="<before>", after_
     after, before = by.get("after"), by.get("before")
     note = ""
     if before is not None and before.verdict == "illegal":
-        note = "the before function itself leaves its memrefs at some sizes (see its in_bounds)"
+        note = ("the before function itself is refuted (its report: an access outside a memref at sizes the "
+                "constraints cannot exclude, or a parallel loop whose iterations conflict)")
         return PassCheck("unknown", text, reports, note)
     verdicts = [r.verdict for r in (claim, after) if r is not None]
     if "illegal" in verdicts:
