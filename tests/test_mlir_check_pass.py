@@ -37,7 +37,6 @@ def test_every_corpus_program_imports_and_parses_back(path):
     program = import_affine(path.read_text(), str(path))
     again = parse_text(print_program(program))
     assert again == program
-    assert all(str(c).count("A_d") == 0 or True for c in program.constraints)
 
 
 def test_dynamic_dimensions_become_params_with_constraints():
@@ -171,10 +170,7 @@ def test_planted_wrong_transformation_is_refuted_and_replays(before, after, prof
     assert main(argv) == 1
     text = capsys.readouterr().out
     sizes = re.search(r"sizes: ([A-Za-z0-9_=, ]+)", text).group(1).replace(" ", "")
-    run = ["run", str(out), "--size", sizes]
-    if profile:  # the reproducible profile compares bitwise; the file states it
-        assert f"profile {profile}" in out.read_text() or True
-    assert main(run) == 1, sizes
+    assert main(["run", str(out), "--size", sizes]) == 1, sizes
 
 
 @needs_iree_opt
