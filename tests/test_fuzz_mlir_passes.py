@@ -93,3 +93,14 @@ def test_fuzz_mlir_passes_command_line_json(tmp_path, capsys):
                  "-o", str(tmp_path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert out["examples"] == 1 and out["findings"] == []
+
+
+@needs_iree_opt
+def test_fuzz_mlir_passes_workers_share_the_examples(tmp_path):
+    stats = mlir_passes.run_workers(("canonicalize",), None, 2, 0, str(tmp_path), 5.0, ("reduction",), 2)
+    assert stats.tried == 2 and sum(sum(r.values()) for r in stats.per_pass.values()) == 2
+
+
+def test_fuzz_mlir_passes_refuses_dask(capsys):
+    assert main(["fuzz", "--mlir-passes", "canonicalize", "--dask", "tcp://localhost:1", "--examples", "1"]) == 2
+    assert "--dask is not supported" in capsys.readouterr().err

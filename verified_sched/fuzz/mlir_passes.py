@@ -120,7 +120,7 @@ def check_example(program, kernel: str, pipeline: str, timeout: float, stats: St
 
 def run_campaign(names: tuple, budget: float | None, examples: int | None, seed: int, out_dir: str,
                  timeout: float = 5.0, shapes: tuple = SHAPES, clock=time.monotonic, batch: int = 10,
-                 shrink_seconds: float = 60.0) -> Stats:
+                 shrink_seconds: float = 60.0, tag: str = "") -> Stats:
     """Batches of `batch` examples (each batch its own hypothesis seed) until the budget (on
     `clock`) or `examples` is spent; a finding is shrunk for at most `shrink_seconds`."""
     from hypothesis import HealthCheck, Phase, assume, given, settings
@@ -160,13 +160,13 @@ def run_campaign(names: tuple, budget: float | None, examples: int | None, seed:
         try:
             one()
         except Found as last:
-            _record(last, seen, stats, out_dir)
+            _record(last, seen, stats, out_dir, tag)
         except BaseExceptionGroup as group:  # hypothesis: several distinct failures
             founds = [e for e in group.exceptions if isinstance(e, Found)]
             if len(founds) != len(group.exceptions):
                 raise
             for last in founds:
-                _record(last, seen, stats, out_dir)
+                _record(last, seen, stats, out_dir, tag)
         except Exception as e:  # noqa: BLE001 - every example of the batch rejected at the deadline
             if type(e).__name__ not in ("Unsatisfiable", "FailedHealthCheck"):
                 raise
@@ -175,22 +175,51 @@ def run_campaign(names: tuple, budget: float | None, examples: int | None, seed:
     return stats
 
 
-def _record(last: Found, seen: set, stats: Stats, out_dir: str) -> None:
+def _record(last: Found, seen: set, stats: Stats, out_dir: str, tag: str = "") -> None:
     key = (last.kind, last.pipeline.split("{")[0], last.message[:60])
     if key not in seen:
         seen.add(key)
-        stats.findings.append(_write(last, out_dir, len(stats.findings)))
+        stats.findings.append(_write(last, out_dir, len(stats.findings), tag))
 
 
-def _write(f: Found, out_dir: str, k: int) -> dict:
+def _write(f: Found, out_dir: str, k: int, tag: str = "") -> dict:
     os.makedirs(out_dir, exist_ok=True)
-    path = os.path.join(out_dir, f"mlir_pass_{f.kind}_{k}.mlir")
+    path = os.path.join(out_dir, f"mlir_pass_{f.kind}_{tag}{k}.mlir")
     header = (f"// {f.kind}: {f.message}\n// pipeline: {f.pipeline}\n"
               f"// reproduce: iree-opt --pass-pipeline='builtin.module(func.func({f.pipeline}))' {os.path.basename(path)}\n"
               f"//   and: vsched check-pass {os.path.basename(path)} --pass '{f.pipeline}'\n")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(header + f.mlir)
     return {"kind": f.kind, "pipeline": f.pipeline, "message": f.message, "reproducer": path}
+
+
+def _worker(job: tuple) -> Stats:
+    names, budget, examples, seed, out_dir, timeout, shapes, tag = job
+    return run_campaign(names, budget, examples, seed, out_dir, timeout, shapes, tag=tag)
+
+
+def run_workers(names: tuple, budget, examples, seed: int, out_dir: str, timeout: float, shapes: tuple,
+                workers: int) -> Stats:
+    """`workers` processes, each its own seed and share of the examples (the same budget)."""
+    if workers <= 1:
+        return run_campaign(names, budget, examples, seed, out_dir, timeout, shapes)
+    from concurrent.futures import ProcessPoolExecutor
+
+    shares = [None] * workers if examples is None else [examples // workers + (w < examples % workers)
+                                                         for w in range(workers)]
+    jobs = [(names, budget, n, seed * 1009 + w, out_dir, timeout, shapes, f"w{w}_")
+            for w, n in enumerate(shares) if n is None or n > 0]
+    total = Stats()
+    with ProcessPoolExecutor(len(jobs)) as pool:
+        for part in pool.map(_worker, jobs):
+            for k in ("tried", "proved", "refuted", "unknown", "declined", "tool_errors", "unchanged"):
+                setattr(total, k, getattr(total, k) + getattr(part, k))
+            for name, row in part.per_pass.items():
+                mine = total.per_pass.setdefault(name, {})
+                for outcome, n in row.items():
+                    mine[outcome] = mine.get(outcome, 0) + n
+            total.findings += part.findings
+    return total
 
 
 def report(stats: Stats, seconds: float, as_json: bool) -> str:
@@ -219,12 +248,13 @@ def cmd_mlir_passes(args) -> int:
         raise UsageError(f"--mlir-passes: unknown pass(es) {', '.join(bad) or '(none)'} "
                          f"(known: all, {', '.join(PASS_NAMES)})")
     if args.dask:
-        raise UsageError("--mlir-passes runs locally (--workers 1); --dask is not supported for it yet")
+        raise UsageError("--mlir-passes runs locally (--workers N); --dask is not supported for it yet")
     shapes = tuple(s for s in (args.shapes.split(",") if args.shapes else SHAPES))
     if any(s not in SHAPES for s in shapes):
         raise UsageError(f"--mlir-passes: shapes must be among {', '.join(SHAPES)}")
     budget = args.budget if args.budget is not None else (None if args.examples is not None else 60.0)
     t0 = time.monotonic()
-    stats = run_campaign(names, budget, args.examples, args.seed, args.output, args.timeout, shapes)
+    stats = run_workers(names, budget, args.examples, args.seed, args.output, args.timeout, shapes,
+                        args.workers or 1)
     print(report(stats, time.monotonic() - t0, args.json))
     return 1 if stats.findings else 0
