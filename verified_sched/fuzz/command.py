@@ -35,6 +35,8 @@ def add_subparser(sub) -> None:
     p.add_argument("--shrink-seconds", type=float, default=60.0, metavar="S", help="shrinking budget per finding")
     p.add_argument("--reproduce", metavar="FILE", help="re-check one reproducer instead of fuzzing")
     p.add_argument("--json", action="store_true", help="print one JSON object at the end")
+    p.add_argument("--mlir-passes", metavar="PASS,...|all",
+                   help="fuzz MLIR's loop passes (iree-opt) by translation validation (fuzz/mlir_passes.py)")
     p.set_defaults(fn=cmd_fuzz)
 
 
@@ -84,6 +86,9 @@ def config_from_args(args):
 def cmd_fuzz(args) -> int:
     from .driver import Campaign, default_workers
 
+    if getattr(args, "mlir_passes", None):  # MLIR's passes under check-pass (fuzz/mlir_passes.py)
+        from .mlir_passes import cmd_mlir_passes
+        return cmd_mlir_passes(args)
     cfg = config_from_args(args)
     if args.reproduce:
         return _reproduce(args, cfg)

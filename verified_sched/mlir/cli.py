@@ -15,6 +15,9 @@ def add_subparser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE.mlir")
     p.add_argument("-o", "--output", metavar="OUT.vs", help="write here (default stdout)")
     p.set_defaults(fn=run_import)
+    from . import check_pass_cli  # `vsched check-pass` (affine/scf/memref, verified_sched/mlir/check_pass.py)
+
+    check_pass_cli.add_subparser(subparsers)
     return p
 
 
@@ -27,9 +30,13 @@ def run_import(args) -> int:
 
     from verified_sched.errors import UsageError
 
+    from .affine_import import import_affine_file, is_affine_file
     from .importer import import_with_constants
 
-    program, constants = import_with_constants(args.file)
+    if is_affine_file(args.file):
+        program, constants = import_affine_file(args.file), {}
+    else:
+        program, constants = import_with_constants(args.file)
     text = print_program(program)
     if args.output in (None, "-"):
         if constants:
