@@ -137,8 +137,9 @@ def cmd_emit(args) -> int:
 # ---------------------------------------------------------------- run
 
 
-def _runner(program: ir.Program, target: str, seed: int, races: bool = False):
-    """callable(kernel, sizes, arrays) running `program`'s kernels on `target`."""
+def _runner(program: ir.Program, target: str, seed: int, races: bool = False, cflags: str = ""):
+    """callable(kernel, sizes, arrays) running `program`'s kernels on `target` (`cflags`: the
+    user's extra C flags, checked against the profile by codegen.build.flags_for)."""
     match target:
         case "interp":
             from .interp import run_kernel
@@ -147,7 +148,9 @@ def _runner(program: ir.Program, target: str, seed: int, races: bool = False):
         case "c":
             from codegen.checked import load_checked  # every access bounds-checked
 
-            return load_checked(program).run
+            from codegen.build import flags_for
+
+            return load_checked(program, flags=flags_for(program.profile, cflags)).run
         case "emulate":
             from codegen.emulate import load_emulated
 
@@ -263,8 +266,8 @@ def cmd_run(args) -> int:
             with _progress(f"running {label} at {sizes}"):
                 try:
                     report = compare_kernels(p_ref, ref, cand, sizes, args.seed, args.inputs,
-                                             _runner(p_ref, t_ref, args.seed, args.races),
-                                             _runner(p_cand, t_cand, args.seed, args.races),
+                                             _runner(p_ref, t_ref, args.seed, args.races, args.cflags),
+                                             _runner(p_cand, t_cand, args.seed, args.races, args.cflags),
                                              rtol=rtol, atol=rtol or 0.0, program_cand=p_cand)
                 except _runtime_errors() as e:
                     print(f"{label}: FAILED at {sizes}: {e}")
@@ -370,6 +373,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--inputs", choices=("random", "small-int"), default="random")
     p.add_argument("--kernel", metavar="K")
     p.add_argument("--races", action="store_true", help="with --target emulate: the race detector")
+    p.add_argument("--cflags", default="", metavar="FLAGS",
+                   help="extra C flags (target c), e.g. '-march=native'; -ffp-contract=fast only under "
+                        "the approximate profile")
     p.set_defaults(fn=cmd_run)
 
     p = sub.add_parser("exec", help="run one kernel on given .npy inputs")
