@@ -401,6 +401,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .fuzz import command as fuzz_command  # `vsched fuzz` (README: Fuzzing)
 
     fuzz_command.add_subparser(sub)
+    from . import tune  # `vsched tune` (issue 25)
+
+    tune.add_subparser(sub)
     return ap
 
 
