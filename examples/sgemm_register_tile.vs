@@ -1,9 +1,9 @@
 # The fastest verified sgemm schedule shipped (issue 25; `benchmarks/c_matmul.py` times it
-# against numpy): a 6x32 register tile (`ii` unrolled, `ji` vectorized) accumulated in a
-# local tile `c_acc` (privatize) over a 256-deep block of k, with k blocked outside the row
-# tiles so a 256x32 panel of b stays in L1. Every interchange keeps each c cell's k order, so
+# against numpy; `vsched tune` found it): a 6x64 register tile (`ji` vectorized) accumulated
+# in a local tile `c_acc` (privatize) over a 256-deep block of k, with k blocked outside the
+# row tiles so a 256x64 panel of b stays in L1/L2. Every interchange keeps each c cell's k order, so
 # the result is bitwise equal to the unscheduled C (`vsched run`); the remainder guards of
-# the 6-row and 32-column tiles are split off at emission (full tiles run guard-free).
+# the 6-row and 64-column tiles are split off at emission (full tiles run guard-free).
 # `vsched run examples/sgemm_register_tile.vs --cflags=-march=native` compiles for the host.
 # expect: legal
 params N, M, K where N >= 1, M >= 1, K >= 1
@@ -25,7 +25,7 @@ kernel matmul {
 
 schedule matmul {
   split i by 6 -> io, ii
-  split j by 32 -> jo, ji
+  split j by 64 -> jo, ji
   split k by 256 -> ko, ki
   interchange ii, jo
   interchange io, jo
@@ -35,6 +35,5 @@ schedule matmul {
   interchange ji, ki
   interchange ii, ki
   privatize c over ki -> c_acc
-  retype ii as unrolled
   retype ji as vectorized
 }

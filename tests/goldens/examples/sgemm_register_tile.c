@@ -50,32 +50,31 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel matmul */
 void vs_matmul(int64_t N, int64_t M, int64_t K, float *restrict a, float *restrict b, float *restrict c) {
-  float c_acc[192];  /* local */
+  float c_acc[384];  /* local */
   memset(c_acc, 0xff, sizeof c_acc);
   memset(c, 0, sizeof(float) * (size_t)(N * M));
-  const int64_t vs_b1 = vs_floordiv(M, 32);
+  const int64_t vs_b1 = vs_floordiv(M, 64);
   for (int64_t jo = 0; jo < vs_b1; jo++) {
     const int64_t vs_b2 = vs_floordiv(K, 256);
     for (int64_t ko = 0; ko < vs_b2; ko++) {
       const int64_t vs_b3 = vs_floordiv(N, 6);
       for (int64_t io = 0; io < vs_b3; io++) {
         for (int64_t ii_ld = 0; ii_ld < 6; ii_ld++) {
-          for (int64_t ji_ld = 0; ji_ld < 32; ji_ld++) {
-            c_acc[ii_ld * 32 + ji_ld] = c[(6 * io + ii_ld) * M + 32 * jo + ji_ld];
+          for (int64_t ji_ld = 0; ji_ld < 64; ji_ld++) {
+            c_acc[ii_ld * 64 + ji_ld] = c[(6 * io + ii_ld) * M + 64 * jo + ji_ld];
           }
         }
         for (int64_t ki = 0; ki < 256; ki++) {
-          #pragma GCC unroll 6
           for (int64_t ii = 0; ii < 6; ii++) {
             #pragma omp simd
-            for (int64_t ji = 0; ji < 32; ji++) {
-              c_acc[ii * 32 + ji] += a[(6 * io + ii) * K + 256 * ko + ki] * b[(256 * ko + ki) * M + 32 * jo + ji];
+            for (int64_t ji = 0; ji < 64; ji++) {
+              c_acc[ii * 64 + ji] += a[(6 * io + ii) * K + 256 * ko + ki] * b[(256 * ko + ki) * M + 64 * jo + ji];
             }
           }
         }
         for (int64_t ii_st = 0; ii_st < 6; ii_st++) {
-          for (int64_t ji_st = 0; ji_st < 32; ji_st++) {
-            c[(6 * io + ii_st) * M + 32 * jo + ji_st] = c_acc[ii_st * 32 + ji_st];
+          for (int64_t ji_st = 0; ji_st < 64; ji_st++) {
+            c[(6 * io + ii_st) * M + 64 * jo + ji_st] = c_acc[ii_st * 64 + ji_st];
           }
         }
       }
@@ -84,24 +83,23 @@ void vs_matmul(int64_t N, int64_t M, int64_t K, float *restrict a, float *restri
       for (int64_t io = vs_b4; io < vs_b5; io++) {
         const int64_t vs_b6 = N - 6 * io;
         for (int64_t ii_ld = 0; ii_ld < vs_b6; ii_ld++) {
-          for (int64_t ji_ld = 0; ji_ld < 32; ji_ld++) {
-            c_acc[ii_ld * 32 + ji_ld] = c[(6 * io + ii_ld) * M + 32 * jo + ji_ld];
+          for (int64_t ji_ld = 0; ji_ld < 64; ji_ld++) {
+            c_acc[ii_ld * 64 + ji_ld] = c[(6 * io + ii_ld) * M + 64 * jo + ji_ld];
           }
         }
         for (int64_t ki = 0; ki < 256; ki++) {
           const int64_t vs_b7 = N - 6 * io;
-          #pragma GCC unroll 16
           for (int64_t ii = 0; ii < vs_b7; ii++) {
             #pragma omp simd
-            for (int64_t ji = 0; ji < 32; ji++) {
-              c_acc[ii * 32 + ji] += a[(6 * io + ii) * K + 256 * ko + ki] * b[(256 * ko + ki) * M + 32 * jo + ji];
+            for (int64_t ji = 0; ji < 64; ji++) {
+              c_acc[ii * 64 + ji] += a[(6 * io + ii) * K + 256 * ko + ki] * b[(256 * ko + ki) * M + 64 * jo + ji];
             }
           }
         }
         const int64_t vs_b8 = N - 6 * io;
         for (int64_t ii_st = 0; ii_st < vs_b8; ii_st++) {
-          for (int64_t ji_st = 0; ji_st < 32; ji_st++) {
-            c[(6 * io + ii_st) * M + 32 * jo + ji_st] = c_acc[ii_st * 32 + ji_st];
+          for (int64_t ji_st = 0; ji_st < 64; ji_st++) {
+            c[(6 * io + ii_st) * M + 64 * jo + ji_st] = c_acc[ii_st * 64 + ji_st];
           }
         }
       }
@@ -112,23 +110,22 @@ void vs_matmul(int64_t N, int64_t M, int64_t K, float *restrict a, float *restri
       const int64_t vs_b11 = vs_floordiv(N, 6);
       for (int64_t io = 0; io < vs_b11; io++) {
         for (int64_t ii_ld = 0; ii_ld < 6; ii_ld++) {
-          for (int64_t ji_ld = 0; ji_ld < 32; ji_ld++) {
-            c_acc[ii_ld * 32 + ji_ld] = c[(6 * io + ii_ld) * M + 32 * jo + ji_ld];
+          for (int64_t ji_ld = 0; ji_ld < 64; ji_ld++) {
+            c_acc[ii_ld * 64 + ji_ld] = c[(6 * io + ii_ld) * M + 64 * jo + ji_ld];
           }
         }
         const int64_t vs_b12 = K - 256 * ko;
         for (int64_t ki = 0; ki < vs_b12; ki++) {
-          #pragma GCC unroll 6
           for (int64_t ii = 0; ii < 6; ii++) {
             #pragma omp simd
-            for (int64_t ji = 0; ji < 32; ji++) {
-              c_acc[ii * 32 + ji] += a[(6 * io + ii) * K + 256 * ko + ki] * b[(256 * ko + ki) * M + 32 * jo + ji];
+            for (int64_t ji = 0; ji < 64; ji++) {
+              c_acc[ii * 64 + ji] += a[(6 * io + ii) * K + 256 * ko + ki] * b[(256 * ko + ki) * M + 64 * jo + ji];
             }
           }
         }
         for (int64_t ii_st = 0; ii_st < 6; ii_st++) {
-          for (int64_t ji_st = 0; ji_st < 32; ji_st++) {
-            c[(6 * io + ii_st) * M + 32 * jo + ji_st] = c_acc[ii_st * 32 + ji_st];
+          for (int64_t ji_st = 0; ji_st < 64; ji_st++) {
+            c[(6 * io + ii_st) * M + 64 * jo + ji_st] = c_acc[ii_st * 64 + ji_st];
           }
         }
       }
@@ -137,55 +134,53 @@ void vs_matmul(int64_t N, int64_t M, int64_t K, float *restrict a, float *restri
       for (int64_t io = vs_b13; io < vs_b14; io++) {
         const int64_t vs_b15 = N - 6 * io;
         for (int64_t ii_ld = 0; ii_ld < vs_b15; ii_ld++) {
-          for (int64_t ji_ld = 0; ji_ld < 32; ji_ld++) {
-            c_acc[ii_ld * 32 + ji_ld] = c[(6 * io + ii_ld) * M + 32 * jo + ji_ld];
+          for (int64_t ji_ld = 0; ji_ld < 64; ji_ld++) {
+            c_acc[ii_ld * 64 + ji_ld] = c[(6 * io + ii_ld) * M + 64 * jo + ji_ld];
           }
         }
         const int64_t vs_b16 = K - 256 * ko;
         for (int64_t ki = 0; ki < vs_b16; ki++) {
           const int64_t vs_b17 = N - 6 * io;
-          #pragma GCC unroll 16
           for (int64_t ii = 0; ii < vs_b17; ii++) {
             #pragma omp simd
-            for (int64_t ji = 0; ji < 32; ji++) {
-              c_acc[ii * 32 + ji] += a[(6 * io + ii) * K + 256 * ko + ki] * b[(256 * ko + ki) * M + 32 * jo + ji];
+            for (int64_t ji = 0; ji < 64; ji++) {
+              c_acc[ii * 64 + ji] += a[(6 * io + ii) * K + 256 * ko + ki] * b[(256 * ko + ki) * M + 64 * jo + ji];
             }
           }
         }
         const int64_t vs_b18 = N - 6 * io;
         for (int64_t ii_st = 0; ii_st < vs_b18; ii_st++) {
-          for (int64_t ji_st = 0; ji_st < 32; ji_st++) {
-            c[(6 * io + ii_st) * M + 32 * jo + ji_st] = c_acc[ii_st * 32 + ji_st];
+          for (int64_t ji_st = 0; ji_st < 64; ji_st++) {
+            c[(6 * io + ii_st) * M + 64 * jo + ji_st] = c_acc[ii_st * 64 + ji_st];
           }
         }
       }
     }
   }
-  const int64_t vs_b19 = vs_floordiv(M, 32);
-  const int64_t vs_b20 = vs_floordiv(M + 31, 32);
+  const int64_t vs_b19 = vs_floordiv(M, 64);
+  const int64_t vs_b20 = vs_floordiv(M + 63, 64);
   for (int64_t jo = vs_b19; jo < vs_b20; jo++) {
     const int64_t vs_b21 = vs_floordiv(K + 255, 256);
     for (int64_t ko = 0; ko < vs_b21; ko++) {
       const int64_t vs_b22 = vs_floordiv(N + 5, 6);
       for (int64_t io = 0; io < vs_b22; io++) {
         for (int64_t ii_ld = 0; ii_ld < 6; ii_ld++) {
-          for (int64_t ji_ld = 0; ji_ld < 32; ji_ld++) {
+          for (int64_t ji_ld = 0; ji_ld < 64; ji_ld++) {
             if (6 * io + ii_ld < N) {
-              if (32 * jo + ji_ld < M) {
-                c_acc[ii_ld * 32 + ji_ld] = c[(6 * io + ii_ld) * M + 32 * jo + ji_ld];
+              if (64 * jo + ji_ld < M) {
+                c_acc[ii_ld * 64 + ji_ld] = c[(6 * io + ii_ld) * M + 64 * jo + ji_ld];
               }
             }
           }
         }
         for (int64_t ki = 0; ki < 256; ki++) {
-          #pragma GCC unroll 6
           for (int64_t ii = 0; ii < 6; ii++) {
             #pragma omp simd
-            for (int64_t ji = 0; ji < 32; ji++) {
+            for (int64_t ji = 0; ji < 64; ji++) {
               if (6 * io + ii < N) {
-                if (32 * jo + ji < M) {
+                if (64 * jo + ji < M) {
                   if (256 * ko + ki < K) {
-                    c_acc[ii * 32 + ji] += a[(6 * io + ii) * K + 256 * ko + ki] * b[(256 * ko + ki) * M + 32 * jo + ji];
+                    c_acc[ii * 64 + ji] += a[(6 * io + ii) * K + 256 * ko + ki] * b[(256 * ko + ki) * M + 64 * jo + ji];
                   }
                 }
               }
@@ -193,10 +188,10 @@ void vs_matmul(int64_t N, int64_t M, int64_t K, float *restrict a, float *restri
           }
         }
         for (int64_t ii_st = 0; ii_st < 6; ii_st++) {
-          for (int64_t ji_st = 0; ji_st < 32; ji_st++) {
+          for (int64_t ji_st = 0; ji_st < 64; ji_st++) {
             if (6 * io + ii_st < N) {
-              if (32 * jo + ji_st < M) {
-                c[(6 * io + ii_st) * M + 32 * jo + ji_st] = c_acc[ii_st * 32 + ji_st];
+              if (64 * jo + ji_st < M) {
+                c[(6 * io + ii_st) * M + 64 * jo + ji_st] = c_acc[ii_st * 64 + ji_st];
               }
             }
           }
