@@ -88,10 +88,26 @@ def blas_info() -> str:
     try:
         from threadpoolctl import threadpool_info
     except ImportError:
-        return "threadpoolctl not installed (kernel not reported)"
+        return _corename()
     libs = [f"{i.get('internal_api')} {i.get('version')} {i.get('architecture')} threads={i.get('num_threads')}"
             for i in threadpool_info() if i.get("user_api") == "blas"]
     return "; ".join(libs) or "no BLAS found by threadpoolctl"
+
+
+def _corename() -> str:
+    """The OpenBLAS core numpy's bundled library chose (its get_corename), without threadpoolctl."""
+    import ctypes
+    import glob
+
+    for lib in glob.glob(os.path.join(os.path.dirname(np.__file__), "..", "numpy.libs", "*openblas*")):
+        for name in ("scipy_openblas_get_corename64_", "openblas_get_corename64_", "openblas_get_corename"):
+            try:
+                fn = getattr(ctypes.CDLL(lib), name)
+            except (OSError, AttributeError):
+                continue
+            fn.restype = ctypes.c_char_p
+            return f"OpenBLAS core {fn().decode()} ({os.path.basename(lib)}; threadpoolctl not installed)"
+    return "threadpoolctl not installed (kernel not reported)"
 
 
 def against_numpy(n: int, repeat: int, cflags: str) -> int:
