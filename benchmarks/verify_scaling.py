@@ -7,6 +7,14 @@ and brute-force enumeration (tests/support/brute.py: the generic obligations of 
 skipped above a budget of instances and reported as ">budget".
 
 usage: python benchmarks/verify_scaling.py [CASES_DIR] [--repeat R] [--budget INSTANCES]
+       python benchmarks/verify_scaling.py --families [--max-n 32] [--repeat R]
+
+`--families` (issue 25): the two scaling families instead of the corpus, at n = 2, 4, ..., 32:
+`nested_splits` (n splits that each deepen the nest: `split i<k> by 2` of an extent 2^n * T,
+so no guard) and `one_cell` (n statements that update the same cell `s[0]`, then a split of a
+loop beside them). For each n: the verdict (cold, then warm: the same program again in this
+process) and the CPU seconds; then the least-squares slope of log(warm seconds) over log(n)
+(target <= 1.2) and whether any verdict was lost (not `legal`).
 """
 from __future__ import annotations
 
@@ -110,13 +118,64 @@ def brute_force(program, value, budget):
     return time.perf_counter() - t
 
 
+def nested_splits(n: int) -> str:
+    ops = "\n".join(f"  split i{k} by 2 -> i{k + 1}, j{k + 1}" for k in range(n))
+    return (f"params T where T >= 1\ntensor x[{2 ** n} * T] f32\ntensor y[{2 ** n} * T] f32\n"
+            f"kernel k {{\n  for i0 in 0 .. {2 ** n} * T {{\n    y[i0] = x[i0]\n  }}\n}}\n"
+            f"schedule k {{\n{ops}\n}}\n")
+
+
+def one_cell(n: int) -> str:
+    stmts = "\n".join(f"  s[0] += x[{k}]" for k in range(n))
+    return (f"params N where N >= {n}\ntensor x[N] f32\ntensor y[N] f32\ntensor s[1] f32\n"
+            f"kernel k {{\n{stmts}\n  for i in 0 .. N {{\n    y[i] = x[i]\n  }}\n}}\n"
+            "schedule k {\n  split i by 4 -> io, ii\n}\n")
+
+
+def families(max_n: int, repeat: int) -> int:
+    import math
+
+    from verified_sched.dsl import parse_text
+
+    lost = 0
+    for name, make in (("nested_splits", nested_splits), ("one_cell", one_cell)):
+        ns, warm = [], []
+        print(f"{name}: {'n':>4} {'cold':>9} {'verdict':8} {'warm':>9} {'verdict':8}")
+        n = 2
+        while n <= max_n:
+            program = parse_text(make(n))
+            t = time.process_time()
+            cold_v = file_report_json(verify_program(program), "")["verdict"]
+            cold = time.process_time() - t
+            best, warm_v = float("inf"), None
+            for _ in range(repeat):
+                t = time.process_time()
+                warm_v = file_report_json(verify_program(program), "")["verdict"]
+                best = min(best, time.process_time() - t)
+            lost += (cold_v != "legal") + (warm_v != "legal")
+            print(f"{'':{len(name) + 1}} {n:>4} {cold:8.3f}s {cold_v:8} {best:8.3f}s {warm_v:8}", flush=True)
+            ns.append(math.log(n))
+            warm.append(math.log(max(best, 1e-6)))
+            n *= 2
+        mx, my = sum(ns) / len(ns), sum(warm) / len(warm)
+        slope = sum((x - mx) * (y - my) for x, y in zip(ns, warm)) / sum((x - mx) ** 2 for x in ns)
+        print(f"{'':{len(name) + 1}} log-log slope of warm seconds over n: {slope:.2f}   target <= 1.2: "
+              f"{'ok' if slope <= 1.2 else 'MISSED'}")
+    print(f"verdicts lost (not legal): {lost}")
+    return 1 if lost else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("cases", nargs="?", default=str(ROOT / "tests" / "cases"))
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--budget", type=int, default=100_000, help="max instances per kernel for brute force")
     ap.add_argument("--no-brute", action="store_true")
+    ap.add_argument("--families", action="store_true", help="the two scaling families, not the corpus")
+    ap.add_argument("--max-n", type=int, default=32)
     a = ap.parse_args()
+    if a.families:
+        return families(a.max_n, min(a.repeat, 3))
     rows = []
     head = f"{'case':34} {'verdict':8} {'symbolic':>9} {'N=16':>9} {'N=1e6':>9} {'1e6/sym':>8} {'brute16':>9} {'brute64':>9}"
     print(head)
@@ -141,4 +200,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

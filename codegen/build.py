@@ -39,8 +39,41 @@ from .dtypes import C_STORAGE, check_array, check_sizes, global_tensors, param_n
 
 FLAGS = ("-O3", "-std=gnu11", "-fPIC", "-shared", "-ffp-contract=off", "-fno-math-errno",
          "-fopenmp-simd", "-fwrapv")
+# `--cflags`: what a user may add (target ISA, tuning, optimization level); anything else could
+# change the arithmetic. FMA contraction only under the `approximate` profile (bitwise results
+# of `default`/`reproducible`/`finite` must not change).
+USER_FLAG_PREFIXES = ("-march=", "-mtune=", "-mcpu=", "-mprefer-vector-width=", "-mavx", "-msse", "-mfma",
+                      "-mno-", "-O1", "-O2", "-O3", "-Os", "-funroll-loops", "-fno-unroll-loops",
+                      "-fvect-cost-model=", "-fno-tree-vectorize", "-ffp-contract=")
+CONTRACT = ("-ffp-contract=fast", "-ffp-contract=on")
 STATS = {"compiled": 0, "disk": 0, "memory": 0}  # how loads were served, for tests and benchmarks
 MEMO: dict = {}  # key -> (ffi, lib, path)
+
+
+def flags_for(profile=None, cflags="") -> tuple:
+    """The backend's flags with the user's `--cflags` (a string, split like a shell; e.g.
+    `-march=native`). Only target/tuning flags are accepted (USER_FLAG_PREFIXES);
+    `-ffp-contract=fast` (FMA contraction) only under the `approximate` profile: a UsageError
+    otherwise, never a silent change of the bits."""
+    import shlex
+
+    try:
+        extra = shlex.split(cflags or "")
+    except ValueError as e:
+        raise UsageError(f"--cflags: {e}") from None
+    out = list(FLAGS)
+    for flag in extra:
+        if not flag.startswith(USER_FLAG_PREFIXES):
+            raise UsageError(f"--cflags: {flag!r} is not allowed (only target and tuning flags: "
+                             f"{', '.join(p.rstrip('=') for p in USER_FLAG_PREFIXES[:4])}, -O1..-O3, ...)")
+        if flag.startswith("-ffp-contract="):
+            if flag in CONTRACT and profile != "approximate":
+                raise UsageError(f"--cflags: {flag} (FMA contraction) changes rounding; it is allowed "
+                                 f"only under the approximate profile (this one: {profile or 'default'})")
+            out = [flag if f.startswith("-ffp-contract=") else f for f in out]
+        elif flag not in out:
+            out.append(flag)
+    return tuple(out)
 
 
 def compiler() -> str:

@@ -38,6 +38,7 @@ from verified_sched.expr_mapper import NODE_METHODS
 
 from .c_expr import (ADD, ATOM, COND, MUL, UNARY, C_KEYWORDS, CONDITION_KINDS, IndexC, ScalarC,  # noqa: F401
                      cname, float_literal, is_int_expr, par as _par)
+from .full_tiles import full_tiles as split_full_tiles
 from .dtypes import C_COMPUTE, C_STORAGE, NP_DTYPE, eval_int, global_tensors, param_names
 
 STACK_LIMIT = 64 * 1024  # bytes; larger or size-dependent local tensors are malloc'ed
@@ -94,6 +95,8 @@ static inline uint16_t vs_f2h(float f) { _Float16 x = (_Float16)f; uint16_t h; m
 
 
 class KernelEmitter:
+    full_tiles = True  # split loops so full tiles run guard-free (codegen/full_tiles.py)
+
     def __init__(self, program: ir.Program):
         self.program = program
         self.lines: list[str] = []
@@ -250,7 +253,7 @@ class KernelEmitter:
                 self.out(1, f"if (!{name}) abort();")
                 self.out(1, f"memset({name}, 0xff, sizeof({ctype}) * (size_t)({self.count(t)}));")
                 freed.append(name)
-        self.body(k.body, 1)
+        self.body(split_full_tiles(self.program, k.body) if self.full_tiles else k.body, 1)
         for name in freed:
             self.out(1, f"free({name});")
         return f"/* kernel {k.name} */\n{head} {{\n" + "\n".join(self.lines) + "\n}\n"
@@ -266,12 +269,15 @@ def signature(program: ir.Program, kernel_name: str, restrict: bool = False) -> 
     return f"void vs_{kernel_name}({', '.join(args) or 'void'})"
 
 
-def emit_c(program: ir.Program, kernels=None) -> str:
-    """C source for the named kernels (default: every kernel of the program)."""
+def emit_c(program: ir.Program, kernels=None, full_tiles: bool = True) -> str:
+    """C source for the named kernels (default: every kernel of the program); `full_tiles`:
+    loops split so full tiles run guard-free where isl proves it (codegen/full_tiles.py)."""
     names = [k.name for k in program.kernels] if kernels is None else list(kernels)
     parts = preludes(program)
     for name in names:
-        parts.append(KernelEmitter(program).kernel(program.kernel(name)))
+        emitter = KernelEmitter(program)
+        emitter.full_tiles = full_tiles
+        parts.append(emitter.kernel(program.kernel(name)))
     return "\n".join(parts)
 
 

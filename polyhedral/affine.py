@@ -27,6 +27,10 @@ class NonAffine(Exception):
 
 
 def _has_symbol(e) -> bool:
+    if isinstance(e, Int):  # the common leaves first: no walk (aff asks this of every factor)
+        return False
+    if isinstance(e, (Var, Load)):
+        return True
     return any(isinstance(n, (Var, Load)) for n in walk(e))
 
 

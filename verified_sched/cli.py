@@ -139,8 +139,9 @@ def cmd_emit(args) -> int:
 # ---------------------------------------------------------------- run
 
 
-def _runner(program: ir.Program, target: str, seed: int, races: bool = False):
-    """callable(kernel, sizes, arrays) running `program`'s kernels on `target`."""
+def _runner(program: ir.Program, target: str, seed: int, races: bool = False, cflags: str = ""):
+    """callable(kernel, sizes, arrays) running `program`'s kernels on `target` (`cflags`: the
+    user's extra C flags, checked against the profile by codegen.build.flags_for)."""
     match target:
         case "interp":
             from .interp import run_kernel
@@ -149,7 +150,9 @@ def _runner(program: ir.Program, target: str, seed: int, races: bool = False):
         case "c":
             from codegen.checked import load_checked  # every access bounds-checked
 
-            return load_checked(program).run
+            from codegen.build import flags_for
+
+            return load_checked(program, flags=flags_for(program.profile, cflags)).run
         case "emulate":
             from codegen.emulate import load_emulated
 
@@ -272,8 +275,8 @@ def cmd_run(args) -> int:
             with _progress(f"running {label} at {sizes}"):
                 try:
                     report = compare_kernels(p_ref, ref, cand, sizes, args.seed, args.inputs,
-                                             _runner(p_ref, t_ref, args.seed, args.races),
-                                             _runner(p_cand, t_cand, args.seed, args.races),
+                                             _runner(p_ref, t_ref, args.seed, args.races, args.cflags),
+                                             _runner(p_cand, t_cand, args.seed, args.races, args.cflags),
                                              rtol=rtol, atol=rtol or 0.0, program_cand=p_cand,
                                              values=values)
                 except _runtime_errors() as e:
@@ -351,6 +354,9 @@ COMMANDS = {
                 "verify one op (or kernel) and draw its counterexamples as HTML"),
     "import": ("verified_sched.mlir.cli", "add_subparser", "translate linalg-on-tensors MLIR into a .vs program"),
     "cache": ("verified_sched.gate.cache", "add_subparser", "show or clear the compile and proof caches"),
+    "check-pass": ("verified_sched.mlir.check_pass_cli", "add_subparser",
+                   "prove an MLIR loop pass (affine/scf/memref) correct for all sizes"),
+    "tune": ("verified_sched.tune", "add_subparser", "search proved-legal schedules for the fastest at given sizes"),
     "fuzz": ("verified_sched.fuzz.command", "add_subparser",
              "property-based fuzzing of rewrites (and of another backend)"),
 }

@@ -85,6 +85,9 @@ def add_run(sub) -> None:
                    help="compare only this kernel (its schedule, or C against the interpreter); "
                         "default: every claim and schedule")
     p.add_argument("--races", action="store_true", help="with --target emulate: the race detector")
+    p.add_argument("--cflags", default="", metavar="FLAGS",
+                   help="extra C flags (target c), e.g. '-march=native'; -ffp-contract=fast only under "
+                        "the approximate profile")
     p.set_defaults(fn=cli.cmd_run)
 
 

@@ -15,9 +15,6 @@ def add_subparser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE.mlir")
     p.add_argument("-o", "--output", metavar="OUT.vs", help="write here (default stdout)")
     p.set_defaults(fn=run_import)
-    from . import check_pass_cli  # `vsched check-pass` (affine/scf/memref, verified_sched/mlir/check_pass.py)
-
-    check_pass_cli.add_subparser(subparsers)
     return p
 
 

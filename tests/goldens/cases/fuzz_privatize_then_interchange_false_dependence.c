@@ -55,25 +55,20 @@ void vs_conv(int64_t OH, int64_t OW, float *restrict a, float *restrict b, float
   memset(d, 0, sizeof(float) * (size_t)(1 * OH * OW * 1));
   #pragma GCC unroll 1
   for (int64_t no0 = 0; no0 < 1; no0++) {
-    for (int64_t ni0 = 0; ni0 < 2; ni0++) {
+    const int64_t vs_b1 = 1 - 2 * no0;
+    for (int64_t ni0 = 0; ni0 < vs_b1; ni0++) {
       for (int64_t ow = 0; ow < OW; ow++) {
         for (int64_t oh = 0; oh < OH; oh++) {
           for (int64_t f = 0; f < 1; f++) {
-            if (2 * no0 + ni0 < 1) {
-              d_acc0[0] = d[(((2 * no0 + ni0) * OH + oh) * OW + ow) * 1 + f];
-            }
+            d_acc0[0] = d[(((2 * no0 + ni0) * OH + oh) * OW + ow) * 1 + f];
             for (int64_t kh = 0; kh < 3; kh++) {
               for (int64_t kw = 0; kw < 3; kw++) {
                 for (int64_t c = 0; c < 1; c++) {
-                  if (2 * no0 + ni0 < 1) {
-                    d_acc0[0] += a[(((2 * no0 + ni0) * (OH + 2) + oh + kh) * (OW + 2) + ow + kw) * 1 + c] * b[((f * 3 + kh) * 3 + kw) * 1 + c];
-                  }
+                  d_acc0[0] += a[(((2 * no0 + ni0) * (OH + 2) + oh + kh) * (OW + 2) + ow + kw) * 1 + c] * b[((f * 3 + kh) * 3 + kw) * 1 + c];
                 }
               }
             }
-            if (2 * no0 + ni0 < 1) {
-              d[(((2 * no0 + ni0) * OH + oh) * OW + ow) * 1 + f] = d_acc0[0];
-            }
+            d[(((2 * no0 + ni0) * OH + oh) * OW + ow) * 1 + f] = d_acc0[0];
           }
         }
       }

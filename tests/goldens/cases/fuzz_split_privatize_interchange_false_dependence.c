@@ -64,10 +64,9 @@ void vs_mm(int64_t N, int64_t M, int64_t K, float *restrict a, float *restrict b
       const int64_t vs_b3 = vs_floordiv(K + 1, 2);
       for (int64_t ko0_tail = vs_b2; ko0_tail < vs_b3; ko0_tail++) {
         c_acc0[0] = c[i * M + j];
-        for (int64_t ki0_tail = 0; ki0_tail < 2; ki0_tail++) {
-          if (2 * ko0_tail + ki0_tail < K) {
-            c_acc0[0] += a[i * K + 2 * ko0_tail + ki0_tail] * b[(2 * ko0_tail + ki0_tail) * M + j];
-          }
+        const int64_t vs_b4 = K - 2 * ko0_tail;
+        for (int64_t ki0_tail = 0; ki0_tail < vs_b4; ki0_tail++) {
+          c_acc0[0] += a[i * K + 2 * ko0_tail + ki0_tail] * b[(2 * ko0_tail + ki0_tail) * M + j];
         }
         c[i * M + j] = c_acc0[0];
       }

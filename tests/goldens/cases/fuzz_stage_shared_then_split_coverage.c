@@ -54,15 +54,19 @@ void vs_g(int64_t B, float *restrict x, float *restrict y) {
   memset(x_tile0, 0xff, sizeof x_tile0);
   const int64_t vs_b1 = vs_floordiv(B + 1, 2);
   for (int64_t bo0 = 0; bo0 < vs_b1; bo0++) {  /* block.x */
-    for (int64_t bi0 = 0; bi0 < 2; bi0++) {
+    const int64_t vs_b2 = vs_min_i64(B - 2 * bo0, 2);
+    for (int64_t bi0 = 0; bi0 < vs_b2; bi0++) {
       for (int64_t i = 0; i < 4; i++) {  /* thread.x */
-        if (2 * bo0 + bi0 < B) {
-          x_tile0[0 * 4 + i] = x[(2 * bo0 + bi0) * 4 + i];
-        }
+        x_tile0[0 * 4 + i] = x[(2 * bo0 + bi0) * 4 + i];
         /* barrier */
-        if (2 * bo0 + bi0 < B) {
-          y[(2 * bo0 + bi0) * 4 + i] = x_tile0[0 * 4 + i] + 1.0f;
-        }
+        y[(2 * bo0 + bi0) * 4 + i] = x_tile0[0 * 4 + i] + 1.0f;
+        /* barrier */
+      }
+    }
+    const int64_t vs_b3 = vs_min_i64(B - 2 * bo0, 2);
+    for (int64_t bi0 = vs_b3; bi0 < 2; bi0++) {
+      for (int64_t i = 0; i < 4; i++) {  /* thread.x */
+        /* barrier */
         /* barrier */
       }
     }

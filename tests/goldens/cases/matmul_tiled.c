@@ -51,19 +51,58 @@ static inline uint16_t vs_f2bf(float f) {
 /* kernel matmul */
 void vs_matmul(int64_t N, int64_t M, int64_t K, float *restrict a, float *restrict b, float *restrict c) {
   memset(c, 0, sizeof(float) * (size_t)(N * M));
-  const int64_t vs_b1 = vs_floordiv(N + 31, 32);
+  const int64_t vs_b1 = vs_floordiv(N, 32);
   for (int64_t io = 0; io < vs_b1; io++) {
-    const int64_t vs_b2 = vs_floordiv(M + 7, 8);
+    const int64_t vs_b2 = vs_floordiv(M, 8);
     for (int64_t jo = 0; jo < vs_b2; jo++) {
       for (int64_t ii = 0; ii < 32; ii++) {
         #pragma omp simd
         for (int64_t ji = 0; ji < 8; ji++) {
           for (int64_t k = 0; k < K; k++) {
-            if (32 * io + ii < N) {
-              if (8 * jo + ji < M) {
-                c[(32 * io + ii) * M + 8 * jo + ji] += a[(32 * io + ii) * K + k] * b[k * M + 8 * jo + ji];
-              }
-            }
+            c[(32 * io + ii) * M + 8 * jo + ji] += a[(32 * io + ii) * K + k] * b[k * M + 8 * jo + ji];
+          }
+        }
+      }
+    }
+    const int64_t vs_b3 = vs_floordiv(M, 8);
+    const int64_t vs_b4 = vs_floordiv(M + 7, 8);
+    for (int64_t jo = vs_b3; jo < vs_b4; jo++) {
+      for (int64_t ii = 0; ii < 32; ii++) {
+        const int64_t vs_b5 = M - 8 * jo;
+        #pragma omp simd
+        for (int64_t ji = 0; ji < vs_b5; ji++) {
+          for (int64_t k = 0; k < K; k++) {
+            c[(32 * io + ii) * M + 8 * jo + ji] += a[(32 * io + ii) * K + k] * b[k * M + 8 * jo + ji];
+          }
+        }
+      }
+    }
+  }
+  const int64_t vs_b6 = vs_floordiv(N, 32);
+  const int64_t vs_b7 = vs_floordiv(N + 31, 32);
+  for (int64_t io = vs_b6; io < vs_b7; io++) {
+    const int64_t vs_b8 = vs_floordiv(M, 8);
+    for (int64_t jo = 0; jo < vs_b8; jo++) {
+      const int64_t vs_b9 = N - 32 * io;
+      for (int64_t ii = 0; ii < vs_b9; ii++) {
+        #pragma omp simd
+        for (int64_t ji = 0; ji < 8; ji++) {
+          for (int64_t k = 0; k < K; k++) {
+            c[(32 * io + ii) * M + 8 * jo + ji] += a[(32 * io + ii) * K + k] * b[k * M + 8 * jo + ji];
+          }
+        }
+      }
+    }
+    const int64_t vs_b10 = vs_floordiv(M, 8);
+    const int64_t vs_b11 = vs_floordiv(M + 7, 8);
+    for (int64_t jo = vs_b10; jo < vs_b11; jo++) {
+      const int64_t vs_b12 = N - 32 * io;
+      for (int64_t ii = 0; ii < vs_b12; ii++) {
+        const int64_t vs_b13 = M - 8 * jo;
+        #pragma omp simd
+        for (int64_t ji = 0; ji < vs_b13; ji++) {
+          for (int64_t k = 0; k < K; k++) {
+            c[(32 * io + ii) * M + 8 * jo + ji] += a[(32 * io + ii) * K + k] * b[k * M + 8 * jo + ji];
           }
         }
       }

@@ -55,10 +55,9 @@ void vs_lane0(int64_t K, float *restrict x, float *restrict s) {
   memset(s, 0, sizeof(float) * (size_t)(1));
   for (int64_t t = 0; t < 32; t++) {  /* thread.x */
     s_acc[0] = s[0];
-    for (int64_t k = 0; k < K; k++) {
-      if (t + k < 1) {
-        s_acc[0] += x[k];
-      }
+    const int64_t vs_b1 = vs_max_i64(1 - t, 0);
+    for (int64_t k = 0; k < vs_b1; k++) {
+      s_acc[0] += x[k];
     }
     s[0] = s_acc[0];
   }

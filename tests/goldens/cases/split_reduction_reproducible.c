@@ -54,11 +54,9 @@ void vs_rowsum(int64_t N, int64_t K, float *restrict x, float *restrict s, float
   for (int64_t i = 0; i < N; i++) {
     for (int64_t kb = 0; kb < 8; kb++) {  /* block.x */
       s_partials[kb * N + i] = 0.0f;
-      const int64_t vs_b1 = vs_floordiv(K + 7, 8);
+      const int64_t vs_b1 = vs_floordiv(K - kb + 7, 8);
       for (int64_t kk = 0; kk < vs_b1; kk++) {
-        if (8 * kk + kb < K) {
-          s_partials[kb * N + i] += x[i * K + 8 * kk + kb];
-        }
+        s_partials[kb * N + i] += x[i * K + 8 * kk + kb];
       }
     }
   }

@@ -53,13 +53,11 @@ void vs_embedding_backward(int64_t N, int64_t V, int64_t D, int32_t *restrict id
   memset(emb, 0, sizeof(float) * (size_t)(V * D));
   memset(emb_partials, 0, sizeof(float) * (size_t)(4 * V * D));
   for (int64_t nb = 0; nb < 4; nb++) {  /* block.x */
-    const int64_t vs_b1 = vs_floordiv(N + 3, 4);
+    const int64_t vs_b1 = vs_floordiv(N - nb + 3, 4);
     for (int64_t ni = 0; ni < vs_b1; ni++) {
       for (int64_t d = 0; d < D; d++) {
-        if (4 * ni + nb < N) {
-          if ((int64_t)ids[4 * ni + nb] >= 0 && (int64_t)ids[4 * ni + nb] < V) {
-            emb_partials[(nb * V + (int64_t)ids[4 * ni + nb]) * D + d] += g[(4 * ni + nb) * D + d];
-          }
+        if ((int64_t)ids[4 * ni + nb] >= 0 && (int64_t)ids[4 * ni + nb] < V) {
+          emb_partials[(nb * V + (int64_t)ids[4 * ni + nb]) * D + d] += g[(4 * ni + nb) * D + d];
         }
       }
     }

@@ -51,13 +51,20 @@ static inline uint16_t vs_f2bf(float f) {
 /* kernel matmul */
 void vs_matmul(int64_t N, int64_t M, int64_t K, float *restrict a, float *restrict b, float *restrict c) {
   for (int64_t zi = 0; zi < N; zi++) {
-    const int64_t vs_b1 = vs_floordiv(M + 7, 8);
+    const int64_t vs_b1 = vs_floordiv(M, 8);
     for (int64_t zjo = 0; zjo < vs_b1; zjo++) {
       #pragma omp simd
       for (int64_t zji = 0; zji < 8; zji++) {
-        if (8 * zjo + zji < M) {
-          c[zi * M + 8 * zjo + zji] = 0.0f;
-        }
+        c[zi * M + 8 * zjo + zji] = 0.0f;
+      }
+    }
+    const int64_t vs_b2 = vs_floordiv(M, 8);
+    const int64_t vs_b3 = vs_floordiv(M + 7, 8);
+    for (int64_t zjo = vs_b2; zjo < vs_b3; zjo++) {
+      const int64_t vs_b4 = M - 8 * zjo;
+      #pragma omp simd
+      for (int64_t zji = 0; zji < vs_b4; zji++) {
+        c[zi * M + 8 * zjo + zji] = 0.0f;
       }
     }
   }

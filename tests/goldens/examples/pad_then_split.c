@@ -50,13 +50,20 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel scale */
 void vs_scale(int64_t N, float *restrict x, float *restrict y) {
-  const int64_t vs_b1 = vs_floordiv(N + 31, 32);
+  const int64_t vs_b1 = vs_floordiv(N, 32);
   for (int64_t io = 0; io < vs_b1; io++) {
     #pragma omp simd
     for (int64_t ii = 0; ii < 32; ii++) {
-      if (32 * io + ii < N) {
-        y[32 * io + ii] = 2.0f * x[32 * io + ii];
-      }
+      y[32 * io + ii] = 2.0f * x[32 * io + ii];
+    }
+  }
+  const int64_t vs_b2 = vs_floordiv(N, 32);
+  const int64_t vs_b3 = vs_floordiv(N + 31, 32);
+  for (int64_t io = vs_b2; io < vs_b3; io++) {
+    const int64_t vs_b4 = N - 32 * io;
+    #pragma omp simd
+    for (int64_t ii = 0; ii < vs_b4; ii++) {
+      y[32 * io + ii] = 2.0f * x[32 * io + ii];
     }
   }
 }

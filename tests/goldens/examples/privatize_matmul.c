@@ -54,24 +54,36 @@ void vs_matmul(int64_t N, int64_t M, int64_t K, float *restrict a, float *restri
   memset(c_acc, 0xff, sizeof c_acc);
   memset(c, 0, sizeof(float) * (size_t)(N * M));
   for (int64_t i = 0; i < N; i++) {
-    const int64_t vs_b1 = vs_floordiv(M + 7, 8);
+    const int64_t vs_b1 = vs_floordiv(M, 8);
     for (int64_t jo = 0; jo < vs_b1; jo++) {
       for (int64_t ji_ld = 0; ji_ld < 8; ji_ld++) {
-        if (8 * jo + ji_ld < M) {
-          c_acc[ji_ld] = c[i * M + 8 * jo + ji_ld];
-        }
+        c_acc[ji_ld] = c[i * M + 8 * jo + ji_ld];
       }
       for (int64_t k = 0; k < K; k++) {
         for (int64_t ji = 0; ji < 8; ji++) {
-          if (8 * jo + ji < M) {
-            c_acc[ji] += a[i * K + k] * b[k * M + 8 * jo + ji];
-          }
+          c_acc[ji] += a[i * K + k] * b[k * M + 8 * jo + ji];
         }
       }
       for (int64_t ji_st = 0; ji_st < 8; ji_st++) {
-        if (8 * jo + ji_st < M) {
-          c[i * M + 8 * jo + ji_st] = c_acc[ji_st];
+        c[i * M + 8 * jo + ji_st] = c_acc[ji_st];
+      }
+    }
+    const int64_t vs_b2 = vs_floordiv(M, 8);
+    const int64_t vs_b3 = vs_floordiv(M + 7, 8);
+    for (int64_t jo = vs_b2; jo < vs_b3; jo++) {
+      const int64_t vs_b4 = M - 8 * jo;
+      for (int64_t ji_ld = 0; ji_ld < vs_b4; ji_ld++) {
+        c_acc[ji_ld] = c[i * M + 8 * jo + ji_ld];
+      }
+      for (int64_t k = 0; k < K; k++) {
+        const int64_t vs_b5 = M - 8 * jo;
+        for (int64_t ji = 0; ji < vs_b5; ji++) {
+          c_acc[ji] += a[i * K + k] * b[k * M + 8 * jo + ji];
         }
+      }
+      const int64_t vs_b6 = M - 8 * jo;
+      for (int64_t ji_st = 0; ji_st < vs_b6; ji_st++) {
+        c[i * M + 8 * jo + ji_st] = c_acc[ji_st];
       }
     }
   }

@@ -50,12 +50,18 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel scale_never */
 void vs_scale_never(int64_t N, float *restrict x, float *restrict y) {
-  const int64_t vs_b1 = vs_floordiv(N + 3, 4);
+  const int64_t vs_b1 = vs_floordiv(N, 4);
   for (int64_t io = 0; io < vs_b1; io++) {
     for (int64_t ii = 0; ii < 4; ii++) {
-      if (4 * io + ii < N) {
-        y[4 * io + ii] = 2.0f * x[4 * io + ii];
-      }
+      y[4 * io + ii] = 2.0f * x[4 * io + ii];
+    }
+  }
+  const int64_t vs_b2 = vs_floordiv(N, 4);
+  const int64_t vs_b3 = vs_floordiv(N + 3, 4);
+  for (int64_t io = vs_b2; io < vs_b3; io++) {
+    const int64_t vs_b4 = N - 4 * io;
+    for (int64_t ii = 0; ii < vs_b4; ii++) {
+      y[4 * io + ii] = 2.0f * x[4 * io + ii];
     }
   }
 }
@@ -71,10 +77,9 @@ void vs_scale_always(int64_t N, float *restrict x, float *restrict y) {
   const int64_t vs_b2 = vs_floordiv(N, 4);
   const int64_t vs_b3 = vs_floordiv(N + 3, 4);
   for (int64_t io_tail = vs_b2; io_tail < vs_b3; io_tail++) {
-    for (int64_t ii_tail = 0; ii_tail < 4; ii_tail++) {
-      if (4 * io_tail + ii_tail < N) {
-        y[4 * io_tail + ii_tail] = 2.0f * x[4 * io_tail + ii_tail];
-      }
+    const int64_t vs_b4 = N - 4 * io_tail;
+    for (int64_t ii_tail = 0; ii_tail < vs_b4; ii_tail++) {
+      y[4 * io_tail + ii_tail] = 2.0f * x[4 * io_tail + ii_tail];
     }
   }
 }
@@ -91,10 +96,9 @@ void vs_scale_serialize_edges(int64_t N, float *restrict x, float *restrict y) {
   const int64_t vs_b2 = vs_floordiv(N, 4);
   const int64_t vs_b3 = vs_floordiv(N + 3, 4);
   for (int64_t io_tail = vs_b2; io_tail < vs_b3; io_tail++) {
-    for (int64_t ii_tail = 0; ii_tail < 4; ii_tail++) {
-      if (4 * io_tail + ii_tail < N) {
-        y[4 * io_tail + ii_tail] = 2.0f * x[4 * io_tail + ii_tail];
-      }
+    const int64_t vs_b4 = N - 4 * io_tail;
+    for (int64_t ii_tail = 0; ii_tail < vs_b4; ii_tail++) {
+      y[4 * io_tail + ii_tail] = 2.0f * x[4 * io_tail + ii_tail];
     }
   }
 }
@@ -110,11 +114,10 @@ void vs_scale_unroll_edges(int64_t N, float *restrict x, float *restrict y) {
   const int64_t vs_b2 = vs_floordiv(N, 4);
   const int64_t vs_b3 = vs_floordiv(N + 3, 4);
   for (int64_t io_tail = vs_b2; io_tail < vs_b3; io_tail++) {
-    #pragma GCC unroll 4
-    for (int64_t ii_tail = 0; ii_tail < 4; ii_tail++) {
-      if (4 * io_tail + ii_tail < N) {
-        y[4 * io_tail + ii_tail] = 2.0f * x[4 * io_tail + ii_tail];
-      }
+    const int64_t vs_b4 = N - 4 * io_tail;
+    #pragma GCC unroll 16
+    for (int64_t ii_tail = 0; ii_tail < vs_b4; ii_tail++) {
+      y[4 * io_tail + ii_tail] = 2.0f * x[4 * io_tail + ii_tail];
     }
   }
 }

@@ -61,10 +61,9 @@ void vs_rowsum(int64_t N, int64_t K, float *restrict x, float *restrict s) {
     const int64_t vs_b2 = vs_floordiv(K, 4);
     const int64_t vs_b3 = vs_floordiv(K + 3, 4);
     for (int64_t ko_tail = vs_b2; ko_tail < vs_b3; ko_tail++) {
-      for (int64_t ki_tail = 0; ki_tail < 4; ki_tail++) {
-        if (4 * ko_tail + ki_tail < K) {
-          s[i] += x[i * K + 4 * ko_tail + ki_tail];
-        }
+      const int64_t vs_b4 = K - 4 * ko_tail;
+      for (int64_t ki_tail = 0; ki_tail < vs_b4; ki_tail++) {
+        s[i] += x[i * K + 4 * ko_tail + ki_tail];
       }
     }
   }

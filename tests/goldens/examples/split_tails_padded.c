@@ -50,12 +50,18 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel scale_guard */
 void vs_scale_guard(int64_t N, float *restrict x, float *restrict y) {
-  const int64_t vs_b1 = vs_floordiv(N + 3, 4);
+  const int64_t vs_b1 = vs_floordiv(N, 4);
   for (int64_t io = 0; io < vs_b1; io++) {
     for (int64_t ii = 0; ii < 4; ii++) {
-      if (4 * io + ii < N) {
-        y[4 * io + ii] = 2.0f * x[4 * io + ii];
-      }
+      y[4 * io + ii] = 2.0f * x[4 * io + ii];
+    }
+  }
+  const int64_t vs_b2 = vs_floordiv(N, 4);
+  const int64_t vs_b3 = vs_floordiv(N + 3, 4);
+  for (int64_t io = vs_b2; io < vs_b3; io++) {
+    const int64_t vs_b4 = N - 4 * io;
+    for (int64_t ii = 0; ii < vs_b4; ii++) {
+      y[4 * io + ii] = 2.0f * x[4 * io + ii];
     }
   }
 }
@@ -82,12 +88,18 @@ void vs_scale_shift_inward(int64_t N, float *restrict x, float *restrict y) {
 
 /* kernel scale_predicate */
 void vs_scale_predicate(int64_t N, float *restrict x, float *restrict y) {
-  const int64_t vs_b1 = vs_floordiv(N + 3, 4);
+  const int64_t vs_b1 = vs_floordiv(N, 4);
   for (int64_t io = 0; io < vs_b1; io++) {
     for (int64_t ii = 0; ii < 4; ii++) {
-      if (4 * io + ii < N) {
-        y[4 * io + ii] = 2.0f * x[4 * io + ii];
-      }
+      y[4 * io + ii] = 2.0f * x[4 * io + ii];
+    }
+  }
+  const int64_t vs_b2 = vs_floordiv(N, 4);
+  const int64_t vs_b3 = vs_floordiv(N + 3, 4);
+  for (int64_t io = vs_b2; io < vs_b3; io++) {
+    const int64_t vs_b4 = N - 4 * io;
+    for (int64_t ii = 0; ii < vs_b4; ii++) {
+      y[4 * io + ii] = 2.0f * x[4 * io + ii];
     }
   }
 }
@@ -104,12 +116,18 @@ void vs_scale_predicate_loads(int64_t N, float *restrict x, float *restrict y) {
 
 /* kernel scale_predicate_stores */
 void vs_scale_predicate_stores(int64_t N, float *restrict x, float *restrict y) {
-  const int64_t vs_b1 = vs_floordiv(N + 3, 4);
+  const int64_t vs_b1 = vs_floordiv(N, 4);
   for (int64_t io = 0; io < vs_b1; io++) {
     for (int64_t ii = 0; ii < 4; ii++) {
-      if (4 * io + ii < N) {
-        y[4 * io + ii] = 2.0f * x[4 * io + ii];
-      }
+      y[4 * io + ii] = 2.0f * x[4 * io + ii];
+    }
+  }
+  const int64_t vs_b2 = vs_floordiv(N, 4);
+  const int64_t vs_b3 = vs_floordiv(N + 3, 4);
+  for (int64_t io = vs_b2; io < vs_b3; io++) {
+    const int64_t vs_b4 = N - 4 * io;
+    for (int64_t ii = 0; ii < vs_b4; ii++) {
+      y[4 * io + ii] = 2.0f * x[4 * io + ii];
     }
   }
 }

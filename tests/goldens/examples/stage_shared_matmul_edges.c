@@ -61,11 +61,11 @@ void vs_matmul(int64_t N, int64_t M, int64_t K, float *restrict a, float *restri
     for (int64_t bj = 0; bj < vs_b2; bj++) {  /* block.x */
       for (int64_t ti = 0; ti < 16; ti++) {  /* thread.y */
         for (int64_t tj = 0; tj < 16; tj++) {  /* thread.x */
-          const int64_t vs_b3 = vs_floordiv(K + 15, 16);
+          const int64_t vs_b3 = vs_floordiv(K, 16);
           for (int64_t ko = 0; ko < vs_b3; ko++) {
             if (tj == 0) {
               for (int64_t ki_a_tile = 0; ki_a_tile < 16; ki_a_tile++) {
-                if (16 * bi + ti < N && 16 * ko + ki_a_tile < K) {
+                if (16 * bi + ti < N) {
                   a_tile[ti * 16 + ki_a_tile] = a[(16 * bi + ti) * K + 16 * ko + ki_a_tile];
                 } else {
                   a_tile[ti * 16 + ki_a_tile] = 0.0f;
@@ -74,7 +74,7 @@ void vs_matmul(int64_t N, int64_t M, int64_t K, float *restrict a, float *restri
             }
             if (ti == 0) {
               for (int64_t ki_b_tile = 0; ki_b_tile < 16; ki_b_tile++) {
-                if (16 * ko + ki_b_tile < K && 16 * bj + tj < M) {
+                if (16 * bj + tj < M) {
                   b_tile[ki_b_tile * 16 + tj] = b[(16 * ko + ki_b_tile) * M + 16 * bj + tj];
                 } else {
                   b_tile[ki_b_tile * 16 + tj] = 0.0f;
@@ -85,9 +85,49 @@ void vs_matmul(int64_t N, int64_t M, int64_t K, float *restrict a, float *restri
             for (int64_t ki = 0; ki < 16; ki++) {
               if (16 * bi + ti < N) {
                 if (16 * bj + tj < M) {
-                  if (16 * ko + ki < K) {
-                    c[(16 * bi + ti) * M + 16 * bj + tj] += a_tile[ti * 16 + ki] * b_tile[ki * 16 + tj];
-                  }
+                  c[(16 * bi + ti) * M + 16 * bj + tj] += a_tile[ti * 16 + ki] * b_tile[ki * 16 + tj];
+                }
+              }
+            }
+            /* barrier */
+          }
+          const int64_t vs_b4 = vs_floordiv(K, 16);
+          const int64_t vs_b5 = vs_floordiv(K + 15, 16);
+          for (int64_t ko = vs_b4; ko < vs_b5; ko++) {
+            if (tj == 0) {
+              const int64_t vs_b6 = K - 16 * ko;
+              for (int64_t ki_a_tile = 0; ki_a_tile < vs_b6; ki_a_tile++) {
+                if (16 * bi + ti < N) {
+                  a_tile[ti * 16 + ki_a_tile] = a[(16 * bi + ti) * K + 16 * ko + ki_a_tile];
+                } else {
+                  a_tile[ti * 16 + ki_a_tile] = 0.0f;
+                }
+              }
+              const int64_t vs_b7 = K - 16 * ko;
+              for (int64_t ki_a_tile = vs_b7; ki_a_tile < 16; ki_a_tile++) {
+                a_tile[ti * 16 + ki_a_tile] = 0.0f;
+              }
+            }
+            if (ti == 0) {
+              const int64_t vs_b8 = K - 16 * ko;
+              for (int64_t ki_b_tile = 0; ki_b_tile < vs_b8; ki_b_tile++) {
+                if (16 * bj + tj < M) {
+                  b_tile[ki_b_tile * 16 + tj] = b[(16 * ko + ki_b_tile) * M + 16 * bj + tj];
+                } else {
+                  b_tile[ki_b_tile * 16 + tj] = 0.0f;
+                }
+              }
+              const int64_t vs_b9 = K - 16 * ko;
+              for (int64_t ki_b_tile = vs_b9; ki_b_tile < 16; ki_b_tile++) {
+                b_tile[ki_b_tile * 16 + tj] = 0.0f;
+              }
+            }
+            /* barrier */
+            const int64_t vs_b10 = K - 16 * ko;
+            for (int64_t ki = 0; ki < vs_b10; ki++) {
+              if (16 * bi + ti < N) {
+                if (16 * bj + tj < M) {
+                  c[(16 * bi + ti) * M + 16 * bj + tj] += a_tile[ti * 16 + ki] * b_tile[ki * 16 + tj];
                 }
               }
             }

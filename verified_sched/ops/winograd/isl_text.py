@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import islpy as isl
 
+from polyhedral.memo import isl_set
+
 from polyhedral import affine
 from polyhedral.affine import NonAffine
 
@@ -56,7 +58,7 @@ def context(program: ir.Program) -> tuple[str, str, set]:
 def params_set(program: ir.Program, extra: str = "") -> isl.Set:
     head, cons, _ = context(program)
     more = f" and {extra}" if extra else ""
-    return isl.Set(f"{head} -> {{ [] : {cons}{more} }}")
+    return isl_set(f"{head} -> {{ [] : {cons}{more} }}")
 
 
 def implied(program: ir.Program, c) -> bool:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import islpy as isl
 
+from polyhedral.memo import isl_map, isl_set
+
 from polyhedral.affine import NonAffine
 
 from ... import budget, ir
@@ -53,7 +55,7 @@ class _Rel:
         """{ instance -> tensor[cell] } over the instance set."""
         its, c = self.domain_text(loops, guards)
         cell = ", ".join(wi.aff(e, self.ps) for e in index)
-        return isl.Map(f"{self.head} -> {{ [{its}] -> {tensor}[{cell}] : {c} }}")
+        return isl_map(f"{self.head} -> {{ [{its}] -> {tensor}[{cell}] : {c} }}")
 
     def cells(self, loops, guards, tensor, index) -> isl.Set:
         return self.access(loops, guards, tensor, index).range()
@@ -66,7 +68,7 @@ class _Rel:
     def _box(self, t: ir.Tensor) -> isl.Set:
         idx = ", ".join(f"x{i}" for i in range(t.rank))
         c = " and ".join([self.cons] + [f"0 <= x{i} < {wi.aff(d, self.ps)}" for i, d in enumerate(t.dims)])
-        return isl.Set(f"{self.head} -> {{ {t.name}[{idx}] : {c} }}")
+        return isl_set(f"{self.head} -> {{ {t.name}[{idx}] : {c} }}")
 
     def point_cex(self, pt: isl.Point) -> dict:
         """{"params": {...}, "cells": [{"tensor", "index"}]} of a point of a cell set."""
@@ -178,8 +180,8 @@ def _strip_provenance(ra: _Rel, direct: isl.Map, dloops, dstmt, role, st, loops,
     its, c = ra.domain_text(loops, guards)
     dits, dc = ra.domain_text(dloops, ())
     try:
-        prov = isl.Map(f"{ra.head} -> {{ [{its}] -> [{', '.join(wi.aff(sprov[k], ra.ps) for k in keys)}] : {c} }}")
-        to_orig = isl.Map(f"{ra.head} -> {{ [{dits}] -> [{', '.join(wi.aff(dprov[k], ra.ps) for k in keys)}] "
+        prov = isl_map(f"{ra.head} -> {{ [{its}] -> [{', '.join(wi.aff(sprov[k], ra.ps) for k in keys)}] : {c} }}")
+        to_orig = isl_map(f"{ra.head} -> {{ [{dits}] -> [{', '.join(wi.aff(dprov[k], ra.ps) for k in keys)}] "
                           f": {dc} }}")
     except NonAffine as exc:
         return Decided("unknown", f"{role}: provenance is not affine ({exc})")
