@@ -12,7 +12,7 @@ from __future__ import annotations
 import islpy as isl
 
 from verified_sched.expr_mapper import ExprMapper, register
-from verified_sched.ir import And, BoolConst, Cmp, Load, Not, Or, Var, walk
+from verified_sched.ir import And, BoolConst, Cmp, Int, Load, Not, Or, Var, walk
 from verified_sched.semantics import ROWS
 
 CTX = isl.DEFAULT_CONTEXT

@@ -115,7 +115,7 @@ def test_z3_encoding_agrees_with_evaluation_on_special_values(ct):
     for row in semantics.ROWS.values():
         if row.kind == "cast" or ct not in row.ev:
             continue
-        if row.name in ("exp", "log") or (ct == "i32" and row.name == "sqrt"):
+        if row.name in ("exp", "log", "tanh", "erf", "pow") or (ct == "i32" and row.name in ("sqrt", "rsqrt")):
             continue  # uninterpreted in z3 (libm's functions): nothing to compare
         for args in _cases(row, ct):
             try:

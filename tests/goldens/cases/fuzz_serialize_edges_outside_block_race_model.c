@@ -66,8 +66,8 @@ void vs_g(int64_t B, int64_t K, float *restrict x, float *restrict y) {
       const int64_t vs_b4 = B - 2 * bo0_tail;
       for (int64_t bi0_tail = 0; bi0_tail < vs_b4; bi0_tail++) {
         y[(2 * bo0_tail + bi0_tail) * 4 + i] = 0.0f;
-        for (int64_t k = 0; k < K; k++) {
-          y[(2 * bo0_tail + bi0_tail) * 4 + i] += x[((2 * bo0_tail + bi0_tail) * 4 + i) * K + k];
+        for (int64_t k_tail = 0; k_tail < K; k_tail++) {
+          y[(2 * bo0_tail + bi0_tail) * 4 + i] += x[((2 * bo0_tail + bi0_tail) * 4 + i) * K + k_tail];
         }
       }
     }

@@ -52,25 +52,40 @@ static inline uint16_t vs_f2bf(float f) {
 void vs_matmul_bias(int64_t N, int64_t M, int64_t K, float *restrict a, float *restrict b, float *restrict bias, float *restrict c) {
   memset(c, 0, sizeof(float) * (size_t)(N * M));
   for (int64_t i = 0; i < N; i++) {
-    const int64_t vs_b1 = vs_floordiv(M + 7, 8);
+    const int64_t vs_b1 = vs_floordiv(M, 8);
     for (int64_t jo = 0; jo < vs_b1; jo++) {
       for (int64_t k = 0; k < K; k++) {
         for (int64_t ji = 0; ji < 8; ji++) {
-          if (8 * jo + ji < M) {
-            c[i * M + 8 * jo + ji] += a[i * K + k] * b[k * M + 8 * jo + ji];
-          }
+          c[i * M + 8 * jo + ji] += a[i * K + k] * b[k * M + 8 * jo + ji];
+        }
+      }
+    }
+    const int64_t vs_b2 = vs_floordiv(M, 8);
+    const int64_t vs_b3 = vs_floordiv(M + 7, 8);
+    for (int64_t jo = vs_b2; jo < vs_b3; jo++) {
+      for (int64_t k = 0; k < K; k++) {
+        const int64_t vs_b4 = M - 8 * jo;
+        for (int64_t ji = 0; ji < vs_b4; ji++) {
+          c[i * M + 8 * jo + ji] += a[i * K + k] * b[k * M + 8 * jo + ji];
         }
       }
     }
   }
   for (int64_t i = 0; i < N; i++) {
-    const int64_t vs_b2 = vs_floordiv(M + 3, 4);
-    for (int64_t bjo = 0; bjo < vs_b2; bjo++) {
+    const int64_t vs_b5 = vs_floordiv(M, 4);
+    for (int64_t bjo = 0; bjo < vs_b5; bjo++) {
       #pragma omp simd
       for (int64_t bji = 0; bji < 4; bji++) {
-        if (4 * bjo + bji < M) {
-          c[(N - i - 1) * M + 4 * bjo + bji] += bias[4 * bjo + bji];
-        }
+        c[(N - i - 1) * M + 4 * bjo + bji] += bias[4 * bjo + bji];
+      }
+    }
+    const int64_t vs_b6 = vs_floordiv(M, 4);
+    const int64_t vs_b7 = vs_floordiv(M + 3, 4);
+    for (int64_t bjo = vs_b6; bjo < vs_b7; bjo++) {
+      const int64_t vs_b8 = M - 4 * bjo;
+      #pragma omp simd
+      for (int64_t bji = 0; bji < vs_b8; bji++) {
+        c[(N - i - 1) * M + 4 * bjo + bji] += bias[4 * bjo + bji];
       }
     }
   }

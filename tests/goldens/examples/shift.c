@@ -50,10 +50,8 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel blur */
 void vs_blur(int64_t N, float *restrict a, float *restrict b) {
-  const int64_t vs_b1 = 4 * vs_floordiv(N + 1, 4);
+  const int64_t vs_b1 = N - 2;
   for (int64_t i = 0; i < vs_b1; i++) {
-    if (i < N - 2) {
-      b[i + 1] = (a[i] + a[i + 1] + a[i + 2]) / 3.0f;
-    }
+    b[i + 1] = (a[i] + a[i + 1] + a[i + 2]) / 3.0f;
   }
 }

@@ -50,12 +50,18 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel blur */
 void vs_blur(int64_t N, float *restrict a, float *restrict b) {
-  const int64_t vs_b1 = vs_floordiv(N + 1, 4);
+  const int64_t vs_b1 = vs_floordiv(N + 2, 4) - 1;
   for (int64_t io = 0; io < vs_b1; io++) {
     for (int64_t ii = 0; ii < 4; ii++) {
-      if (4 * io + ii + 1 < N - 1) {
-        b[4 * io + ii + 1] = (a[4 * io + ii] + a[4 * io + ii + 1] + a[4 * io + ii + 2]) / 3.0f;
-      }
+      b[4 * io + ii + 1] = (a[4 * io + ii] + a[4 * io + ii + 1] + a[4 * io + ii + 2]) / 3.0f;
+    }
+  }
+  const int64_t vs_b2 = vs_floordiv(N + 2, 4) - 1;
+  const int64_t vs_b3 = vs_floordiv(N + 1, 4);
+  for (int64_t io = vs_b2; io < vs_b3; io++) {
+    const int64_t vs_b4 = N - 4 * io - 2;
+    for (int64_t ii = 0; ii < vs_b4; ii++) {
+      b[4 * io + ii + 1] = (a[4 * io + ii] + a[4 * io + ii + 1] + a[4 * io + ii + 2]) / 3.0f;
     }
   }
 }
