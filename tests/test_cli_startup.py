@@ -51,10 +51,12 @@ def test_verify_help_lists_exit_codes_without_the_engines():
     assert "verified_sched.fuzz.command" not in mods and "verified_sched.generators.conv_backward" not in mods
 
 
-def test_verify_of_one_file_imports_neither_numpy_nor_multiprocessing(repo_root):
+def test_verify_of_one_file_imports_neither_multiprocessing_nor_the_runners(repo_root):
+    """numpy is loaded (the semantics table's exact evaluation is numpy scalars, and every
+    translator derives from that table); the process pool, cffi and the fuzzer are not."""
     rc, out, mods = _modules_after(["verify", "--no-cache", "examples/reverse.vs"], cwd=repo_root)
     assert rc == 0 and "LEGAL" in out
-    assert "numpy" not in mods and "multiprocessing" not in mods and "cffi" not in mods
+    assert "multiprocessing" not in mods and "cffi" not in mods
     assert "verified_sched.fuzz.command" not in mods
 
 

@@ -355,8 +355,8 @@ COMMANDS = {
     "import": ("verified_sched.mlir.cli", "add_subparser", "translate linalg-on-tensors MLIR into a .vs program"),
     "cache": ("verified_sched.gate.cache", "add_subparser", "show or clear the compile and proof caches"),
     "check-pass": ("verified_sched.mlir.check_pass_cli", "add_subparser",
-                   "prove an MLIR loop pass (affine/scf/memref) correct for all sizes"),
-    "tune": ("verified_sched.tune", "add_subparser", "search proved-legal schedules for the fastest at given sizes"),
+                   "prove an MLIR loop pass (affine/scf/memref) correct for all sizes on one input"),
+    "tune": ("verified_sched.tune", "add_subparser", "search proved-legal schedules of a kernel for speed at given sizes"),
     "fuzz": ("verified_sched.fuzz.command", "add_subparser",
              "property-based fuzzing of rewrites (and of another backend)"),
 }
