@@ -158,13 +158,6 @@ def test_counts_beyond_the_limits_are_input_errors(what, text):
         parse_text(kernel_with("a[i]") + text)
 
 
-def test_every_limit_is_named_in_the_readme(repo_root):
-    readme = (repo_root / "README.md").read_text()
-    section = readme[readme.index("**Input limits**"):]
-    for name, (value, _) in limits.LIMITS.items():
-        assert name in section and (f"{value:,}" in section or str(value) in section or "2^63" in section), name
-
-
 @pytest.mark.parametrize("flag,value", [("--timeout", "-1"), ("--timeout", "0"), ("--timeout", "nan"),
                                         ("--timeout", "inf"), ("--timeout", "abc")])
 def test_verify_timeout_rejects_non_positive_and_non_finite(repo_root, capsys, flag, value):

@@ -301,7 +301,7 @@ def _walk(kernel, writes=False):
 
 def _readme_recipe():
     """The fenced blocks of the README's "Scheduling an imported kernel" paragraph."""
-    text = (Path(__file__).parents[1] / "README.md").read_text()
+    text = (Path(__file__).parents[1] / "docs" / "mlir.md").read_text()
     part = text.split("**Scheduling an imported kernel.**")[1].split("**IREE as a backend.**")[0]
     blocks = [b.split("\n", 1) for b in part.split("```")[1::2]]
     return {head.strip() or "schedule": body for head, body in blocks}
@@ -316,7 +316,7 @@ def test_readme_recipe_tiles_an_imported_bmm(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "bmm.mlir").write_text(blocks["mlir"])
     (tmp_path / "schedule.vs").write_text(blocks["schedule"])
-    for line in blocks["sh"].splitlines():
+    for line in blocks["shell"].splitlines():
         cmd = line.split("#")[0].split()
         if cmd[0] == "cat":  # cat schedule.vs >> bmm.vs
             with open(cmd[3], "a") as fh:

@@ -43,7 +43,7 @@ schedule k {
 
 
 def readme_config(repo_root) -> str:
-    text = (repo_root / "README.md").read_text()
+    text = (repo_root / "docs" / "ci-gate.md").read_text()
     section = text[text.index("**pre-commit.**"):]
     return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
 

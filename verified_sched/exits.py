@@ -110,7 +110,7 @@ def _input_error_text(e: BaseException) -> str:
             return error_message(e)
         case RecursionError():
             return ("vsched: error: the input nests too deeply to process (Python's recursion limit "
-                    "was reached); see the input limits in the README")
+                    "was reached); see the input limits in docs/cli.md")
         case MemoryError():
             return ("vsched: error: out of memory: the input or the sizes need more memory than "
                     "is available; use smaller sizes or a smaller input")

@@ -408,7 +408,7 @@ _KIND_TITLE = {"binop": "operator", "fn": "function", "node": "node", "cmp": "co
 
 
 def markdown() -> str:
-    """The README's table of operations (README.md, "Semantics, precisions and dtypes", between
+    """The table of operations of docs/semantics.md ("Semantics, precisions and dtypes", between
     the `semantics-table` markers; tests/test_semantics_readme.py checks it is this text)."""
     lines = ["| operation | kind | arity | integer operands give | meaning |",
              "| --- | --- | --- | --- | --- |"]

@@ -38,7 +38,7 @@ class TokenStream:
         if self.depth > MAX_NESTING:
             self.depth = 0
             raise self.error(f"nesting deeper than {MAX_NESTING} levels (parentheses, calls, unary "
-                             "minus, not, blocks; see Input limits in the README)", tok)
+                             "minus, not, blocks; see Input limits in docs/cli.md)", tok)
 
     def leave(self) -> None:
         self.depth -= 1

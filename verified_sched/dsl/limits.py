@@ -110,7 +110,7 @@ _STMTS = (ir.For, ir.Assign, ir.Zero, ir.If, ir.Barrier, ir.TensorCore)
 
 
 def _over(what: str, n: int, limit: int, loc, fallback: Loc) -> ParseError:
-    return ParseError(f"{what}: {n} (the limit is {limit}; see Input limits in the README)",
+    return ParseError(f"{what}: {n} (the limit is {limit}; see Input limits in docs/cli.md)",
                       loc or fallback)
 
 

@@ -49,7 +49,7 @@ def legend() -> str:
 
 def explain_kind(kind: str) -> str:
     """`vsched explain KIND`: what the kind proves."""
-    return f"{kind}: {KINDS[kind]} (README: Verification)"
+    return f"{kind}: {KINDS[kind]} (docs/verification.md)"
 
 
 def next_step(path: str, status: str, timeout: float | None = None) -> str | None:
