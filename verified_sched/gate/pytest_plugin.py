@@ -6,10 +6,10 @@ option may repeat) with one item per claim (`FILE::claim:A==B`) and per kernel
 collected. An item passes when its verdict matches the file's `# expect:` line:
 
 - no line, or `# expect: legal`: the claim or kernel is legal;
-- `# expect: illegal K1|K2`: the item is decided (not unknown), refuted only with listed
-  kinds if refuted at all (every refuted kind of the item is listed), and some item of the
-  file is refuted with a listed kind. This is stricter than the verdict corpus
-  (tests/cases/README.md), where any one listed kind refuted satisfies the line.
+- `# expect: illegal K1|K2`: the item is decided (not unknown); if it is refuted, one of its
+  refuted kinds is listed; and some item of the file is refuted with a listed kind. This is
+  the verdict corpus's reading (tests/cases/README.md: any one listed kind refuted satisfies
+  the line; other kinds may be refuted beside it).
 
 A failing item shows the expectation and the item's verification report. `--vsched-run`
 also runs the oracle (`vsched run`: scheduled against unscheduled kernel, the two kernels
@@ -140,10 +140,9 @@ class VschedItem(pytest.Item):
             listed = " or ".join(kinds) or "any kind"
             if got == "unknown":
                 raise VschedFailure(f"expected illegal ({listed}), got unknown\n\n{report}")
-            unlisted = refuted - set(kinds)
-            if got == "illegal" and kinds and unlisted:
+            if got == "illegal" and kinds and not refuted & set(kinds):
                 raise VschedFailure(f"expected illegal {listed}, but refuted {', '.join(sorted(refuted))} "
-                                    f"({', '.join(sorted(unlisted))} not listed)\n\n{report}")
+                                    f"(none listed)\n\n{report}")
             file_refuted = {o["kind"] for r in result.reports for o in r["obligations"] if o["status"] == "refuted"}
             if not (file_refuted & set(kinds) if kinds else file_refuted):
                 raise VschedFailure(f"the file expects illegal {listed}, but nothing in it was refuted "
