@@ -15,8 +15,7 @@ import math
 import numpy as np
 
 from verified_sched import ir, semantics
-from verified_sched.errors import InternalError
-from verified_sched.expr_mapper import ExprMapper, register
+from verified_sched.expr_mapper import ExprMapper, IndexMapper, register
 from verified_sched.semantics import ROWS
 
 from .dtypes import C_COMPUTE
@@ -87,12 +86,12 @@ def widest(program: ir.Program, node) -> str:
 
 
 
-_NOT_INDEX = "not an index expression"
+_NOT_INDEX = IndexMapper.NOT_INDEX
 CONDITION_KINDS = (ir.Cmp, ir.And, ir.Or, ir.Not, ir.BoolConst)
 
 
 @register
-class IndexC(ExprMapper):
+class IndexC(IndexMapper):
     """`IndexC(em)(e)`: an int64 C expression of an integer-typed expression."""
 
     DECLINED = {r.method: _NOT_INDEX for r in ROWS.values()
@@ -101,15 +100,6 @@ class IndexC(ExprMapper):
 
     def __init__(self, em):
         self.em = em
-
-    def declined(self, e, reason: str, *args, **kwargs):
-        raise InternalError(f"{reason}: {e!r}")
-
-    def not_index(self, e):
-        raise InternalError(f"{_NOT_INDEX}: {e!r}")
-
-    map_float = map_and = map_or = map_not = map_boolconst = not_index
-    map_binop = map_call = map_floordiv = map_mod = map_cast = map_cmp = ExprMapper.map_row
 
     def map_int(self, e):
         return int_lit(e.value)

@@ -58,6 +58,23 @@ class ExprMapper:
     map_cmp = map_and = map_or = map_not = map_boolconst = unsupported
 
 
+
+class IndexMapper(ExprMapper):
+    """Base of the translators of integer-typed (index) expressions (C's int64, MLIR's
+    `index`): float literals and condition nodes are not index expressions; every operator,
+    function, cast and division dispatches through its table row (`map_row`)."""
+
+    NOT_INDEX = "not an index expression"
+
+    def declined(self, node, reason: str, *args, **kwargs):
+        raise InternalError(f"{reason}: {node!r}")
+
+    def not_index(self, node, *args, **kwargs):
+        raise InternalError(f"{self.NOT_INDEX}: {node!r}")
+
+    map_float = map_and = map_or = map_not = map_boolconst = not_index
+    map_binop = map_call = map_floordiv = map_mod = map_cast = map_cmp = ExprMapper.map_row
+
 def missing_methods(cls) -> list:
     """The `map_<kind>` methods a mapper class does not override (inherits the raising default)."""
     return [name for name in NODE_METHODS.values()

@@ -32,8 +32,8 @@ from verified_sched.dsl.exprs import RESERVED
 from .affine_maps import NotAffineMap, map_results
 from .affine_ops import HANDLERS
 from .affine_values import LoadInfo, Loop, MemView, Slot, Values, final, locate_ops, memref_root, opname, parse_affine_module
-from .import_body import add, float_literal, mul, sub
-from .ximport import MlirImportError, elem_of, int_value, prop
+from .import_body import add, mul, scalar_constant, sub
+from .ximport import MlirImportError, elem_of, prop
 
 PRECS = ("f32", "f16", "bf16", "f64", "i32")
 _IGNORED = ("memref.dealloc", "memref.assume_alignment", "affine.yield", "scf.yield", "scf.reduce")
@@ -80,13 +80,7 @@ class AffineImporter:
         return MlirImportError(name + message, self.locs.get(id(op)) if op is not None else None)
 
     def scalar_constant(self, op):
-        ty = elem_of(op.results[0].type)
-        attr = prop(op, "value")
-        if ty in ("f32", "f16", "bf16", "f64"):
-            return float_literal(float(attr.value.data), op, self)
-        if ty in ("i32", "i64", "index", "i1"):
-            return ir.Int(int_value(op))
-        raise self.error(op, f"a constant of type {ty}")
+        return scalar_constant(op, self)
 
     def functions(self) -> list:
         return [op for op in self.module.walk() if op.name == "func.func"]

@@ -17,7 +17,7 @@ from codegen.c import is_int_expr
 from codegen.c_expr import CONDITION_KINDS
 from verified_sched import ir
 from verified_sched.errors import InternalError
-from verified_sched.expr_mapper import ExprMapper, register
+from verified_sched.expr_mapper import ExprMapper, IndexMapper, register
 from verified_sched.semantics import ROWS, compare_type
 
 ELEM = {"f32": "f32", "f64": "f64", "f16": "f16", "bf16": "bf16", "i32": "i32"}
@@ -153,11 +153,11 @@ class Body:
         return ScalarMlir(self)(c, ct)
 
 
-_NOT_INDEX = "not an index expression"
+_NOT_INDEX = IndexMapper.NOT_INDEX
 
 
 @register
-class IndexMlir(ExprMapper):
+class IndexMlir(IndexMapper):
     """`IndexMlir(body)(e)`: the ops of an integer-typed expression as an `index` value."""
 
     DECLINED = {r.method: _NOT_INDEX for r in ROWS.values()
@@ -165,15 +165,6 @@ class IndexMlir(ExprMapper):
 
     def __init__(self, body: Body):
         self.b = body
-
-    def declined(self, e, reason: str, *args, **kwargs):
-        raise InternalError(f"{reason}: {e!r}")
-
-    def not_index(self, e):
-        raise InternalError(f"{_NOT_INDEX}: {e!r}")
-
-    map_float = map_and = map_or = map_not = map_boolconst = not_index
-    map_binop = map_call = map_floordiv = map_mod = map_cast = map_cmp = ExprMapper.map_row
 
     def map_int(self, e):
         return self.b.const(e.value, "index")

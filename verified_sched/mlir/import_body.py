@@ -14,7 +14,7 @@ import math
 
 from verified_sched import ir
 
-from .ximport import MlirImportError, elem_of, int_value
+from .ximport import MlirImportError, elem_of, int_value, prop
 
 COMPUTE = {"f32": "f32", "f16": "f32", "bf16": "f32", "f64": "f64", "i32": "i32"}
 _FBIN = {"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/"}
@@ -216,6 +216,18 @@ class BodyTranslator:
         if name == "arith.constant":
             return ir.BoolConst(bool(int_value(op)))
         raise self.error(op, f"unsupported condition '{name}'")
+
+
+def scalar_constant(op, importer):
+    """The expression of a scalar `arith.constant` (a float or an integer literal); `importer`
+    names the errors (its `error(op, what)`)."""
+    ty = elem_of(op.results[0].type)
+    attr = prop(op, "value")
+    if ty in ("f32", "f16", "bf16", "f64"):
+        return float_literal(float(attr.value.data), op, importer)
+    if ty in ("i32", "i64", "index", "i1"):
+        return ir.Int(int_value(op))
+    raise importer.error(op, f"a constant of type {ty}")
 
 
 def float_literal(value: float, op, importer):

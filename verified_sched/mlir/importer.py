@@ -31,9 +31,9 @@ from verified_sched.dsl.parser import parse_text
 from verified_sched.dsl.printer import print_program
 
 from .generalize import NAMED, REGION_OPS, Spec, named_spec, region_spec
-from .import_body import BodyTranslator, add, float_literal, mul
+from .import_body import BodyTranslator, add, float_literal, mul, scalar_constant
 from .import_tensor import TensorOps, View
-from .ximport import (MlirImportError, elem_of, int_value, locate, parse_module, prop, shape_of,
+from .ximport import (MlirImportError, elem_of, locate, parse_module, prop, shape_of,
                       split_results, take_resources, util_as_func)
 
 PRECS = ("f32", "f16", "bf16", "f64", "i32")
@@ -85,13 +85,7 @@ class Importer(TensorOps):
         return name
 
     def scalar_constant(self, op):
-        ty = elem_of(op.results[0].type)
-        attr = prop(op, "value")
-        if ty in ("f32", "f16", "bf16", "f64"):
-            return float_literal(float(attr.value.data), op, self)
-        if ty in ("i32", "i64", "index", "i1"):
-            return ir.Int(int_value(op))
-        raise self.error(op, f"a constant of type {ty}")
+        return scalar_constant(op, self)
 
     def scalar_operand(self, value, op):
         """A scalar (non-tensor) input of a linalg op, e.g. the fill value of a generalized
