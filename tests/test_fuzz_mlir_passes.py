@@ -101,6 +101,47 @@ def test_fuzz_mlir_passes_workers_share_the_examples(tmp_path):
     assert stats.tried == 2 and sum(sum(r.values()) for r in stats.per_pass.values()) == 2
 
 
-def test_fuzz_mlir_passes_refuses_dask(capsys):
-    assert main(["fuzz", "--mlir-passes", "canonicalize", "--dask", "tcp://localhost:1", "--examples", "1"]) == 2
-    assert "--dask is not supported" in capsys.readouterr().err
+@needs_iree_opt
+def test_fuzz_mlir_passes_on_a_local_dask_cluster(tmp_path, capsys):
+    """Issue 22 item 3: `--dask` as for other campaigns; two worker processes share the examples."""
+    import json
+
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        rc = main(["fuzz", "--mlir-passes", "canonicalize", "--dask", cluster.scheduler_address, "--examples", "2",
+                   "--shapes", "reduction", "-o", str(tmp_path), "--json"])
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert rc == 0 and out["examples"] == 2 and out["findings"] == []
+    assert sum(sum(r.values()) for r in out["per_pass"].values()) == 2
+
+
+@needs_iree_opt
+def test_dask_findings_are_written_by_the_client(tmp_path, monkeypatch):
+    """A Dask worker's disk is not the client's: the reproducer comes back in the result and is
+    written into the client's output folder (an in-process cluster, so the broken pass applies)."""
+    distributed = pytest.importorskip("distributed")
+    real = check_pass.run_pipeline
+
+    def broken(text, pipeline, tool=None, extra=()):
+        r = real(text, pipeline, tool, extra)
+        r.stdout = re.sub(r"affine\.for (%\w+) = 0 to (%\w+) \{", r"affine.for \1 = 1 to \2 {", r.stdout, count=1)
+        return r
+
+    monkeypatch.setattr(check_pass, "run_pipeline", broken)
+    monkeypatch.setattr(mlir_passes, "WORKER_SHRINK_SECONDS", 3.0)
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        stats = mlir_passes.run_workers(("canonicalize",), None, 1, 0, str(tmp_path / "out"), 5.0, ("reduction",), 1,
+                                        dask=cluster.scheduler_address)
+    assert stats.findings, stats
+    f = stats.findings[0]
+    assert "text" not in f and f["reproducer"].startswith(str(tmp_path / "out"))
+    assert "// pipeline: canonicalize" in open(f["reproducer"]).read()
+
+
+def test_fuzz_mlir_passes_dask_scheduler_unreachable_is_a_usage_error(capsys, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(mlir_passes, "CONNECT_TIMEOUT", "2s")
+    assert main(["fuzz", "--mlir-passes", "canonicalize", "--dask", "tcp://127.0.0.1:1", "--examples", "1"]) == 2
+    assert "cannot reach tcp://127.0.0.1:1" in capsys.readouterr().err

@@ -182,44 +182,83 @@ def _record(last: Found, seen: set, stats: Stats, out_dir: str, tag: str = "") -
         stats.findings.append(_write(last, out_dir, len(stats.findings), tag))
 
 
-def _write(f: Found, out_dir: str, k: int, tag: str = "") -> dict:
-    os.makedirs(out_dir, exist_ok=True)
-    path = os.path.join(out_dir, f"mlir_pass_{f.kind}_{tag}{k}.mlir")
+def _write(f: Found, out_dir: str | None, k: int, tag: str = "") -> dict:
+    """The finding's record; its reproducer written into `out_dir`, or (None: a Dask worker,
+    whose disk is not the client's) carried in the record's `text` for the client to write."""
+    name = f"mlir_pass_{f.kind}_{tag}{k}.mlir"
     header = (f"// {f.kind}: {f.message}\n// pipeline: {f.pipeline}\n"
-              f"// reproduce: iree-opt --pass-pipeline='builtin.module(func.func({f.pipeline}))' {os.path.basename(path)}\n"
-              f"//   and: vsched check-pass {os.path.basename(path)} --pass '{f.pipeline}'\n")
+              f"// reproduce: iree-opt --pass-pipeline='builtin.module(func.func({f.pipeline}))' {name}\n"
+              f"//   and: vsched check-pass {name} --pass '{f.pipeline}'\n")
+    record = {"kind": f.kind, "pipeline": f.pipeline, "message": f.message}
+    if out_dir is None:
+        return dict(record, name=name, text=header + f.mlir)
+    return dict(record, reproducer=_save(out_dir, name, header + f.mlir))
+
+
+def _save(out_dir: str, name: str, text: str) -> str:
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, name)
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write(header + f.mlir)
-    return {"kind": f.kind, "pipeline": f.pipeline, "message": f.message, "reproducer": path}
+        fh.write(text)
+    return path
+
+
+WORKER_SHRINK_SECONDS = 60.0  # each worker's limit on shrinking one finding
 
 
 def _worker(job: tuple) -> Stats:
     names, budget, examples, seed, out_dir, timeout, shapes, tag = job
-    return run_campaign(names, budget, examples, seed, out_dir, timeout, shapes, tag=tag)
+    return run_campaign(names, budget, examples, seed, out_dir, timeout, shapes, tag=tag,
+                        shrink_seconds=WORKER_SHRINK_SECONDS)
 
 
 def run_workers(names: tuple, budget, examples, seed: int, out_dir: str, timeout: float, shapes: tuple,
-                workers: int) -> Stats:
-    """`workers` processes, each its own seed and share of the examples (the same budget)."""
-    if workers <= 1:
+                workers: int, dask: str | None = None) -> Stats:
+    """`workers` processes, each its own seed and share of the examples (the same budget); with
+    `dask` (a scheduler address), one job per worker of that cluster instead (`workers` ignored),
+    their findings' reproducers written here, into `out_dir`."""
+    if dask is None and workers <= 1:
         return run_campaign(names, budget, examples, seed, out_dir, timeout, shapes)
-    from concurrent.futures import ProcessPoolExecutor
+    if dask is not None:
+        from distributed import Client
 
+        client = Client(dask, timeout=CONNECT_TIMEOUT)
+        try:
+            workers = max(1, len(client.scheduler_info().get("workers", {})))
+            jobs = _jobs(names, budget, examples, seed, None, timeout, shapes, workers)
+            parts = client.gather(client.map(_worker, jobs, pure=False))
+        finally:
+            client.close()
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        jobs = _jobs(names, budget, examples, seed, out_dir, timeout, shapes, workers)
+        with ProcessPoolExecutor(len(jobs)) as pool:
+            parts = list(pool.map(_worker, jobs))
+    total = Stats()
+    for part in parts:
+        for k in ("tried", "proved", "refuted", "unknown", "declined", "tool_errors", "unchanged"):
+            setattr(total, k, getattr(total, k) + getattr(part, k))
+        for name, row in part.per_pass.items():
+            mine = total.per_pass.setdefault(name, {})
+            for outcome, n in row.items():
+                mine[outcome] = mine.get(outcome, 0) + n
+        for f in part.findings:
+            if "text" in f:  # from a Dask worker: written here
+                f = dict(f)
+                f["reproducer"] = _save(out_dir, f.pop("name"), f.pop("text"))
+            total.findings.append(f)
+    return total
+
+
+CONNECT_TIMEOUT = "20s"  # how long a Dask scheduler may take to answer
+
+
+def _jobs(names, budget, examples, seed, out_dir, timeout, shapes, workers) -> list:
     shares = [None] * workers if examples is None else [examples // workers + (w < examples % workers)
                                                          for w in range(workers)]
-    jobs = [(names, budget, n, seed * 1009 + w, out_dir, timeout, shapes, f"w{w}_")
+    return [(names, budget, n, seed * 1009 + w, out_dir, timeout, shapes, f"w{w}_")
             for w, n in enumerate(shares) if n is None or n > 0]
-    total = Stats()
-    with ProcessPoolExecutor(len(jobs)) as pool:
-        for part in pool.map(_worker, jobs):
-            for k in ("tried", "proved", "refuted", "unknown", "declined", "tool_errors", "unchanged"):
-                setattr(total, k, getattr(total, k) + getattr(part, k))
-            for name, row in part.per_pass.items():
-                mine = total.per_pass.setdefault(name, {})
-                for outcome, n in row.items():
-                    mine[outcome] = mine.get(outcome, 0) + n
-            total.findings += part.findings
-    return total
 
 
 def report(stats: Stats, seconds: float, as_json: bool) -> str:
@@ -248,13 +287,19 @@ def cmd_mlir_passes(args) -> int:
         raise UsageError(f"--mlir-passes: unknown pass(es) {', '.join(bad) or '(none)'} "
                          f"(known: all, {', '.join(PASS_NAMES)})")
     if args.dask:
-        raise UsageError("--mlir-passes runs locally (--workers N); --dask is not supported for it yet")
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise UsageError("'vsched fuzz --dask' needs distributed: pip install 'verified_sched[dask]'") from None
     shapes = tuple(s for s in (args.shapes.split(",") if args.shapes else SHAPES))
     if any(s not in SHAPES for s in shapes):
         raise UsageError(f"--mlir-passes: shapes must be among {', '.join(SHAPES)}")
     budget = args.budget if args.budget is not None else (None if args.examples is not None else 60.0)
     t0 = time.monotonic()
-    stats = run_workers(names, budget, args.examples, args.seed, args.output, args.timeout, shapes,
-                        args.workers or 1)
+    try:
+        stats = run_workers(names, budget, args.examples, args.seed, args.output, args.timeout, shapes,
+                            args.workers or 1, args.dask)
+    except OSError as e:  # the scheduler did not answer
+        raise UsageError(f"cannot reach {args.dask}: {e}") from None
     print(report(stats, time.monotonic() - t0, args.json))
     return 1 if stats.findings else 0
