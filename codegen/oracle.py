@@ -342,8 +342,11 @@ def compare_kernels(program: ir.Program, ref: str, cand: str, sizes: dict, seed:
                     inputs: str = "random", runner_ref: Optional[Runner] = None,
                     runner_cand: Optional[Runner] = None, rtol: Optional[float] = None,
                     atol: float = 0.0, program_cand: Optional[ir.Program] = None,
-                    values: Optional[list] = None) -> CompareReport:
+                    values: Optional[list] = None, given: Optional[dict] = None) -> CompareReport:
     """Run `ref` and `cand` on copies of the same poisoned random inputs; compare every global tensor.
+
+    `given`: arrays (tensor name -> its storage-shaped values) used instead of drawn ones, such
+    as an imported model's parameters; `values`: single cells set after drawing.
 
     Default runners compile the program (and `program_cand`, when the candidate lives in a
     scheduled copy of the program) to C. Global tensors must agree between the two programs.
@@ -361,6 +364,8 @@ def compare_kernels(program: ir.Program, ref: str, cand: str, sizes: dict, seed:
     env = check_sizes(program, sizes)
     ref_names = [ref] if any(k.name == ref for k in program.kernels) else None
     arrays = random_inputs(program, ref_names, sizes, seed, inputs)
+    for name, arr in (given or {}).items():
+        arrays[name] = np.array(arr, dtype=arrays[name].dtype) if name in arrays else np.array(arr)
     cand_names = [cand] if any(k.name == cand for k in program_cand.kernels) else None
     outputs = sorted(set(written(program, ref_names)) | set(written(program_cand, cand_names)))
     inout = read_before_written(program, ref_names) | read_before_written(program_cand, cand_names)

@@ -261,13 +261,23 @@ def cmd_run(args) -> int:
     from .resources import check_run
     from .run_plan import name_backends, outcome
 
-    from .cli_support import parse_set
+    from codegen.dtypes import global_tensors
+    from .cli_support import beside_inputs, fit_array, parse_set
+    from .errors import UsageError
 
     program = _load(args.file)
     values = parse_set(args.set_values)
+    params = beside_inputs(args.file, {t.name for t in global_tensors(program)}, {})
+    if params:  # an imported model's parameters (`vsched import -o FILE.vs` wrote FILE.NAME.npy)
+        print(f"{args.file}: parameters from {', '.join(sorted(params))} "
+              f"({Path(args.file).stem}.NAME.npy beside it); the other inputs drawn")
     jobs = _jobs(program, args)
     failed = 0
     for sizes in _size_sets(program, args.size):
+        try:
+            given = {name: fit_array(program, name, arr, sizes) for name, arr in params.items()}
+        except UsageError as e:
+            raise UsageError(f"{args.file}: a parameter beside it does not fit the sizes {sizes}: {e}") from None
         for label, p_ref, ref, p_cand, cand, t_ref, t_cand, rtol in jobs:
             if rtol is not None and _exact_at(p_ref, ref, sizes, args.inputs):
                 rtol = None  # a proved exactness bound: the rewrite must agree bitwise here
@@ -278,7 +288,7 @@ def cmd_run(args) -> int:
                                              _runner(p_ref, t_ref, args.seed, args.races, args.cflags),
                                              _runner(p_cand, t_cand, args.seed, args.races, args.cflags),
                                              rtol=rtol, atol=rtol or 0.0, program_cand=p_cand,
-                                             values=values)
+                                             values=values, given=given)
                 except _runtime_errors() as e:
                     print(f"{label}: FAILED at {sizes}: {e}")
                     failed += 1
