@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -373,3 +374,35 @@ def test_concat_and_reduce_import_and_run():
     arrays["f_a"][...], arrays["f_b"][...] = a, b
     load_c(program).run("f", sizes, arrays)
     np.testing.assert_array_equal(arrays["f_result0"], np.maximum(np.concatenate([a, b]).max(axis=1), 0))
+
+
+MAP_MLIR = """func.func @m(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.map { arith.addf } ins(%a, %b : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>)
+  return %r : tensor<4xf32>
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("iree-opt") is None, reason="needs iree-opt (the .[iree] extra)")
+def test_linalg_map_imports_through_iree_opts_generalization(tmp_path, capsys):
+    """Issue 21 item 3: xdsl 0.74 does not parse `linalg.map`'s short form; the importer then
+    imports what `iree-opt --linalg-generalize-named-ops` prints (a linalg.generic)."""
+    from verified_sched.cli import main
+
+    (tmp_path / "map.mlir").write_text(MAP_MLIR)
+    assert main(["import", str(tmp_path / "map.mlir"), "-o", str(tmp_path / "map.vs")]) == 0
+    text = (tmp_path / "map.vs").read_text()
+    assert "empty[g0_i0] = m_arg0[g0_i0] + m_arg1[g0_i0]" in text
+    capsys.readouterr()
+    assert main(["run", str(tmp_path / "map.vs")]) == 0
+    assert "kernel m (C vs interpreter): ok" in capsys.readouterr().out
+
+
+def test_unparseable_mlir_keeps_its_location_when_the_fallback_fails_too(tmp_path, capsys):
+    from verified_sched.cli import main
+
+    (tmp_path / "bad.mlir").write_text(MAP_MLIR.replace("arith.addf }", "arith.addf"))
+    assert main(["import", str(tmp_path / "bad.mlir")]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'bad.mlir'}:3:" in err and "cannot parse the MLIR" in err and "Traceback" not in err

@@ -393,8 +393,31 @@ def import_with_constants(path: str) -> tuple:
             text = fh.read()
     except OSError as e:
         raise MlirImportError(f"cannot read {path}: {e.strerror}") from None
-    imp = Importer(text, path)
+    try:
+        imp = Importer(text, path)
+    except MlirImportError as e:
+        generalized = _generalized(path) if "cannot parse the MLIR" in str(e) else None
+        if generalized is None:
+            raise
+        imp = Importer(generalized, f"{path} (as iree-opt --linalg-generalize-named-ops prints it)")
     return imp.run(), imp.constants
+
+
+def _generalized(path: str):
+    """The text of `iree-opt --linalg-generalize-named-ops FILE`, for a file xdsl 0.74 cannot
+    parse because it holds a linalg op xdsl does not define (`linalg.map`'s short form, ...);
+    None when iree-opt is not installed or refuses the file too."""
+    import shutil
+    import subprocess
+
+    tool = shutil.which("iree-opt")
+    if tool is None:
+        return None
+    try:
+        p = subprocess.run([tool, "--linalg-generalize-named-ops", path], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return p.stdout if p.returncode == 0 else None
 
 
 _NP = {"f32": "<f4", "f64": "<f8", "i32": "<i4", "f16": "<f2"}
