@@ -29,6 +29,43 @@ _HYPOTHESIS_HOME = tempfile.mkdtemp(prefix="vsched-hypothesis-")
 set_hypothesis_home_dir(_HYPOTHESIS_HOME)
 atexit.register(shutil.rmtree, _HYPOTHESIS_HOME, ignore_errors=True)
 
+# The slowest tests (each 10 s or more on 2 shared cores: property-based soundness campaigns,
+# IREE and PyTorch runs of every convolution configuration, grids of emitted kernels), marked
+# `slow`: the README's test command (`python -m pytest -n 2`) deselects them through
+# pyproject's addopts (`-m "not slow"`) and `.ci/run` runs them too (`-m slow`). A test file's
+# own `@pytest.mark.slow` counts as well. Figures: `--durations=60`, docs/testing.md.
+SLOW = {
+    "test_mlir_conv.py::test_torch_mlir_lowering_through_iree_agrees_with_the_oracle",
+    "test_mlir_conv.py::test_iree_turbine_lowering_through_iree_agrees_with_the_oracle",
+    "test_mlir_conv.py::test_exported_lowering_is_proved_by_vsched_verify",
+    "test_mlir_conv.py::test_decomposed_path_documents_the_grouped_weight_gradient_bug",
+    "test_convbwd_emit.py::test_grid_direct_kernels_match_numpy",
+    "test_convbwd_torch.py::test_direct_kernels_match_torch",
+    "test_convbwd_claims.py::test_broken_direct_kernel_is_refuted",
+    "test_mlir_import.py::test_imported_conv_lowering_equals_chain_rule_reference",
+    "test_mlir_import.py::test_decomposed_path_mislowers_the_grouped_weight_gradient",
+    "test_mlir_emit.py::test_random_kernels_on_iree_equal_c",
+    "test_verify_soundness.py::test_legal_runs_equal_and_refutations_replay",
+    "test_claims_value_fuzz.py::test_proved_claims_run_equal_and_refuted_claims_replay",
+    "test_claims_value.py::test_last_writer_inside_one_nest_is_compared",
+    "test_claims_value.py::test_winograd_claim_is_decided_by_the_op_proofs",
+    "test_privatize_fuzz.py::test_random_privatize",
+    "test_dsl_fuzz.py::test_mutants_exit_0_to_3_without_traceback",
+    "test_replay_tails.py::test_every_tail_refutation_replays",
+    "test_interp_fuzz.py::test_interp_agrees_with_c_on_generated_kernels",
+    "test_splitred_dynamic.py::test_generated_scatters",
+    "test_value_dependences_fuzz.py::test_value_based_dependence_verdicts_agree_with_runs",
+    "test_ops_reverse.py::test_reverse_legal_runs_equal_and_refutations_replay",
+    "test_fuse_fuzz.py::test_random_fuse",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if f"{item.path.name}::{item.originalname}" in SLOW:
+            item.add_marker(pytest.mark.slow)
+
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # The verdict corpus, copied into the repository (tests/cases): the suite reads nothing outside it.
 CASES_DIR = REPO_ROOT / "tests" / "cases"

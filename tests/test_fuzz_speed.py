@@ -211,8 +211,9 @@ def test_restricted_pair_relations_on_the_gpu_corpus(cases_dir):
 
 def test_watchdog_thread_exits_when_idle():
     """No obligation running: no extra thread soon after (the gate forks its workers only from
-    a process without threads)."""
-    with budget.scope(time.perf_counter() + 30):
+    a process without threads). Regression: a cancelled deadline did not wake the thread, which
+    slept until that deadline (30 s here before; an hour now, so the old code fails)."""
+    with budget.scope(time.perf_counter() + 3600):
         assert any(t.name == "vsched-budget-watchdog" for t in threading.enumerate())
     deadline = time.perf_counter() + budget_watchdog.IDLE + 60  # generous: a loaded machine starves the thread
     while any(t.name == "vsched-budget-watchdog" for t in threading.enumerate()) and time.perf_counter() < deadline:

@@ -143,3 +143,23 @@ def test_exported_lowering_is_proved_by_vsched_verify(tmp_path, capsys):
     rc = main(["verify", str(out), "--no-cache", "--timeout", "120", "--profile", "reproducible"])
     r = capsys.readouterr()
     assert rc != 0 and "assuming finite" not in r.out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("frontend", ["torch-mlir", "iree-turbine"])
+def test_seed_family_exported_now_is_proved_and_runs_equal_through_iree(tmp_path, capsys, frontend):
+    """Issue 21 "done when": the seed family through each frontend, exported with the pinned
+    frontend now, proved and run through IREE (all 18 pairs: tests/support/conv_iree_sweep.py)."""
+    if frontend == "iree-turbine":
+        pytest.importorskip("iree.turbine")
+    out = tmp_path / "seed.vs"
+    assert main(_argv(CONVS["seed_nhwc"], out, frontend)) == 0
+    capsys.readouterr()
+    assert main(["verify", str(out), "--no-cache", "--timeout", "120"]) == 0
+    capsys.readouterr()
+    rc = main(["run", str(out), "--target", "iree"])
+    r = capsys.readouterr()
+    assert rc == 0, r.out + r.err
+    stem = "turbine" if frontend == "iree-turbine" else "torch_mlir"
+    for g in ("input", "weight"):
+        assert f"claim {stem}_{g}_grad == {g}_grad_reference" in r.out and ": ok" in r.out

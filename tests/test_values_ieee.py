@@ -241,3 +241,18 @@ def test_negative_zero_start_of_a_sum_of_products_is_not_a_zero_fill():
         "kernel q { zero y\n for i in 0 .. N { for k in 0 .. K { y[i] += a[i, k] * b[k] } } }\nclaim p == q\n")
     cex = next(o.counterexample for o in rep.obligations if o.status == "refuted")
     assert cex["inputs"] == "special"
+
+
+def test_float_literals_compare_bitwise_not_by_python_float_eq():
+    """Issue 20 (one meaning): ir.Float compared with Python's float `==`, so trees differing
+    only in a signed zero were identical (split_reduction's start-value check among them)."""
+    from verified_sched import ir
+    from verified_sched.ops.split_reduction.proofs import _same_value
+
+    assert ir.Float(-0.0) != ir.Float(0.0) and ir.Float(0.0) == ir.Float(0.0)
+    assert ir.Float(float("nan")) == ir.Float(float("nan"))  # the same literal is the same tree
+    assert len({ir.Float(0.0), ir.Float(-0.0)}) == 2
+    a = ir.BinOp("+", ir.Load("x", (ir.Var("i"),)), ir.Float(0.0))
+    b = ir.BinOp("+", ir.Load("x", (ir.Var("i"),)), ir.Float(-0.0))
+    assert a != b
+    assert not _same_value(ir.Float(-0.0), ir.Float(0.0)) and _same_value(ir.Float(0.0), ir.Float(0.0))

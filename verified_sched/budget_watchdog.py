@@ -88,4 +88,5 @@ def cancel(token) -> None:
     """Forget the deadline registered under `token` (no effect once it fired)."""
     w = _watch
     with w.cond:
-        w.entries.pop(token, None)
+        if w.entries.pop(token, None) is not None and not w.entries:
+            w.cond.notify()  # wake the thread, which would sleep until the cancelled deadline

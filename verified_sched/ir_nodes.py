@@ -8,6 +8,7 @@ part in equality.
 from __future__ import annotations
 
 import dataclasses
+import struct
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Optional, Union
@@ -68,11 +69,27 @@ class Int(Node):
 
 @dataclass(frozen=True)
 class Float(Node):
+    """A float literal. Two are equal when their IEEE-754 doubles are identical bit for bit
+    (one meaning: `-0.0` is not `0.0`, a NaN equals the same NaN), never by Python's float
+    `==`, so trees that compare equal compute the same values."""
+
     value: float
     loc: Optional[Loc] = _loc_field()
 
     def __post_init__(self):
         object.__setattr__(self, "value", float(self.value))
+
+    def __eq__(self, other):
+        if other.__class__ is not Float:
+            return NotImplemented
+        return _float_bits(self.value) == _float_bits(other.value)
+
+    def __hash__(self):
+        return hash((Float, _float_bits(self.value)))
+
+
+def _float_bits(v: float) -> bytes:
+    return struct.pack("<d", v)
 
 
 @dataclass(frozen=True)
