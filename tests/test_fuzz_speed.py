@@ -219,3 +219,21 @@ def test_watchdog_thread_exits_when_idle():
     while any(t.name == "vsched-budget-watchdog" for t in threading.enumerate()) and time.perf_counter() < deadline:
         time.sleep(0.05)
     assert not any(t.name == "vsched-budget-watchdog" for t in threading.enumerate())
+
+
+def test_watchdog_survives_a_deadline_too_far_to_wait_for():
+    """Regression (CI warning: OverflowError 'timestamp out of range for platform time_t' in
+    the vsched-budget-watchdog thread): a deadline such as 1e300 or inf killed the thread, and
+    every budget after it went unwatched. A near deadline registered after it still fires."""
+    import math
+
+    fired = threading.Event()
+    far = [budget_watchdog.add(time.perf_counter() + 1e300, lambda: None),
+           budget_watchdog.add(math.inf, lambda: None)]
+    near = budget_watchdog.add(time.perf_counter() + 0.05, fired.set)
+    try:
+        assert fired.wait(60), "the near deadline did not fire"
+        assert any(t.name == "vsched-budget-watchdog" and t.is_alive() for t in threading.enumerate())
+    finally:
+        for tok in far + [near]:
+            budget_watchdog.cancel(tok)

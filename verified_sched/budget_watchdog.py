@@ -15,6 +15,7 @@ import os
 import threading
 import time
 
+MAX_WAIT = 3600.0  # the longest single wait; the thread then looks at its deadlines again
 IDLE = 0.25  # seconds without a registered deadline before the thread exits (short: a
 # process that forks workers after verifying, like the gate, finds no extra thread soon after)
 
@@ -40,7 +41,9 @@ class _Watch:
                 if not due:
                     if self.entries:
                         self.wake_at = min(d for d, _ in self.entries.values())
-                        cond.wait(self.wake_at - t)
+                        # at most an hour at a time: a far deadline (1e300, inf) is not a
+                        # timeout the platform can wait for (OverflowError killed the thread)
+                        cond.wait(min(self.wake_at - t, MAX_WAIT))
                     else:
                         self.wake_at = math.inf
                         cond.wait(IDLE)
