@@ -7,7 +7,7 @@ each spec's field types and that no op module holds a contract-like attribute it
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 
 # every generic goal the driver adds (verify.GENERIC, the same tuple: tests/test_op_spec.py)
 ALL_GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence")
@@ -21,14 +21,16 @@ class OpSpec:
     record: type  # its op record class (an op_syntax.OpRecord; its SYNTAX is the DSL form)
     apply: Callable  # (program, kernel_name, op) -> program (pure; ScheduleError on a failed precondition)
     obligations: Callable  # (ctx) -> its own goals (obligations.Goal); the driver adds the generic ones
-    generic: tuple  # the generic goals it keeps, among ALL_GENERIC (ALL_GENERIC: all of them)
+    generic: tuple[str, ...]  # the generic goals it keeps, among ALL_GENERIC (ALL_GENERIC: all of them)
     own_reassociates: bool  # its own goals may reassociate (refute_run/reassociation.py looks at them)
     exact_rounding: bool  # it only moves accesses: every value is rounded as before
     structural: bool  # it adds or replaces statements (not only loops): a fuzz reproducer's family
     fuzz_weight: int  # how often it is drawn among the possible ops (fuzz/schedules.py)
     possible: Callable  # (program, kernel_name) -> bool: anything to draw it over?
     draw_applicable: Callable  # (draw, program, kernel_name) -> a record over the kernel, or None
-    fuzz_options: tuple  # its syntax options whose coverage a fuzz campaign reports (fuzz/stats.py)
+    # its syntax options whose coverage a fuzz campaign reports (fuzz/options.py): an option's
+    # name, or (flag, word) to report the flag unset as `word` too
+    fuzz_options: tuple[Union[str, tuple[str, str]], ...]
     draw_by_name: Optional[Callable] = None  # (draw, loop, loops, fresh) -> (record, loops after) or None
     by_name_weight: int = 0  # how often draw_by_name is drawn among them (fuzz/records.schedules_for)
     draw_recipe: Optional[Callable] = None  # (draw, program, kernel_name, ops) -> [records] or None
