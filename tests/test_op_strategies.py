@@ -1,5 +1,5 @@
-"""Each op module holds its fuzz strategy (docs/architecture.md, "Adding an op"): `possible`
-and `draw_applicable` (and optionally `FUZZ_WEIGHT`, `draw_recipe`); fuzz/schedules.py only
+"""Each op module holds its fuzz strategy (docs/architecture.md, "Adding an op"), named by its
+SPEC: `possible`, `draw_applicable`, `fuzz_weight` (and optionally `draw_recipe`); fuzz/schedules.py only
 dispatches through the registry and names no op. Per op: the hook draws records of the op's
 own RECORD type on the fuzz families, and on some family kernel such a record applies."""
 from __future__ import annotations
@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from verified_sched.errors import InternalError, ScheduleError, VschedError
+from verified_sched.errors import ScheduleError, VschedError
 from verified_sched.fuzz import schedules
 from verified_sched.fuzz.families import family_programs
 from verified_sched.fuzz.names import SHAPES
@@ -40,11 +40,11 @@ def _applies(program, kernel, ops) -> bool:
 
 @pytest.mark.parametrize("mod", MODULES, ids=lambda m: m.RECORD.SYNTAX.keyword)
 def test_every_op_module_has_its_fuzz_hooks(mod):
-    assert callable(mod.possible) and callable(mod.draw_applicable)
-    weight = getattr(mod, "FUZZ_WEIGHT", 1)
-    assert isinstance(weight, int) and weight >= 1
-    assert schedules.weight(mod.RECORD.SYNTAX.keyword) == weight
-    assert not hasattr(mod, "draw_recipe") or callable(mod.draw_recipe)
+    spec = mod.SPEC
+    assert callable(spec.possible) and callable(spec.draw_applicable)
+    assert isinstance(spec.fuzz_weight, int) and spec.fuzz_weight >= 1
+    assert schedules.weight(spec.keyword) == spec.fuzz_weight
+    assert spec.draw_recipe is None or callable(spec.draw_recipe)
 
 
 @st.composite
@@ -133,19 +133,18 @@ def test_schedules_names_no_op():
     assert _op_names_in(old) == {"winograd", "split", "match", "ops.split"}
 
 
-def test_an_op_module_without_its_hook_is_an_internal_error(monkeypatch):
-    from verified_sched.dsl import parse_text
-    from verified_sched.ops import reverse
+def test_an_op_spec_without_its_fuzz_hooks_cannot_be_declared():
+    """The fuzz hooks are required fields of the op's spec: a module that forgets one fails
+    when it is imported, never silently while fuzzing."""
+    import dataclasses
 
-    program = parse_text("params N where N >= 1\ntensor y[N] f32\nkernel k {\n  for i in 0 .. N {\n"
-                         "    y[i] = 1.0\n  }\n}\n")
-    assert schedules.possible("reverse", program, "k")
-    monkeypatch.delattr(reverse, "draw_applicable")
-    monkeypatch.delattr(reverse, "possible")
-    with pytest.raises(InternalError, match="no fuzz hook 'possible'"):
-        schedules.possible("reverse", program, "k")
-    with pytest.raises(InternalError, match="no fuzz hook 'draw_applicable'"):
-        schedules.draw_op(lambda s: None, "reverse", program, "k")
+    from verified_sched.ops import reverse
+    from verified_sched.ops.spec import OpSpec
+
+    fields = {f.name: getattr(reverse.SPEC, f.name) for f in dataclasses.fields(OpSpec)}
+    for hook in ("possible", "draw_applicable"):
+        with pytest.raises(TypeError, match=hook):
+            OpSpec(**{k: v for k, v in fields.items() if k != hook})
 
 
 def test_op_modules_import_and_answer_possible_without_hypothesis():

@@ -116,7 +116,7 @@ def test_a_wrong_shift_is_refuted_by_the_generic_obligations(monkeypatch):
         new = dataclasses.replace(loop, lo=ir.Int(0), hi=ir.BinOp("-", loop.hi, loop.lo),
                                   body=common.subst(loop.body, {loop.var: moved}))
         return common.rewrite_at(program, kernel, site.path, (new,))
-    monkeypatch.setattr(shift, "apply", off_by_one)
+    monkeypatch.setattr(shift, "SPEC", dataclasses.replace(shift.SPEC, apply=off_by_one))
     rep = file_report_json(verify_program(parse_file(EXAMPLES / "shift.vs")), "f")
     refuted = {o["kind"] for o in rep["obligations"] if o["status"] == "refuted" and o["op"] == "shift i to 0"}
     assert "coverage" in refuted, rep

@@ -3,13 +3,14 @@ and timed on its own by verified_sched.discharge; and the op hooks other modules
 registry instead of naming the op (`exact_at` for `vsched run`, `claim_goals` for claims)."""
 from __future__ import annotations
 
+import dataclasses
 import time
 
 from verified_sched import budget
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
 from verified_sched.ops import apply_op, op_goals, reverse
-from verified_sched.ops import winograd
+from verified_sched.ops import registry, winograd
 from verified_sched.verify import OpContext, own_obligations, verify_program
 
 from conftest import REPO_ROOT
@@ -80,11 +81,11 @@ def test_run_asks_the_exact_at_hook_of_the_schedules_ops(monkeypatch):
         return True
     program = parse_text(REVERSED)
     assert not cli._exact_at(program, "k", {"N": 3}, "small-int")  # no op module declares the hook
-    monkeypatch.setattr(reverse, "exact_at", hook, raising=False)
+    monkeypatch.setattr(reverse, "SPEC", dataclasses.replace(reverse.SPEC, exact_at=hook))
     assert cli._exact_at(program, "k", {"N": 3}, "small-int")
     assert calls == [("k", {"N": 3}, "small-int")]
     assert not cli._exact_at(program, "r", {"N": 3}, "small-int")  # r has no schedule
-    assert callable(winograd.exact_at)
+    assert winograd.SPEC.exact_at is winograd.exact_at
 
 
 def test_winograd_exact_at_hook(cases_dir):
@@ -107,7 +108,8 @@ def test_claims_ask_the_claim_goals_hook(monkeypatch):
     def hook(program, a, b, profile, timeout):
         seen.append((a, b, profile))
         return [Goal("equivalence", "r is k reversed", Decided("proved", "hooked", engine="structural"))]
-    monkeypatch.setattr(reverse, "claim_goals", hook, raising=False)
+    monkeypatch.setattr(reverse, "SPEC", dataclasses.replace(reverse.SPEC, claim_goals=hook))
+    monkeypatch.setattr(registry, "SPECS", tuple(m.SPEC for m in registry.MODULES))
     claim = verify_program(parse_text(text))[0]
     assert seen == [("k", "r", "default")]
     assert [(o.kind, o.status, o.message, o.op) for o in claim.obligations] == \

@@ -249,11 +249,11 @@ def _exact_at(program: ir.Program, kernel: str, sizes: dict, inputs: str) -> boo
     """Whether an op of `kernel`'s schedule is proved to compute exactly (so bitwise equal to
     the reference) at these sizes for the inputs drawn: the optional `exact_at` hook of the
     schedule's op modules (winograd's, under small integers or declared `inputs` ranges)."""
-    from .ops import op_module
+    from .ops import op_spec
 
     sched = program.schedule_for(kernel)
-    mods = dict.fromkeys(op_module(op) for op in (sched.ops if sched else ()))
-    return any(m.exact_at(program, kernel, sizes, inputs) for m in mods if hasattr(m, "exact_at"))
+    specs = dict.fromkeys(op_spec(op) for op in (sched.ops if sched else ()))
+    return any(s.exact_at(program, kernel, sizes, inputs) for s in specs if s.exact_at is not None)
 
 
 def cmd_run(args) -> int:

@@ -29,10 +29,10 @@ def schedule_reassociates(program: ir.Program, kernel_name: str, profile: str,
 
 
 def _walk(program, kernel_name, ops, profile, timeout) -> bool:
-    from .ops import apply_op, op_module
+    from .ops import apply_op, op_spec
     from .discharge import discharge
     from .ops.common import pin_provenance
-    from .verify import GENERIC, OpContext, dependence_goal, own_obligations
+    from .verify import OpContext, dependence_goal, own_obligations
 
     deadline = time.perf_counter() + timeout
     current = program
@@ -45,15 +45,15 @@ def _walk(program, kernel_name, ops, profile, timeout) -> bool:
         if reason is not None:
             return False
         ctx = OpContext(current, after, kernel_name, op, k, profile, timeout, deadline)
-        module = op_module(op)
-        if getattr(module, "OWN_REASSOCIATES", False):
+        spec = op_spec(op)
+        if spec.own_reassociates:
             try:
                 own = own_obligations(ctx)  # a budget hit there is an unknown, never a reassociation
             except ScheduleError:
                 own = []
             if any(o.reassociates for o in own):
                 return True
-        if "reassociation" in getattr(module, "GENERIC", GENERIC):
+        if "reassociation" in spec.generic:
             if any(o.reassociates for o in discharge([dependence_goal(ctx, ("reassociation",))], deadline, k,
                                                      op.text())):
                 return True

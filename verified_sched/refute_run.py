@@ -147,14 +147,14 @@ def _rounding(program: ir.Program, kernel: str, obligations: list, k: int, profi
 
 def _keeps_rounding(program: ir.Program, kernel: str, obligations: list, k: int) -> bool:
     """Op k changes no value's rounding: its reassociation obligations are all proved without
-    reordering anything, or its module says it only moves accesses."""
-    from .ops import op_module
+    reordering anything, or its spec says it only moves accesses (`exact_rounding`)."""
+    from .ops import op_spec
     rs = [o for o in obligations if o.op_index == k and o.kind == "reassociation"]
     if rs:
         return all(o.status == "proved" and not o.reassociates for o in rs)
     op = program.schedule_for(kernel).ops[k - 1]
     try:
-        return bool(getattr(op_module(op), "EXACT_ROUNDING", False))
+        return op_spec(op).exact_rounding
     except VschedError:
         return False
 

@@ -2,10 +2,10 @@
 
 For each kernel: the kernel's own obligations (in_bounds, independence of its parallel loops,
 race between hardware threads), then per schedule op the precondition (apply raised?), the
-op's own obligations (ops/<op>.py `obligations(ctx)`) and the generic ones: in_bounds,
-coverage, dependence, reassociation and independence of newly parallel loops. An op module
-may narrow the generic set with a module attribute `GENERIC = ("in_bounds", ...)` when its
-own obligations replace them (a rewrite that changes what statements compute).
+op's own obligations (its `OpSpec.obligations(ctx)`, ops/spec.py) and the generic ones: in_bounds,
+coverage, dependence, reassociation and independence of newly parallel loops. An op's spec
+narrows the generic set (`OpSpec.generic`, a sub-tuple of GENERIC) when its own obligations
+replace them (a rewrite that changes what statements compute).
 For each `claim A == B`: contraction equivalence with multiplicities.
 """
 from __future__ import annotations
@@ -152,9 +152,9 @@ def _new_parallel(mb: KernelModel, ma: KernelModel):
 
 
 def generic_goals(ctx: OpContext) -> list:
-    """The generic goals of one op (narrowed by its module's `GENERIC`)."""
-    from .ops import op_module
-    generic = getattr(op_module(ctx.op), "GENERIC", GENERIC)
+    """The generic goals of one op (those its spec keeps: `OpSpec.generic`)."""
+    from .ops import op_spec
+    generic = op_spec(ctx.op).generic
     out = []
     if "in_bounds" in generic:
         out.append(in_bounds_goal(ctx.model_after, "after", ctx.timeout))
@@ -275,12 +275,12 @@ def verify_claim(program: ir.Program, claim: ir.Claim, profile: str, timeout: fl
 
 
 def op_claim_goals(program: ir.Program, claim: ir.Claim, profile: str, timeout: float):
-    """The goals of the first op module whose `claim_goals` hook decides `claim` (one kernel is
+    """The goals of the first op whose `claim_goals` hook (OpSpec) decides `claim` (one kernel is
     that op's rewrite of the other), or None."""
-    from .ops.registry import MODULES
-    for mod in MODULES:
-        hook = getattr(mod, "claim_goals", None)
-        goals = hook(program, claim.a, claim.b, profile, timeout) if hook else None
+    from .ops.registry import SPECS
+    for spec in SPECS:
+        hook = spec.claim_goals
+        goals = hook(program, claim.a, claim.b, profile, timeout) if hook is not None else None
         if goals is not None:
             return goals
     return None

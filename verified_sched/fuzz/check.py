@@ -27,11 +27,10 @@ from ..interp import run_kernel
 from ..interp_scalar import KernelError
 from ..op_syntax import op_name
 from ..ops import apply_op
-from ..ops.split import Split
-from ..ops.stage import Stage
 from ..sizes import eval_int
 from ..verify import verify_program
 from .backend import Declined
+from .options import op_options  # noqa: F401 (the labels an op list exercises; used below and re-exported)
 
 REPLAYABLE = ("coverage", "dependence", "in_bounds", "race")
 FINDING_KINDS = ("verifier", "counterexample", "backend", "crash")
@@ -61,23 +60,6 @@ class Outcome:
     backend_declined: int = 0  # examples the backend declined (fuzz/backend.py)
     finding: Finding | None = None
     times: dict = field(default_factory=dict)
-
-
-def op_options(ops) -> list:
-    out = []
-    for op in ops:
-        if isinstance(op, Split):
-            out += [f"split tail={op.tail}", f"split partition={op.partition}"]
-        elif isinstance(op, Stage):
-            out.append("stage shared" if op.shared else "stage local")
-            for name in ("cooperative", "swizzle", "pad_stride", "prec"):
-                if getattr(op, name) is not None:
-                    out.append(f"stage {name}")
-            if op.hoisted:
-                out.append("stage hoisted")
-            if op.pipeline != 1:
-                out.append("stage pipeline")
-    return out
 
 
 def steps(program: ir.Program, kernel: str, ops) -> list:

@@ -10,11 +10,7 @@ from hypothesis import strategies as st
 
 from .. import ir
 from ..op_syntax import LOOP_NAME, Custom, Field, Outputs, default
-from ..ops.interchange import Interchange
-from ..ops.pad import Pad
-from ..ops.retype import Retype
-from ..ops.split import TAILS, Split
-from ..ops.unroll import Unroll
+from ..ops.registry import SPECS
 from ..sizes import example_sizes
 from .names import PARAM_NAMES
 
@@ -25,34 +21,21 @@ def _loop_names(kernel: ir.Kernel) -> list:
 
 @st.composite
 def schedules_for(draw, program: ir.Program, kernel_name: str, max_ops: int = 3):
-    """A tuple of split / interchange / retype / unroll / pad records over the kernel's loops
-    (names created by a split are used by later ops). Preconditions may fail."""
+    """A tuple of records of the ops that draw by loop name only (their spec's `draw_by_name`:
+    split / interchange / retype / unroll / pad) over the kernel's loops (names created by a
+    split are used by later ops). Preconditions may fail. An op with nothing to draw (an
+    interchange over one loop) is replaced by the first of them (split)."""
     loops = _loop_names(program.kernel(kernel_name))
+    kinds = tuple(s for s in SPECS if s.draw_by_name is not None for _ in range(s.by_name_weight))
     ops = []
     fresh = iter(range(1000))
     for _ in range(draw(st.integers(1, max_ops))):
         if not loops:
             break
         loop = draw(st.sampled_from(loops))
-        kind = draw(st.sampled_from(("split", "split", "interchange", "retype", "unroll", "pad")))
-        if kind == "interchange" and len(loops) < 2:
-            kind = "split"
-        match kind:
-            case "split":
-                n = next(fresh)
-                outer, inner = f"{loop}o{n}", f"{loop}i{n}"
-                tail = draw(st.sampled_from(("guard", "guard") + TAILS))
-                ops.append(Split(loop, draw(st.integers(2, 8)), outer, inner, tail))
-                loops = [x for x in loops if x != loop] + [outer, inner]
-            case "interchange":
-                other = draw(st.sampled_from([x for x in loops if x != loop]))
-                ops.append(Interchange(loop, other))
-            case "retype":
-                ops.append(Retype(loop, draw(st.sampled_from(ir.AXES))))
-            case "unroll":
-                ops.append(Unroll(loop, draw(st.booleans())))
-            case _:
-                ops.append(Pad(loop, draw(st.integers(2, 8))))
+        drawn = draw(st.sampled_from(kinds)).draw_by_name(draw, loop, loops, fresh)
+        op, loops = drawn if drawn is not None else kinds[0].draw_by_name(draw, loop, loops, fresh)
+        ops.append(op)
     return tuple(ops)
 
 

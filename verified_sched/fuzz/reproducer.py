@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..budget import DEFAULT_TIMEOUT
 from ..dsl.printer import print_program
+from ..ops.registry import SPECS
 
 EXPECT = {"verifier": "illegal", "counterexample": None, "backend": "legal", "crash": None}
 
@@ -22,7 +23,8 @@ def sizes_line(sizes: list) -> str:
     return f"# fuzz-sizes: {'; '.join(_sizes_text(s) for s in sizes)}"
 
 
-STRUCTURAL = ("stage", "privatize", "expand_zero", "tensorize", "fuse_epilogue", "split_reduction", "winograd")
+# the ops that add or replace statements (OpSpec.structural), in registry order
+STRUCTURAL = tuple(s.keyword for s in SPECS if s.structural)
 
 
 def signature(kind: str, ops: list, obligation: str = "", op: str = "", message: str = "") -> str:

@@ -2,52 +2,46 @@
 (its loops, nests, reductions, zeroed and read tensors), applied, and redrawn when its
 preconditions fail, so most drawn schedules run to the end.
 
-Each op draws itself: its module's `possible(program, kernel_name)` (anything to draw over?),
-`draw_applicable(draw, program, kernel_name)` (a record, or None) and optional `FUZZ_WEIGHT`
-(how often it is drawn among the possible ops, default 1) and `draw_recipe(draw, program,
-kernel_name, ops)` (several ops ending in it, e.g. tensorize and stage after tiling a tiled
-matmul: ops/tiled_recipe.py; None when not taken). This module names no op.
+Each op draws itself, by the hooks of its spec (ops/spec.OpSpec): `possible(program,
+kernel_name)` (anything to draw over?), `draw_applicable(draw, program, kernel_name)` (a
+record, or None), `fuzz_weight` (how often it is drawn among the possible ops) and the
+optional `draw_recipe(draw, program, kernel_name, ops)` (several ops ending in it, e.g.
+tensorize and stage after tiling a tiled matmul: ops/tiled_recipe.py; None when not taken).
+This module names no op.
 """
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
 from .. import ir
-from ..errors import InternalError, ScheduleError, VschedError
+from ..errors import ScheduleError, VschedError
 from ..op_syntax import op_name
 from ..ops import apply_op
-from ..ops.registry import OP_NAMES, module_named
+from ..ops.registry import OP_NAMES, spec_named
 
 OPS = tuple(OP_NAMES)  # every op of the DSL (ops/registry.py)
 
 
-def _hook(kind: str, name: str):
-    hook = getattr(module_named(kind), name, None)
-    if hook is None:
-        raise InternalError(f"op module of {kind!r} has no fuzz hook {name!r} (docs/architecture.md, 'Adding an op')")
-    return hook
-
-
 def weight(kind: str) -> int:
-    """How many times op `kind` is entered among the possible ops drawn from (its FUZZ_WEIGHT)."""
-    return getattr(module_named(kind), "FUZZ_WEIGHT", 1)
+    """How many times op `kind` is entered among the possible ops drawn from (its fuzz_weight)."""
+    return spec_named(kind).fuzz_weight
 
 
 def possible(kind: str, cur: ir.Program, kname: str) -> bool:
     """Whether the kernel has anything an op of `kind` could be drawn over (its module's hook)."""
-    return bool(_hook(kind, "possible")(cur, kname))
+    return bool(spec_named(kind).possible(cur, kname))
 
 
 def draw_op(draw, kind: str, cur: ir.Program, kname: str):
     """An op record of `kind` over the current kernel, or None when the kernel has nothing it
     could apply to (its module's `draw_applicable`)."""
-    return _hook(kind, "draw_applicable")(draw, cur, kname)
+    return spec_named(kind).draw_applicable(draw, cur, kname)
 
 
 def draw_ops(draw, kind: str, cur: ir.Program, kname: str, ops: tuple) -> list:
     """The ops to try next for a drawn `kind`: its recipe when the op has one and takes it
     (only the ops among `ops`), else the op alone ([] when it has nothing to apply to)."""
-    recipe = getattr(module_named(kind), "draw_recipe", None)
+    recipe = spec_named(kind).draw_recipe
     seq = recipe(draw, cur, kname, ops) if recipe is not None else None
     if seq is not None:
         return [op for op in seq if op_name(op) in ops]

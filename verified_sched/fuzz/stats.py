@@ -6,12 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..ops.split import PARTITIONS, TAILS
-
-# the options whose coverage is reported (every one of them should show up in a campaign)
-OPTION_LABELS = ([f"split tail={t}" for t in TAILS] + [f"split partition={p}" for p in PARTITIONS] +
-                 ["stage shared", "stage local", "stage cooperative", "stage swizzle", "stage pad_stride",
-                  "stage prec", "stage hoisted", "stage pipeline"])
+from .options import OPTION_LABELS  # the options whose coverage is reported (fuzz/options.py)
 
 
 @dataclass

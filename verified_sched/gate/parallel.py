@@ -23,11 +23,20 @@ from concurrent.futures.process import BrokenProcessPool
 from . import results
 
 # imported once before the workers start (inherited by fork, or by the fork server), rather
-# than lazily by every worker: the verifier, every op module and the solver back ends
-_PRELOAD = ["verified_sched.verify", "verified_sched.dsl", "verified_sched.gate.results",
-            "verified_sched.ops.winograd.proofs", "verified_sched.ops.winograd.claim",
-            "verified_sched.ops.stage.dataflow", "verified_sched.ops.stage.swizzle"]
+# than lazily by every worker: the verifier, every op module (and every module of an op that
+# is a folder: its lazily imported proofs too) and the solver back ends
+_PRELOAD = ["verified_sched.verify", "verified_sched.dsl", "verified_sched.gate.results"]
 _PRELOAD_PACKAGES = ["verified_sched.ops", "smt"]
+
+
+def _op_submodules() -> list:
+    """Every module inside the registered ops that are folders (ops/<op>/*.py), in registry order."""
+    import pkgutil
+
+    from ..ops.registry import MODULES
+
+    return [f"{m.__name__}.{sub.name}" for m in MODULES if hasattr(m, "__path__")
+            for sub in pkgutil.iter_modules(m.__path__)]
 
 
 def preload_modules() -> list:
@@ -35,7 +44,7 @@ def preload_modules() -> list:
     import importlib
     import pkgutil
 
-    names = list(_PRELOAD)
+    names = list(_PRELOAD) + _op_submodules()
     for pkg in _PRELOAD_PACKAGES:
         mod = importlib.import_module(pkg)
         names += [f"{pkg}.{m.name}" for m in pkgutil.iter_modules(mod.__path__)]

@@ -16,6 +16,13 @@ def op_module(op):
     return module_for(op)
 
 
+def op_spec(op):
+    """The declared contract (ops/spec.OpSpec) of `op`'s op (InternalError if none is registered)."""
+    from .registry import spec_for
+
+    return spec_for(op)
+
+
 def apply_op(program, kernel_name: str, op):
     """The program after applying `op` to kernel `kernel_name` (pure; ScheduleError when the
     op's preconditions fail). A result that is not well formed (e.g. a loop holding a barrier
@@ -24,7 +31,7 @@ def apply_op(program, kernel_name: str, op):
     from .common import pin_provenance
 
     program = pin_provenance(program, kernel_name)
-    apply = op_module(op).apply
+    apply = op_spec(op).apply
     return apply_memo.cached(program, kernel_name, op, apply, lambda: _apply(program, kernel_name, op, apply))
 
 
@@ -55,4 +62,4 @@ def apply_schedule(program, kernel_name: str, upto: int | None = None):
 def op_goals(ctx) -> list:
     """The op-specific goals of the op in `ctx` (obligations.Goal records, discharged by the
     driver, which adds the generic ones)."""
-    return list(op_module(ctx.op).obligations(ctx))
+    return list(op_spec(ctx.op).obligations(ctx))

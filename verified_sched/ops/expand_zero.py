@@ -20,6 +20,7 @@ from ..ir import Assign, Float, For, Int, Var, Zero
 from ..op_syntax import OpRecord, Outputs, Syntax, loc_field, tensor_field
 from . import common, drawing, kernel_parts
 from .common import error
+from .spec import ALL_GENERIC, OpSpec
 
 
 @dataclass(frozen=True)
@@ -84,3 +85,11 @@ def draw_applicable(draw, program: ir.Program, kernel_name: str):
         return None
     t = drawing.pick(draw, zeros)
     return ExpandZero(t, tuple(kernel_parts.fresh(program, kernel, f"z{d}_") for d in range(program.tensor(t).rank)))
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=ALL_GENERIC,
+              own_reassociates=False, exact_rounding=False, structural=True, fuzz_weight=1,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=(),
+              draw_by_name=None, by_name_weight=0,
+              draw_recipe=None, exact_at=None,
+              claim_goals=None)

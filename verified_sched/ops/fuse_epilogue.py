@@ -51,6 +51,7 @@ from ..op_syntax import OPTIONS, OpRecord, Option, Syntax, loc_field, tensor_fie
 from ..simplify import Context, norm_index, simplify_kernel
 from . import common, kernel_parts
 from .common import error
+from .spec import ALL_GENERIC, OpSpec
 
 
 @dataclass(frozen=True)
@@ -336,3 +337,11 @@ def draw_applicable(draw, program: ir.Program, kernel_name: str):
 
     written = kernel_parts.accumulated(program.kernel(kernel_name))
     return FuseEpilogue(draw(st.sampled_from(written)), draw(st.integers(0, 4)) == 0) if written else None
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=ALL_GENERIC,
+              own_reassociates=False, exact_rounding=False, structural=True, fuzz_weight=FUZZ_WEIGHT,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=(),
+              draw_by_name=None, by_name_weight=0,
+              draw_recipe=None, exact_at=None,
+              claim_goals=None)

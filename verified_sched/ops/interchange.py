@@ -22,6 +22,7 @@ from ..op_syntax import Comma, OpRecord, Syntax, loc_field, loop_field
 from ..simplify import simplify_kernel
 from . import common, drawing, kernel_parts
 from .common import error
+from .spec import ALL_GENERIC, OpSpec
 
 
 @dataclass(frozen=True)
@@ -116,3 +117,22 @@ def draw_applicable(draw, program: ir.Program, kernel_name: str):
         return None
     a = drawing.pick(draw, loops)
     return Interchange(a, drawing.pick(draw, [x for x in loops if x != a]))
+
+
+def draw_by_name(draw, loop: str, loops: list, fresh):  # noqa: ARG001 - the by-name hook's signature
+    """fuzz/records.schedules_for's draw: `loop` interchanged with another loop name (None with
+    fewer than two loops)."""
+    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
+
+    if len(loops) < 2:
+        return None
+    other = draw(st.sampled_from([x for x in loops if x != loop]))
+    return Interchange(loop, other), loops
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=ALL_GENERIC,
+              own_reassociates=False, exact_rounding=False, structural=False, fuzz_weight=1,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=(),
+              draw_by_name=draw_by_name, by_name_weight=1,
+              draw_recipe=None, exact_at=None,
+              claim_goals=None)

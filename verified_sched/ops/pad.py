@@ -19,6 +19,7 @@ from ..errors import Loc
 from ..ir import BinOp, Cmp, FloorDiv, Int, Mod, Var
 from ..op_syntax import Field, OpRecord, Syntax, Word, loc_field, loop_field
 from . import common, drawing, kernel_parts
+from .spec import ALL_GENERIC, OpSpec
 
 
 @dataclass(frozen=True)
@@ -60,3 +61,18 @@ def draw_applicable(draw, program: ir.Program, kernel_name: str):
     """One of the kernel's loops padded to a multiple of 2, 4 or 8 (None without loops)."""
     loops = kernel_parts.loop_names(program.kernel(kernel_name))
     return Pad(drawing.pick(draw, loops), drawing.pick(draw, (2, 4, 8))) if loops else None
+
+
+def draw_by_name(draw, loop: str, loops: list, fresh):  # noqa: ARG001 - the by-name hook's signature
+    """fuzz/records.schedules_for's draw: `loop` padded to a multiple of 2..8."""
+    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
+
+    return Pad(loop, draw(st.integers(2, 8))), loops
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=ALL_GENERIC,
+              own_reassociates=False, exact_rounding=False, structural=False, fuzz_weight=1,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=(),
+              draw_by_name=draw_by_name, by_name_weight=1,
+              draw_recipe=None, exact_at=None,
+              claim_goals=None)

@@ -37,6 +37,7 @@ from ..op_syntax import Custom, OpRecord, Syntax, loc_field, loop_field
 from ..simplify import linear_form, render_linear, fold_index
 from . import common, drawing, kernel_parts
 from .common import error
+from .spec import ALL_GENERIC, OpSpec
 
 
 def _partition_parse(ts, outputs) -> tuple:
@@ -270,3 +271,11 @@ def draw_applicable(draw, program: ir.Program, kernel_name: str):
     if draw(st.booleans()):
         bp = ir.Int(pick((1, 2, 3)))
     return Partition(v, (bp,), (fresh(program, kernel, f"{v}p0_"), fresh(program, kernel, f"{v}p1_")))
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=ALL_GENERIC,
+              own_reassociates=False, exact_rounding=False, structural=False, fuzz_weight=1,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=(),
+              draw_by_name=None, by_name_weight=0,
+              draw_recipe=None, exact_at=None,
+              claim_goals=None)

@@ -1,13 +1,11 @@
 """The op registry: every schedule op, one module each, imported explicitly.
 
-An op module (verified_sched/ops/<op>.py) holds `RECORD` (its record class, whose `SYNTAX`
-gives the parser, the printer, the validation and the syntactic fuzz strategy), `apply(program,
-kernel_name, op)`, `obligations(ctx)` (its own; the driver adds the generic ones, narrowed by
-an optional `GENERIC` tuple), its fuzz strategy `possible(program, kernel_name)` (anything to
-draw over?) and `draw_applicable(draw, program, kernel_name)` (a record drawn over the kernel
-as it stands; None when it has nothing to draw over), optionally `FUZZ_WEIGHT` (default 1)
-and `draw_recipe(draw, program, kernel_name, ops)` (fuzz/schedules.py), and optionally
-`EXACT_ROUNDING`. Adding an op is one module plus one line in `MODULES` below.
+An op module (verified_sched/ops/<op>.py, or the `__init__` of a folder ops/<op>/) ends with
+`SPEC = OpSpec(...)` (ops/spec.py): its record class (whose `SYNTAX` gives the parser, the
+printer, the validation and the syntactic fuzz strategy), `apply`, its own `obligations` (the
+driver adds the generic ones it keeps), its rounding, whether it is structural, its fuzz hooks
+and its optional hooks, every field named. Consumers read `spec_for(op)`'s typed fields.
+Adding an op is one module plus one line in `MODULES` below.
 
 `MODULES` order is the DSL's op order (error messages, `vsched fuzz --ops`, hypothesis draws).
 A record whose type is not registered is an internal error (a bug), never a user's
@@ -26,6 +24,7 @@ MODULES = (split, interchange, retype, unroll, partition, pad, stage, privatize,
 OP_NAMES = {m.RECORD.SYNTAX.keyword: m.RECORD for m in MODULES}
 OP_TYPES = tuple(OP_NAMES.values())
 _BY_RECORD = {m.RECORD: m for m in MODULES}
+SPECS = tuple(m.SPEC for m in MODULES)  # the op contracts (ops/spec.OpSpec), in MODULES order
 
 
 def module_for(op):
@@ -40,3 +39,13 @@ def module_for(op):
 def module_named(keyword: str):
     """The module of the op with DSL keyword `keyword` (KeyError if none)."""
     return _BY_RECORD[OP_NAMES[keyword]]
+
+
+def spec_for(op):
+    """The declared contract (ops/spec.OpSpec) of the op record `op` (InternalError if none)."""
+    return module_for(op).SPEC
+
+
+def spec_named(keyword: str):
+    """The declared contract of the op with DSL keyword `keyword` (KeyError if none)."""
+    return module_named(keyword).SPEC

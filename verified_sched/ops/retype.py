@@ -20,6 +20,7 @@ from ..ir import For
 from ..op_syntax import Field, OpRecord, Syntax, Word, loc_field, loop_field
 from . import common, drawing, kernel_parts
 from .common import error
+from .spec import ALL_GENERIC, OpSpec
 
 
 @dataclass(frozen=True)
@@ -63,3 +64,18 @@ def draw_applicable(draw, program: ir.Program, kernel_name: str):
     """One of the kernel's loops retyped to one of FUZZ_AXES (None when it has no loop)."""
     loops = kernel_parts.loop_names(program.kernel(kernel_name))
     return Retype(drawing.pick(draw, loops), drawing.pick(draw, FUZZ_AXES)) if loops else None
+
+
+def draw_by_name(draw, loop: str, loops: list, fresh):  # noqa: ARG001 - the by-name hook's signature
+    """fuzz/records.schedules_for's draw: `loop` retyped to any axis."""
+    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
+
+    return Retype(loop, draw(st.sampled_from(ir.AXES))), loops
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=ALL_GENERIC,
+              own_reassociates=False, exact_rounding=False, structural=False, fuzz_weight=1,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=(),
+              draw_by_name=draw_by_name, by_name_weight=1,
+              draw_recipe=None, exact_at=None,
+              claim_goals=None)

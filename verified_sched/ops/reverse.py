@@ -25,6 +25,7 @@ from .. import ir
 from ..errors import Loc
 from ..op_syntax import OpRecord, Syntax, loop_field
 from . import common, drawing, kernel_parts
+from .spec import ALL_GENERIC, OpSpec
 
 
 @dataclass(frozen=True)
@@ -60,3 +61,11 @@ def draw_applicable(draw, program: ir.Program, kernel_name: str):
     """`reverse` of one of the kernel's uniquely named loops, or None when it has none."""
     loops = kernel_parts.loop_names(program.kernel(kernel_name))
     return Reverse(drawing.pick(draw, loops)) if loops else None
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=ALL_GENERIC,
+              own_reassociates=False, exact_rounding=False, structural=False, fuzz_weight=1,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=(),
+              draw_by_name=None, by_name_weight=0,
+              draw_recipe=None, exact_at=None,
+              claim_goals=None)

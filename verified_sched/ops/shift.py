@@ -26,6 +26,7 @@ from .. import ir
 from ..errors import Loc
 from ..op_syntax import Custom, OpRecord, Syntax, Word, loop_field
 from . import common, drawing, kernel_parts
+from .spec import ALL_GENERIC, OpSpec
 
 
 def _zero_parse(ts, outputs) -> tuple:  # noqa: ARG001 - the Custom form's signature
@@ -74,3 +75,11 @@ def draw_applicable(draw, program: ir.Program, kernel_name: str):
     """`shift` of one of the kernel's uniquely named loops, or None when it has none."""
     loops = kernel_parts.loop_names(program.kernel(kernel_name))
     return Shift(drawing.pick(draw, loops)) if loops else None
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=ALL_GENERIC,
+              own_reassociates=False, exact_rounding=False, structural=False, fuzz_weight=1,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=(),
+              draw_by_name=None, by_name_weight=0,
+              draw_recipe=None, exact_at=None,
+              claim_goals=None)

@@ -72,6 +72,7 @@ from ..ir import (Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load,
 from ..op_syntax import OPTIONS, Field, OpRecord, Option, Outputs, Syntax, Word, invalid, loc_field, loop_field
 from . import common, drawing, kernel_parts
 from .common import error
+from .spec import ALL_GENERIC, OpSpec
 
 
 TAILS = ("guard", "round_up", "shift_inward", "predicate", "predicate_loads", "predicate_stores",
@@ -286,3 +287,22 @@ def draw_applicable(draw, program: ir.Program, kernel_name: str):
     fresh = kernel_parts.fresh
     return Split(v, pick((2, 2, 3, 4, 8, 16)), fresh(program, kernel, v + "o"), fresh(program, kernel, v + "i"),
                  tail, part)
+
+
+def draw_by_name(draw, loop: str, loops: list, fresh):
+    """fuzz/records.schedules_for's draw: a split of `loop` into `{loop}o{n}`, `{loop}i{n}`
+    (n from the counter `fresh`) and the loop names after it."""
+    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
+
+    n = next(fresh)
+    outer, inner = f"{loop}o{n}", f"{loop}i{n}"
+    tail = draw(st.sampled_from(("guard", "guard") + TAILS))
+    return Split(loop, draw(st.integers(2, 8)), outer, inner, tail), [x for x in loops if x != loop] + [outer, inner]
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=ALL_GENERIC,
+              own_reassociates=False, exact_rounding=False, structural=False, fuzz_weight=1,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=("tail", "partition"),
+              draw_by_name=draw_by_name, by_name_weight=2,
+              draw_recipe=None, exact_at=None,
+              claim_goals=None)

@@ -23,6 +23,7 @@ from ..op_syntax import OPTIONS, OpRecord, Option, Syntax, loc_field, loop_field
 from ..simplify import fold_index
 from . import common, drawing, kernel_parts
 from .common import error
+from .spec import ALL_GENERIC, OpSpec
 
 
 @dataclass(frozen=True)
@@ -81,3 +82,18 @@ def draw_applicable(draw, program: ir.Program, kernel_name: str):
     pick = functools.partial(drawing.pick, draw)
     loop = pick(const) if const and draw(st.integers(0, 3)) else pick([f.var for f in nodes])
     return Unroll(loop, draw(st.booleans()))
+
+
+def draw_by_name(draw, loop: str, loops: list, fresh):  # noqa: ARG001 - the by-name hook's signature
+    """fuzz/records.schedules_for's draw: `loop` unrolled (fully or not)."""
+    from hypothesis import strategies as st  # fuzzing only (an optional dependency)
+
+    return Unroll(loop, draw(st.booleans())), loops
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=ALL_GENERIC,
+              own_reassociates=False, exact_rounding=False, structural=False, fuzz_weight=1,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=(),
+              draw_by_name=draw_by_name, by_name_weight=1,
+              draw_recipe=None, exact_at=None,
+              claim_goals=None)

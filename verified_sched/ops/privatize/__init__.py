@@ -16,6 +16,15 @@ from __future__ import annotations
 from .apply import RECORD, Plan, Privatize, analyze, apply, load_sid, redirect, store_sid
 from .draw import FUZZ_WEIGHT, draw_applicable, possible
 from .proofs import GENERIC, obligations, undo
+from ..spec import OpSpec
 
 __all__ = ["FUZZ_WEIGHT", "GENERIC", "RECORD", "Plan", "Privatize", "analyze", "apply", "draw_applicable", "load_sid",
            "obligations", "possible", "redirect", "store_sid", "undo"]
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=GENERIC,
+              own_reassociates=False, exact_rounding=False, structural=True, fuzz_weight=FUZZ_WEIGHT,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=(),
+              draw_by_name=None, by_name_weight=0,
+              draw_recipe=None, exact_at=None,
+              claim_goals=None)

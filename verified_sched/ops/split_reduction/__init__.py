@@ -10,6 +10,7 @@ from . import proofs, proofs_dynamic
 from .apply import (GENERIC, MAX_BLOCKS, OWN_REASSOCIATES, RECORD, SplitReduction, apply, combine_op,
                     initial_value, recognize, tree)
 from .draw import FUZZ_WEIGHT, draw_applicable, possible
+from ..spec import OpSpec
 
 __all__ = ["FUZZ_WEIGHT", "GENERIC", "MAX_BLOCKS", "OWN_REASSOCIATES", "RECORD", "SplitReduction", "apply", "combine_op",
            "draw_applicable", "initial_value", "obligations", "possible", "recognize", "tree"]
@@ -20,3 +21,11 @@ def obligations(ctx) -> list:
     recognized: affine (proofs.py) or dynamic scatter (proofs_dynamic.py)."""
     p = proofs.parts(ctx)
     return (proofs_dynamic if p.found.dynamic else proofs).goals(ctx, p)
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=GENERIC,
+              own_reassociates=OWN_REASSOCIATES, exact_rounding=False, structural=True, fuzz_weight=FUZZ_WEIGHT,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=(),
+              draw_by_name=None, by_name_weight=0,
+              draw_recipe=None, exact_at=None,
+              claim_goals=None)

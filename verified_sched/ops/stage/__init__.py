@@ -13,6 +13,7 @@ from __future__ import annotations
 from .apply import SWIZZLES, Stage, apply
 from .draw import FUZZ_WEIGHT, draw_applicable, draw_recipe, possible
 from .proofs import obligations
+from ..spec import OpSpec
 
 RECORD = Stage  # the op record this module applies (ops/registry.py)
 
@@ -22,3 +23,11 @@ EXACT_ROUNDING = True
 
 __all__ = ["RECORD", "GENERIC", "EXACT_ROUNDING", "FUZZ_WEIGHT", "SWIZZLES", "Stage", "apply", "draw_applicable",
            "draw_recipe", "obligations", "possible"]
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=GENERIC,
+              own_reassociates=False, exact_rounding=EXACT_ROUNDING, structural=True, fuzz_weight=FUZZ_WEIGHT,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=(("shared", "local"), "cooperative", "swizzle", "pad_stride", "prec", "hoisted", "pipeline"),
+              draw_by_name=None, by_name_weight=0,
+              draw_recipe=draw_recipe, exact_at=None,
+              claim_goals=None)

@@ -31,6 +31,15 @@ from __future__ import annotations
 from .apply import OWN_REASSOCIATES, RECORD, THREADS, Tensorize, Tile, apply, tile
 from .draw import FUZZ_WEIGHT, draw_applicable, draw_recipe, possible
 from .proofs import obligations
+from ..spec import ALL_GENERIC, OpSpec
 
 __all__ = ["FUZZ_WEIGHT", "OWN_REASSOCIATES", "RECORD", "THREADS", "Tensorize", "Tile", "apply", "draw_applicable",
            "draw_recipe", "obligations", "possible", "tile"]
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=ALL_GENERIC,
+              own_reassociates=OWN_REASSOCIATES, exact_rounding=False, structural=True, fuzz_weight=FUZZ_WEIGHT,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=(),
+              draw_by_name=None, by_name_weight=0,
+              draw_recipe=draw_recipe, exact_at=None,
+              claim_goals=None)

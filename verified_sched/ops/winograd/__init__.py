@@ -32,11 +32,11 @@ from __future__ import annotations
 from .record import Winograd
 from .apply import apply, rewrite_kernel  # noqa: F401 (the op's apply; the rewrite, re-exported)
 from .draw import FUZZ_WEIGHT, draw_applicable, possible  # noqa: F401 (the fuzzer's strategy)
+from ..spec import OpSpec
 
 RECORD = Winograd  # the op record this module applies (ops/registry.py)
 
 GENERIC = ()  # this op's own obligations replace the generic provenance-based ones
-REPLACES_GENERIC = True
 
 NO_RANGES = ("; exactness is not an obligation: the file declares no input ranges "
              "(e.g. 'inputs a, b int in [-8, 8]')")
@@ -67,3 +67,11 @@ def claim_goals(program, a: str, b: str, profile: str, timeout: float):
     from .claim import claim_goals as goals
 
     return goals(program, a, b, profile, timeout)
+
+
+SPEC = OpSpec(record=RECORD, apply=apply, obligations=obligations, generic=GENERIC,
+              own_reassociates=False, exact_rounding=False, structural=True, fuzz_weight=FUZZ_WEIGHT,
+              possible=possible, draw_applicable=draw_applicable, fuzz_options=(),
+              draw_by_name=None, by_name_weight=0,
+              draw_recipe=None, exact_at=exact_at,
+              claim_goals=claim_goals)
