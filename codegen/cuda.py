@@ -32,8 +32,8 @@ from . import cuda_mma
 from .build import CModule, compile_shared
 from .c import PRELUDE, cname
 from .dtypes import C_STORAGE, global_tensors, param_names
-from .gpu_lowering import (GpuLowering, Launch, Unsupported, const_count, has_barrier, hw_loops,  # noqa: F401
-                           is_global_zero, used_globals, used_scratch)
+from .gpu_lowering import (GpuLowering, Launch, Unsupported, const_count, is_global_zero,  # noqa: F401
+                           used_globals, used_scratch)
 
 AXIS_SLOT = {"x": 0, "y": 1, "z": 2}
 NVCC_FLAGS = ("-O3", "-std=c++17", "--fmad=false", "-arch=sm_80", "-diag-suppress=177")
