@@ -1,7 +1,7 @@
 """Robustness at scale: mutated .vs files through `vsched show` and `vsched verify` (a
 measurement, not a test; tests/test_dsl_fuzz.py runs a small seeded sample in the suite).
 
-Mutants come from `verified_sched.dsl.mutate` over tests/cases/*.vs and examples/*.vs. Each
+Mutants come from `tests/support/dsl_mutate.py` over tests/cases/*.vs and examples/*.vs. Each
 runs in a worker process (`show FILE`, then `verify FILE --timeout V`; with `--run`, also
 `run FILE` when verify says legal) under a wall-clock limit per mutant: a worker past the
 limit is killed and counted as a timeout, a worker killed by a signal as a signal. Printed:
@@ -128,7 +128,8 @@ def main() -> int:
     if args.worker:
         worker()
         return 0
-    from verified_sched.dsl.mutate import corpus, mutants
+    sys.path.insert(0, str(ROOT / "tests"))
+    from support.dsl_mutate import corpus, mutants
 
     work = list(mutants(corpus(ROOT), args.mutants, args.seed))
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="vsched-fuzz-"))

@@ -36,7 +36,7 @@ from verified_sched import ir
 from verified_sched.errors import InternalError, UsageError
 from verified_sched.expr_mapper import NODE_METHODS
 
-from .c_expr import (ADD, ATOM, COND, MUL, UNARY, C_KEYWORDS, CONDITION_KINDS, IndexC, ScalarC,  # noqa: F401
+from .c_expr import (ADD, ATOM, MUL, UNARY, CONDITION_KINDS, IndexC, ScalarC,  # noqa: F401
                      cname, float_literal, is_int_expr, par as _par)
 from .full_tiles import full_tiles as split_full_tiles
 from .dtypes import C_COMPUTE, C_STORAGE, NP_DTYPE, eval_int, global_tensors, param_names

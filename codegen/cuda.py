@@ -21,8 +21,6 @@ launch, a top-level `zero` of a global tensor as `cudaMemset`.
 from __future__ import annotations
 
 import shutil
-import subprocess
-from pathlib import Path
 
 from cffi import FFI
 
@@ -34,8 +32,8 @@ from . import cuda_mma
 from .build import CModule, compile_shared
 from .c import PRELUDE, cname
 from .dtypes import C_STORAGE, global_tensors, param_names
-from .gpu_lowering import (GpuLowering, Launch, Unsupported, const_count, has_barrier, hw_loops,  # noqa: F401
-                           is_global_zero, used_globals, used_scratch)
+from .gpu_lowering import (GpuLowering, Launch, Unsupported, const_count, is_global_zero,  # noqa: F401
+                           used_globals, used_scratch)
 
 AXIS_SLOT = {"x": 0, "y": 1, "z": 2}
 NVCC_FLAGS = ("-O3", "-std=c++17", "--fmad=false", "-arch=sm_80", "-diag-suppress=177")
@@ -308,19 +306,6 @@ def emit_cuda(program: ir.Program, kernels=None) -> str:
 
 def nvcc() -> str | None:
     return shutil.which("nvcc")
-
-
-def compile_cuda(source: str, out_dir, flags=NVCC_FLAGS, what: str = "-c") -> subprocess.CompletedProcess:
-    """Compile-only check (`-c`, `-ptx` or `-cubin`) with `-Xptxas -v`: returns the process
-    (stderr holds the ptxas resource report). Raises UsageError when nvcc is missing."""
-    tool = nvcc()
-    if tool is None:
-        raise UsageError("nvcc not found: install the CUDA toolkit to compile the CUDA backend")
-    src = Path(out_dir) / "kernel.cu"
-    src.write_text(source)
-    suffix = {"-c": "o", "-ptx": "ptx", "-cubin": "cubin"}[what]
-    cmd = [tool, *flags, "-Xptxas", "-v", what, str(src), "-o", str(Path(out_dir) / f"kernel.{suffix}")]
-    return subprocess.run(cmd, capture_output=True, text=True, check=False)
 
 
 def load_cuda(program: ir.Program, kernels=None, flags=NVCC_FLAGS):

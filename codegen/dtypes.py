@@ -11,14 +11,10 @@ in [0, c), as in Python (C truncates; the C backend compensates).
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
-
 import numpy as np
 
 from verified_sched import ir
 from verified_sched.errors import UsageError
-from verified_sched.expr_mapper import NODE_METHODS, ExprMapper, register
-from verified_sched.semantics import ROWS, row_of
 
 NP_DTYPE = {
     "f32": np.dtype(np.float32),
@@ -56,7 +52,7 @@ def global_tensors(program: ir.Program) -> list:
     return [t for t in program.tensors if t.memory in ("global", "constant")]
 
 
-from .int_eval import IntEval, Loader, eval_cond, eval_int  # noqa: F401,E402 - re-exported
+from .int_eval import IntEval, eval_cond, eval_int  # noqa: F401,E402 - re-exported
 
 
 def check_sizes(program: ir.Program, sizes: dict) -> dict:

@@ -15,7 +15,6 @@ from verified_sched.expr_mapper import ExprMapper, register
 from verified_sched.ir import And, BoolConst, Cmp, Int, Load, Not, Or, Var, walk
 from verified_sched.semantics import ROWS
 
-CTX = isl.DEFAULT_CONTEXT
 _CONDITIONS = (Cmp, And, Or, Not, BoolConst)
 TRUE = "(1 = 1)"
 FALSE = "(1 = 0)"
@@ -199,12 +198,6 @@ def negate(c):
 
 def is_data_cond(c, names: dict) -> bool:
     return not _expressible(cond, c, names)
-
-
-def bounds_text(lo_hi_pairs) -> str:
-    """Conjunction text of `lo <= v < hi` for (v, lo_text, hi_text) triples."""
-    parts = [f"{lo} <= {v} < {hi}" for v, lo, hi in lo_hi_pairs]
-    return " and ".join(parts) if parts else TRUE
 
 
 def join_and(parts) -> str:

@@ -11,7 +11,7 @@ from verified_sched.ir import Load, Var
 from .affine import NonAffine, aff, is_affine
 from .memo import isl_map, isl_set
 from verified_sched.obligations import Decided
-from .describe import coords, instance, param_values, sets_of
+from .describe import coords, instance, param_values
 from .isltools import tensor_box, kv_text, params_text, point_of
 from .model import KernelModel
 from .order import before_on
@@ -329,13 +329,6 @@ def _extra_cex(after, sid, pt, why):
                    f"({kv_text(inst['original'])}), that writes {w['tensor']}[{', '.join(map(str, w['index'] or []))}]: "
                    f"{why}, at {params_text(params)}",
                    counterexample={"params": params, "instances": insts, "cells": [w]})
-
-
-def _uset_part(u: isl.UnionSet, name: str, model) -> isl.Set:
-    for s in sets_of(u):
-        if s.get_tuple_name() == name:
-            return s
-    return isl_set(model.space(f"{model.tup(model.stmt(name))} : 1 = 0"))
 
 
 def _consistent(before, after, sid, sb, sa, pa, pb):

@@ -1,12 +1,11 @@
-"""Concrete evaluation of index expressions and affine conditions (floor semantics).
+"""Concrete evaluation of index expressions (floor semantics).
 
 Used to describe counterexamples (cells, original instances) and by brute-force
 enumeration. A tensor read inside an index has no concrete value here: `Dynamic` is raised.
 """
 from __future__ import annotations
 
-from verified_sched.ir import (And, BinOp, BoolConst, Call, Cmp, FloorDiv, Int, Load, Mod, Not, Or,
-                               Var)
+from verified_sched.ir import BinOp, Call, FloorDiv, Int, Load, Mod, Var
 
 
 class Dynamic(Exception):
@@ -38,20 +37,5 @@ def ev(e, env: dict) -> int:
     raise Dynamic(f"cannot evaluate {type(e).__name__} as an integer")
 
 
-_CMP = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__,
-        "==": int.__eq__, "!=": int.__ne__}
 
 
-def evc(c, env: dict) -> bool:
-    match c:
-        case Cmp(op=op, a=a, b=b):
-            return _CMP[op](ev(a, env), ev(b, env))
-        case And(a=a, b=b):
-            return evc(a, env) and evc(b, env)
-        case Or(a=a, b=b):
-            return evc(a, env) or evc(b, env)
-        case Not(a=a):
-            return not evc(a, env)
-        case BoolConst(value=v):
-            return v
-    raise Dynamic(f"cannot evaluate condition {type(c).__name__}")

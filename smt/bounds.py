@@ -9,7 +9,6 @@ from __future__ import annotations
 import z3
 
 from .intexpr import NoTerm, cond, term
-from .solver import Decision, decide
 
 
 def read_symbols(facts: list, stable=frozenset(), ranges=None):
@@ -51,19 +50,6 @@ def access_query(params, constraints, loops, guards, index, storage, load=None, 
         except NoTerm:
             loose = True
     return facts, goal, loose
-
-
-def access_in_bounds(params, constraints, loops, guards, index, storage, timeout=None, load=None,
-                     facts=None) -> Decision:
-    """access_query decided by z3: a refutation that needs a dropped guard is unknown."""
-    try:
-        facts, goal, loose = access_query(params, constraints, loops, guards, index, storage, load, facts)
-    except NoTerm as exc:
-        return Decision("unknown", None, str(exc))
-    d = decide(facts, goal) if timeout is None else decide(facts, goal, timeout)
-    if d.status == "refuted" and loose:
-        return Decision("unknown", None, LOOSE)
-    return d
 
 
 LOOSE = "the out-of-bounds instance needs a data-dependent guard to hold"

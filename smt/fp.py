@@ -11,9 +11,7 @@ identifies every NaN, whatever its payload) exactly when SMT-LIB `=` holds on th
 it distinguishes -0.0 from +0.0 and identifies NaNs.
 
 Each operation's encoding is one row of `BINARY`, `CALLS_FP`, `CALLS_INT` (one place, to be
-pointed at the semantics table's rows). `FpEncoder` is the `ExprMapper` over IR expressions;
-callers give it a `load(node, prec)` for tensor reads (a z3 constant of the tensor's storage
-sort, say). `equal(a, b, facts, timeout)` decides SMT `=` with a timeout: z3 giving up is
+pointed at the semantics table's rows). `equal(a, b, facts, timeout)` decides SMT `=` with a timeout: z3 giving up is
 unknown, never equal.
 """
 from __future__ import annotations
@@ -23,8 +21,6 @@ import struct
 
 import z3
 
-from verified_sched.expr_mapper import ExprMapper
-from . import intexpr
 from .solver import solver
 from verified_sched import budget
 
@@ -125,9 +121,6 @@ CALLS_INT = {
     "fma": lambda a, b, c: a * b + c, "neg": lambda a: -a,
     "abs": lambda a: z3.If(a < 0, -a, a), "relu": lambda a: z3.If(a > 0, a, z3.BitVecVal(0, 32)),
 }
-CMP = {"<": (z3.fpLT, lambda a, b: a < b), "<=": (z3.fpLEQ, lambda a, b: a <= b),
-       ">": (z3.fpGT, lambda a, b: a > b), ">=": (z3.fpGEQ, lambda a, b: a >= b),
-       "==": (z3.fpEQ, lambda a, b: a == b), "!=": (lambda a, b: z3.Not(z3.fpEQ(a, b)), lambda a, b: a != b)}
 
 
 def binary(op: str, prec: str, a, b):
@@ -139,71 +132,6 @@ def call(fn: str, prec: str, args):
     if fn not in table:
         raise NoFp(f"{fn} in {prec} is not modelled")
     return table[fn](*args)
-
-
-# ---------------------------------------------------------------- IR expressions
-
-class FpEncoder(ExprMapper):
-    """`encoder(expr, prec)`: the z3 term of an IR value expression evaluated in compute type
-    `prec` (f32, f64 or i32). `load(node, prec)` gives a read's term in type `prec`;
-    `env` maps index names to z3 Ints."""
-
-    def __init__(self, load=None, env=None, tensor_prec=None):
-        self.load, self.env = load, env if env is not None else {}
-        self.tensor_prec = tensor_prec or {}
-
-    def index(self, e):
-        try:
-            return intexpr.term(e, self.env)
-        except intexpr.NoTerm as exc:
-            raise NoFp(str(exc)) from None
-
-    def map_int(self, node, prec):
-        return const(node.value, prec)
-
-    map_float = map_int
-
-    def map_var(self, node, prec):
-        return convert(self.index(node), "int", prec)
-
-    map_floordiv = map_mod = map_var
-
-    def map_binop(self, node, prec):
-        return binary(node.op, prec, self(node.a, prec), self(node.b, prec))
-
-    def map_call(self, node, prec):
-        return call(node.fn, prec, [self(a, prec) for a in node.args])
-
-    def map_cast(self, node, prec):
-        inner = COMPUTE[node.prec]
-        return convert(round_to(self(node.a, inner), inner, node.prec), inner, prec)
-
-    def map_load(self, node, prec):
-        if self.load is None:
-            raise NoFp(f"a read of {node.tensor} has no term")
-        return self.load(node, prec)
-
-    def map_where(self, node, prec):
-        return z3.If(self(node.cond, prec), self(node.a, prec), self(node.b, prec))
-
-    def map_cmp(self, node, prec):
-        try:
-            return intexpr.cond(node, self.env)
-        except intexpr.NoTerm:
-            pass
-        return CMP[node.op][1 if is_int(prec) else 0](self(node.a, prec), self(node.b, prec))
-
-    def map_and(self, node, prec):
-        return z3.And(self(node.a, prec), self(node.b, prec))
-
-    def map_or(self, node, prec):
-        return z3.Or(self(node.a, prec), self(node.b, prec))
-
-    def map_not(self, node, prec):
-        return z3.Not(self(node.a, prec))
-
-    def map_boolconst(self, node, prec):
-        return z3.BoolVal(node.value)
 
 
 # ---------------------------------------------------------------- deciding "bitwise equal"

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
 from verified_sched import exits
 from verified_sched.cli import main
+from verified_sched.gate.results import worst_exit
 
 UNKNOWN = """params N where N >= 1
 tensor A[N] f32
@@ -46,7 +48,8 @@ def test_verify_several_files_exits_with_the_most_severe(tmp_path, repo_root, ca
     assert main(["verify", str(unknown), str(illegal)]) == 1
     assert main(["verify", str(illegal), str(bad), str(unknown)]) == 2
     capsys.readouterr()
-    assert exits.worst(0, 3, 1, 2, 4) == 4 and exits.worst() == 0
+    statuses = [SimpleNamespace(status=s) for s in ("legal", "unknown", "illegal", "input", "internal")]
+    assert [worst_exit(statuses[:k]) for k in range(6)] == [0, 0, 3, 1, 2, 4]
 
 
 def _boom(args):

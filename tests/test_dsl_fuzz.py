@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from verified_sched.cli import main
-from verified_sched.dsl.mutate import corpus, mutants
+from support.dsl_mutate import KEYWORDS, LANGUAGE, corpus, mutants
+from verified_sched.ops.registry import MODULES
 
 COUNT, CHUNK, SEED = 96, 12, 20261201
 _MUTANTS: list = []
@@ -30,6 +31,19 @@ def test_mutants_come_from_the_corpus_and_vary(repo_root):
     assert {"delete", "number", "parens", "sum", "nest"} <= {k.rstrip("0123456789") for k in kinds}
     # deterministic for a seed
     assert [t for _, t in mutants(sources, 5, SEED)] == [t for _, t in batch[:5]]
+
+
+# the hand-kept list dsl/mutate.py had before the op keywords came from the registry
+OLD_KEYWORDS = ("params", "tensor", "kernel", "schedule", "claim", "for", "in", "if", "else", "zero",
+                "barrier", "where", "and", "or", "not", "true", "false", "split", "interchange", "by",
+                "f32", "i32", "f16", "shared", "vectorized", "thread.x", "block.x", "pad", "floor")
+
+
+def test_mutation_keywords_are_the_old_list_with_every_op_from_the_registry():
+    ops = {m.RECORD.SYNTAX.keyword for m in MODULES}
+    assert set(KEYWORDS) == (set(OLD_KEYWORDS) - {"split", "interchange", "pad"}) | ops
+    assert {"split", "interchange", "pad", "stage", "winograd"} <= ops
+    assert not set(LANGUAGE) & ops and len(KEYWORDS) == len(set(KEYWORDS))
 
 
 @pytest.mark.parametrize("chunk", range(COUNT // CHUNK))

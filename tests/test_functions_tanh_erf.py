@@ -51,7 +51,7 @@ def test_values_are_libms():
 
 def test_imported_math_ops_become_the_functions():
     pytest.importorskip("xdsl")
-    from verified_sched.mlir.importer import import_mlir
+    from support.mlir_import import import_mlir
 
     text = """func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>

@@ -6,7 +6,8 @@ import textwrap
 
 from verified_sched.dsl import parse_text
 from verified_sched.dsl.printer import print_program
-from verified_sched.fuzz.campaign import Config, ExampleClock
+from support.fake_clock import ExampleClock
+from verified_sched.fuzz.campaign import Config
 from verified_sched.fuzz.crashes import find_crashes, flight_path, note_example
 from verified_sched.fuzz.driver import Campaign
 from verified_sched.fuzz.reproducer import read_sizes

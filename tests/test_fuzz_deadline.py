@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from verified_sched.fuzz.campaign import Config, ExampleClock, run_batch
+from support.fake_clock import ExampleClock
+from verified_sched.fuzz.campaign import Config, run_batch
 from verified_sched.fuzz.driver import Campaign
 
 HUGE = 100_000  # examples per batch: without the deadline a batch would run for hours

@@ -8,7 +8,8 @@ import re
 import pytest
 
 from codegen.build import load_c
-from codegen.cuda import compile_cuda, emit_cuda, load_cuda, nvcc
+from codegen.cuda import emit_cuda, load_cuda, nvcc
+from support.nvcc import compile_cuda
 from codegen.oracle import compare_kernels
 from verified_sched.errors import UsageError
 

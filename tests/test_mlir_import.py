@@ -24,7 +24,8 @@ from verified_sched.dsl.printer import print_kernel, print_program  # noqa: E402
 from verified_sched.errors import UsageError  # noqa: E402
 from verified_sched.generators.conv_backward import conv_backward_dsl, make_conv  # noqa: E402
 from verified_sched.mlir.emit import emit_mlir  # noqa: E402
-from verified_sched.mlir.importer import Importer, import_mlir, import_mlir_file  # noqa: E402
+from support.mlir_import import import_mlir, import_mlir_file  # noqa: E402
+from verified_sched.mlir.importer import Importer  # noqa: E402
 from verified_sched.mlir.run_iree import expressible  # noqa: E402
 from verified_sched.mlir.torch_pipeline import against_torch_mlir_text  # noqa: E402
 from verified_sched.mlir.ximport import MlirImportError  # noqa: E402

@@ -149,7 +149,8 @@ class TableEval(ExprMapper):
         return self(e.a, ct) if self(e.cond, ct) else self(e.b, ct)
 
     def map_cmp(self, e, ct):
-        t = "index" if semantics.cmp_is_integer(e, self.prec.get) else ct
+        t = "index" if (semantics.integer_typed(e.a, self.prec.get)
+                        and semantics.integer_typed(e.b, self.prec.get)) else ct
         return semantics.CMPS[e.op].ev[t](self(e.a, t), self(e.b, t))
 
 

@@ -71,7 +71,8 @@ def test_cpu_packing_runs_equal_in_c_and_interpreter():
                     reason="nvcc not installed")
 @pytest.mark.parametrize("name", ["stage_shared_matmul", "stage_swizzle_matmul"])
 def test_nvcc_shared_memory_equals_the_tiles(name, tmp_path):
-    from codegen.cuda import compile_cuda, emit_cuda
+    from codegen.cuda import emit_cuda
+    from support.nvcc import compile_cuda
     q = scheduled(case(name), "matmul")
     src = emit_cuda(q)
     assert src.count("__shared__") >= 2 and "__syncthreads" in src

@@ -9,7 +9,8 @@ import shutil
 
 import pytest
 
-from codegen.cuda import compile_cuda, emit_cuda
+from codegen.cuda import emit_cuda
+from support.nvcc import compile_cuda
 from codegen.emulate import load_emulated
 from codegen.oracle import compare_kernels
 from verified_sched.cli import main

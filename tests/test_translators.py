@@ -16,8 +16,9 @@ from codegen import c_expr, dtypes
 from polyhedral import affine
 from smt import intexpr
 from verified_sched import int_range, ir, linear_form
-from verified_sched.expr_mapper import REGISTERED, missing_methods, missing_rows
+from verified_sched.expr_mapper import NODE_METHODS, REGISTERED, ExprMapper
 from verified_sched.mlir import emit_body
+from verified_sched.semantics import ROWS
 from verified_sched.ops.winograd import isl_text as wi
 
 _atoms = st.one_of(st.integers(-5, 5).map(ir.Int), st.sampled_from(("N", "M")).map(ir.Var))
@@ -34,6 +35,19 @@ _int_exprs = st.recursive(_atoms, lambda sub: st.one_of(
     st.builds(lambda f, a: ir.Call(f, (a,)), st.sampled_from(("neg", "abs", "relu")), sub)), max_leaves=6)
 _conds = st.recursive(st.builds(ir.Cmp, st.sampled_from(ir.CMPOPS), _exprs, _exprs), lambda sub: st.one_of(
     st.builds(ir.And, sub, sub), st.builds(ir.Or, sub, sub), st.builds(ir.Not, sub)), max_leaves=3)
+
+
+def missing_methods(cls) -> list:
+    """The `map_<kind>` methods a mapper class does not override (inherits the raising default)."""
+    return [name for name in NODE_METHODS.values()
+            if getattr(cls, name) is getattr(ExprMapper, name)]
+
+
+def missing_rows(cls) -> list:
+    """The table rows (`semantics.ROWS`) a mapper class neither translates (its `Row.method`)
+    nor declines (`DECLINED`)."""
+    return [r.method for r in ROWS.values()
+            if not callable(getattr(cls, r.method, None)) and r.method not in cls.DECLINED]
 
 
 def test_one_non_affine_class():

@@ -67,11 +67,6 @@ def program(n_params: int):
         _state["params"] = before
 
 
-def current_deadline() -> float:
-    """The deadline of the obligation scope running now (inf outside every scope)."""
-    return _state["deadline"]
-
-
 def expired(deadline: float) -> bool:
     return now() >= deadline
 

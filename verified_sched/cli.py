@@ -432,10 +432,6 @@ def _guarded(fn, command):
     return run
 
 
-def _message(e: VschedError) -> str:
-    return str(e) if e.loc is not None else f"vsched: error: {e.message}"
-
-
 def main(argv=None) -> int:
     """Exit codes (verified_sched/exits.py): 0 legal/equal, 1 illegal/different, 2 usage or
     input error, 3 unknown (verify), 4 internal error (the traceback only with --debug)."""

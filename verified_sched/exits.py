@@ -16,12 +16,6 @@ import os
 import sys
 
 OK, FINDING, USAGE, UNKNOWN, INTERNAL = 0, 1, 2, 3, 4
-SEVERITY = (INTERNAL, USAGE, FINDING, UNKNOWN, OK)  # most severe first: what several files exit with
-
-
-def worst(*codes: int) -> int:
-    """The most severe of several exit codes (4, 2, 1, 3, 0 in that order)."""
-    return min(codes, key=SEVERITY.index) if codes else OK
 
 
 def debug_enabled(flag: bool = False) -> bool:

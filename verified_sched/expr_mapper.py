@@ -8,13 +8,13 @@ A subclass implements `map_<kind>(self, node, *args)` for each kind in `NODE_MET
 which translators usually dispatch further on `node.fn` through the semantics table:
 `map_row(node, ...)` calls the method of the node's row (`semantics.Row.method`, e.g.
 `fn_min`, `binop_add`, `cmp_lt`, `cast_f16`, `node_floordiv`). A translator that has no
-meaning for a row names it in `DECLINED` (method name -> reason) instead, so
-`missing_rows(cls)` is empty for every registered translator (`tests/test_translators.py`).
+meaning for a row names it in `DECLINED` (method name -> reason) instead: every registered
+translator translates or declines every row (`tests/test_translators.py`).
 """
 from __future__ import annotations
 
 from .errors import InternalError
-from .semantics import ROWS, row_of
+from .semantics import row_of
 from .ir_nodes import (
     And, BinOp, BoolConst, Call, Cast, Cmp, Float, FloorDiv, Int, Load, Mod, Not, Or, Var, Where,
 )
@@ -74,19 +74,6 @@ class IndexMapper(ExprMapper):
 
     map_float = map_and = map_or = map_not = map_boolconst = not_index
     map_binop = map_call = map_floordiv = map_mod = map_cast = map_cmp = ExprMapper.map_row
-
-def missing_methods(cls) -> list:
-    """The `map_<kind>` methods a mapper class does not override (inherits the raising default)."""
-    return [name for name in NODE_METHODS.values()
-            if getattr(cls, name) is getattr(ExprMapper, name)]
-
-
-def missing_rows(cls) -> list:
-    """The table rows (`semantics.ROWS`) a mapper class neither translates (its `Row.method`)
-    nor declines (`DECLINED`)."""
-    return [r.method for r in ROWS.values()
-            if not callable(getattr(cls, r.method, None)) and r.method not in cls.DECLINED]
-
 
 REGISTERED: list = []
 

@@ -9,14 +9,12 @@ through the very libm functions the compiled C calls (ctypes), so even fma is ex
 """
 from __future__ import annotations
 
-import numpy as np
-
 from .errors import InternalError
 from .semantics import COMPUTE as SEM_COMPUTE
 from .semantics import CONVERT, FROM_STORAGE, ROWS, TO_STORAGE, KernelError, const
 
 __all__ = ["COMPUTE", "NUMS", "KernelError", "Num", "bounds_checker", "describe_instance",
-           "ieee_maximum", "ieee_minimum", "read_scalar", "to_storage"]
+           "read_scalar", "to_storage"]
 
 
 class Num:
@@ -34,16 +32,6 @@ class Num:
     def const(self, v):
         """A literal in this type (C: i32 literals wrap, a non-finite float literal is 0)."""
         return const(self.name, v)
-
-
-def ieee_minimum(scalar):
-    """IEEE 754-2019 minimum in `scalar`'s type (the semantics table's `min` row)."""
-    return ROWS["min"].ev["f32" if scalar is np.float32 else "f64"]
-
-
-def ieee_maximum(scalar):
-    """IEEE 754-2019 maximum (see ieee_minimum)."""
-    return ROWS["max"].ev["f32" if scalar is np.float32 else "f64"]
 
 
 NUMS = {p: Num(p) for p in ("f32", "f64", "i32")}

@@ -103,18 +103,6 @@ class Scoped(NamedTuple):
     core: Optional[TensorCore] = None  # the innermost TensorCore whose fallback holds it
 
 
-def scoped_children(stmt) -> tuple:
-    """(field, statements) of each statement list directly inside `stmt`."""
-    match stmt:
-        case For(body=b):
-            return (("body", b),)
-        case If(then=t, orelse=e):
-            return (("then", t), ("orelse", e))
-        case TensorCore(fallback=f):
-            return (("fallback", f),)
-    return ()
-
-
 def walk_scoped(body: tuple, descend: Optional[Callable[[Scoped], bool]] = None, *,
                 path: tuple = (), loops: tuple = (), guards: tuple = (), core=None,
                 field: str = "body") -> Iterator[Scoped]:
@@ -170,7 +158,6 @@ def reads(node) -> list:
 
 # ---------------------------------------------------------------- accumulations
 
-ACC_OPS = ("+", "*", "max", "min")
 
 
 def accumulation(stmt: Assign) -> Optional[tuple]:

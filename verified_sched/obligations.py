@@ -42,19 +42,6 @@ class Obligation:
                 "counterexample": self.counterexample}
 
 
-def proved(kind, op_index, op, statement, engine="isl", message="", seconds=0.0) -> Obligation:
-    return Obligation(kind, op_index, op, statement, engine, "proved", seconds, message)
-
-
-def refuted(kind, op_index, op, statement, message, counterexample=None, engine="isl",
-            seconds=0.0) -> Obligation:
-    return Obligation(kind, op_index, op, statement, engine, "refuted", seconds, message, counterexample)
-
-
-def unknown(kind, op_index, op, statement, message, engine="isl", seconds=0.0) -> Obligation:
-    return Obligation(kind, op_index, op, statement, engine, "unknown", seconds, message)
-
-
 def verdict(obligations) -> str:
     """legal iff every obligation is proved; illegal if one is refuted; else unknown."""
     statuses = [o.status for o in obligations]

@@ -33,8 +33,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from .errors import VschedError
-from .ir_nodes import (And, BinOp, BoolConst, Call, Cast, Cmp, Float, FloorDiv, Int, Load, Mod,
-                       Node, Not, Or, Var, Where)
+from .ir_nodes import BinOp, Call, Cast, Cmp, Float, FloorDiv, Int, Load, Mod, Node, Var, Where
 from .semantics_z3 import (CMP_FN, FLOATS, z3_convert, z3_round, z3_sort, z_abs, z_arith, z_cmp,
                            z_floordiv, z_fma, z_libm, z_mod, z_neg, z_pick, z_zero, z_pow, z_rsqrt)
 
@@ -211,7 +210,7 @@ def _lin_mul(a, b):
 # ---------------------------------------------------------------- the table
 
 _CMP_FN = CMP_FN
-_ALL, _NUM = ("f32", "f64", "i32", "index"), ("f32", "f64", "i32")
+_ALL = ("f32", "f64", "i32", "index")
 
 
 @dataclass(frozen=True)
@@ -394,12 +393,6 @@ def compare_type(node, prec_of: Callable[[str], Optional[str]]) -> str:
     return "i32"
 
 
-def cmp_is_integer(c: Cmp, prec_of) -> bool:
-    """A comparison of two integer-typed operands is exact (int64), whatever surrounds it."""
-    return integer_typed(c.a, prec_of) and integer_typed(c.b, prec_of)
-
-
-CONNECTIVES = (And, Or, Not, BoolConst)
 
 
 # ---------------------------------------------------------------- documentation

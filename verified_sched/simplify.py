@@ -154,13 +154,6 @@ def _names(node) -> dict:
     return {v: _name(v) for v in ir.free_vars(node)}
 
 
-def isl_aff(e) -> str:
-    """An isl (quasi-)affine expression string for `e` (polyhedral.affine's conversion, with
-    unary minus normalized away first); NotAffine otherwise."""
-    e = norm_index(e)
-    return affine.aff(e, _names(e))
-
-
 def isl_cond(c) -> str:
     """An isl constraint string for an affine condition; NotAffine otherwise."""
     c = ir.rewrite(c, lambda n: Cmp(n.op, norm_index(n.a), norm_index(n.b)) if isinstance(n, Cmp) else None)
@@ -443,7 +436,3 @@ def simplify_kernel(program: ir.Program, kernel: ir.Kernel) -> ir.Kernel:
     return kernel if body == kernel.body else dataclasses.replace(kernel, body=body)
 
 
-def simplify_program(program: ir.Program, kernel_name: str) -> ir.Program:
-    k = program.kernel(kernel_name)
-    k2 = simplify_kernel(program, k)
-    return program if k2 is k else program.with_kernel(k2)

@@ -30,9 +30,6 @@ from .generic.race import barrier_goal, race_goal
 from .obligations import Goal, Obligation, Procedure, verdict
 
 GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence")
-# isl's own budget per check (its operation counter): a runaway query becomes "unknown"
-# instead of hanging past the timeout (verified_sched/budget.py holds the constants).
-ISL_MAX_OPERATIONS = budget.ISL_MAX_OPERATIONS
 # shared-memory bytes per block for hardware_limits (a one-element list so a CLI option can set it)
 
 

@@ -12,10 +12,30 @@ import dataclasses
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from polyhedral.evaluate import Dynamic, ev, evc
+from polyhedral.evaluate import Dynamic, ev
 from polyhedral.lazy import blend_of
 from polyhedral.model import HW_AXES, ORDERED, KernelModel
-from verified_sched.ir import BinOp, Float, Int, Load
+from verified_sched.ir import And, BinOp, BoolConst, Cmp, Float, Int, Load, Not, Or
+
+
+_CMP = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__,
+        "==": int.__eq__, "!=": int.__ne__}
+
+
+def evc(c, env: dict) -> bool:
+    """A condition over integers, evaluated concretely (Dynamic where it reads a tensor)."""
+    match c:
+        case Cmp(op=op, a=a, b=b):
+            return _CMP[op](ev(a, env), ev(b, env))
+        case And(a=a, b=b):
+            return evc(a, env) and evc(b, env)
+        case Or(a=a, b=b):
+            return evc(a, env) or evc(b, env)
+        case Not(a=a):
+            return not evc(a, env)
+        case BoolConst(value=v):
+            return v
+    raise Dynamic(f"cannot evaluate condition {type(c).__name__}")
 
 
 @dataclass

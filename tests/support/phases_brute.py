@@ -13,7 +13,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from verified_sched import ir
-from polyhedral.evaluate import ev, evc
+from polyhedral.evaluate import ev
+from support.brute import evc
 
 AXES = ir.HW_AXES
 

@@ -25,18 +25,6 @@ MAX_KERNELS = 256  # kernels (and as many schedules)
 MAX_STATEMENTS = 10_000  # statements (loops, ifs, assignments, ...) over all kernels
 MAX_OPS = 256  # ops in one schedule
 
-LIMITS = {  # name -> (value, what it bounds), for the README and messages
-    "file size": (MAX_FILE_BYTES, "bytes in a .vs file"),
-    "nesting": (MAX_NESTING, "nested parentheses, brackets, calls, unary minus, not and blocks"),
-    "expression depth": (MAX_EXPR_DEPTH, "depth of one expression tree (`x + y + z` is 2 deep, `a[i]` 1)"),
-    "integer literal": (MAX_INT, "magnitude of an integer literal (int64)"),
-    "params": (MAX_PARAMS, "size parameters"),
-    "constraints": (MAX_CONSTRAINTS, "size constraints"),
-    "tensors": (MAX_TENSORS, "tensor declarations"),
-    "kernels": (MAX_KERNELS, "kernels"),
-    "statements": (MAX_STATEMENTS, "statements over all kernels"),
-    "schedule ops": (MAX_OPS, "ops in one schedule"),
-}
 
 
 def read_source(path) -> str:

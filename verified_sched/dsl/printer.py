@@ -8,7 +8,6 @@ as `-3`, which parses back as the literal; neg applied to a literal prints `-(3)
 from __future__ import annotations
 
 from .. import ir
-from ..op_syntax import OpRecord
 from .inputs import inputs_text
 
 _ADD, _MUL, _UNARY, _ATOM = 1, 2, 3, 4
@@ -221,18 +220,3 @@ def print_program(program: ir.Program) -> str:
     return "\n".join(parts)
 
 
-def node_text(node) -> str:
-    """Any IR node or op record as DSL text (for messages)."""
-    if isinstance(node, OpRecord):
-        return node.text()
-    if isinstance(node, (ir.Cmp, ir.And, ir.Or, ir.Not, ir.BoolConst)):
-        return cond_text(node)
-    if isinstance(node, ir.Kernel):
-        return print_kernel(node)
-    if isinstance(node, ir.Program):
-        return print_program(node)
-    if isinstance(node, ir.Tensor):
-        return tensor_text(node)
-    if isinstance(node, (ir.For, ir.Assign, ir.Zero, ir.If, ir.Barrier, ir.TensorCore)):
-        return stmt_text(node)
-    return expr_text(node)

@@ -41,22 +41,7 @@ class Config:
     batch: int = 20  # examples per batch
     cwd: str = ""  # where MODULE of --backend is imported from
     flight_dir: str = ""  # where a pool worker notes the example it is checking (fuzz/crashes.py)
-    clock: object = None  # the deadline's clock, time.time by default (tests: ExampleClock)
-
-
-class ExampleClock:
-    """A fake clock for budget tests (picklable, so a pool worker gets a copy): each call
-    returns `start` plus `step` seconds per earlier call. run_batch reads it once per example
-    it may draw, so a budget becomes a number of examples per batch, whatever the machine's
-    load (with the campaign's own clock counting the examples absorbed: Campaign.clock)."""
-
-    def __init__(self, step: float = 1.0, start: float = 0.0):
-        self.step, self.t = step, start
-
-    def __call__(self) -> float:
-        t = self.t
-        self.t += self.step
-        return t
+    clock: object = None  # the deadline's clock, time.time by default (tests: tests/support/fake_clock.py)
 
 
 class _PastDeadline(BaseException):

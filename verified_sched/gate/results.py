@@ -18,14 +18,14 @@ from typing import Optional
 
 from .. import ir
 from ..errors import Loc, VschedError
+from ..exits import FINDING, INTERNAL, OK, UNKNOWN, USAGE
 from ..obligations import Obligation
 
-# legal/illegal/unknown: verified; "input": the file could not be read or parsed (or its
-# verification raised a user error); "internal": a bug in verified_sched
-STATUSES = ("legal", "illegal", "unknown", "input", "internal")
-# exit code of a status (README "CI gate"); the command exits with the worst by EXIT_RANK
-EXIT = {"legal": 0, "illegal": 1, "unknown": 3, "input": 2, "internal": 4}
-EXIT_RANK = (0, 3, 1, 2, 4)  # least to most severe
+# exit code of a file's status (README "CI gate"): legal/illegal/unknown: verified; "input":
+# the file could not be read or parsed (or its verification raised a user error); "internal":
+# a bug in verified_sched. The command exits with the worst by EXIT_RANK
+EXIT = {"legal": OK, "illegal": FINDING, "unknown": UNKNOWN, "input": USAGE, "internal": INTERNAL}
+EXIT_RANK = (OK, UNKNOWN, FINDING, USAGE, INTERNAL)  # least to most severe
 _FIELDS = ("kind", "op_index", "op", "statement", "engine", "status", "seconds", "message",
            "counterexample", "reassociates")
 _MARK = "\x00loc{}\x00"

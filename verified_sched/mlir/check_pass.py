@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tempfile
 from dataclasses import dataclass
 
 from verified_sched import ir

@@ -42,10 +42,6 @@ class Spec:
     body: Callable | None
 
 
-def _v(vars_, k):
-    return vars_[k]
-
-
 def _window(o, k, s, d):
     return add(mul(ir.Int(s), o), mul(ir.Int(d), k))
 

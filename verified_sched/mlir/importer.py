@@ -378,14 +378,6 @@ def print_dim(e) -> str:
     return e.name if isinstance(e, ir.Var) else str(e.value)
 
 
-def import_mlir(text: str, filename: str = "<mlir>", params: bool = True, bind: dict | None = None) -> ir.Program:
-    return Importer(text, filename, params, bind).run()
-
-
-def import_mlir_file(path: str) -> ir.Program:
-    return import_with_constants(path)[0]
-
-
 def import_with_constants(path: str) -> tuple:
     """(program, {tensor: numpy array} of its parameters) of the MLIR file `path`."""
     try:

@@ -51,12 +51,6 @@ def parse_against(text: str) -> tuple | None:
     return None
 
 
-def parse_conv_line(text: str) -> Conv | None:
-    """The convolution of a file written with --against FRONTEND, else None."""
-    got = parse_against(text)
-    return got[0] if got else None
-
-
 def imported_kernel(source: str, grad: str, filename: str = "", frontend: str = "torch-mlir") -> tuple:
     """(tensor lines, kernel text) of a frontend's lowering of one gradient (function
     @conv_backward(dy, x, w) -> dx or dw)."""

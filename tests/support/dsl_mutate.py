@@ -1,5 +1,6 @@
 """Seeded mutations of .vs sources, for robustness testing (tests/test_dsl_fuzz.py and
-benchmarks/dsl_fuzz.py): every mutant must end with exit 0, 1, 2 or 3, never a traceback.
+benchmarks/dsl_fuzz.py, which puts tests/ on sys.path): every mutant must end with exit 0, 1,
+2 or 3, never a traceback.
 
 A mutant is a corpus file with one to three edits: a token deleted, duplicated, swapped with
 its neighbour or replaced (by another name of the file, a keyword, a small or huge number, a
@@ -13,10 +14,15 @@ import random
 import re
 from pathlib import Path
 
+from verified_sched.ops.registry import MODULES
+
 _TOKEN = re.compile(r"\s+|#[^\n]*|\d+\.\d+(?:[eE][+-]?\d+)?|\d+|[A-Za-z_]\w*|\.\.|->|[+\-*]=|[=!<>]=|.", re.S)
-KEYWORDS = ("params", "tensor", "kernel", "schedule", "claim", "for", "in", "if", "else", "zero",
-            "barrier", "where", "and", "or", "not", "true", "false", "split", "interchange", "by",
-            "f32", "i32", "f16", "shared", "vectorized", "thread.x", "block.x", "pad", "floor")
+# words of the language (ops excepted) a "keyword" edit puts in, then every op's keyword, from
+# the op registry (so a new op is mutated in without touching this file)
+LANGUAGE = ("params", "tensor", "kernel", "schedule", "claim", "for", "in", "if", "else", "zero",
+            "barrier", "where", "and", "or", "not", "true", "false", "by", "f32", "i32", "f16",
+            "shared", "vectorized", "thread.x", "block.x", "floor")
+KEYWORDS = LANGUAGE + tuple(m.RECORD.SYNTAX.keyword for m in MODULES)
 NUMBERS = ("0", "1", "-1", "2", "3", "7", "32", "1024", "65536", "2147483648", "9223372036854775807",
            "9223372036854775808", "18446744073709551616", "1" + "0" * 40, "7" * 4301, "1e999",
            "1e308", "0.0", "-0", "1e-320")
