@@ -96,7 +96,7 @@ def test_apply_memo_keys_on_the_apply_function(monkeypatch, cases_dir):
     """A monkeypatched op (a planted bug) never gets the real op's memoized result."""
     import dataclasses
 
-    from verified_sched.ops import op_module
+    from verified_sched.ops.registry import module_for as op_module
 
     program = parse_file(str(cases_dir / "matmul_tiled.vs"))
     kernel = program.schedules[0].kernel

@@ -76,7 +76,7 @@ def test_an_unregistered_op_record_is_an_internal_error():
 
     from verified_sched.errors import InternalError
     from verified_sched.op_syntax import OpRecord, Syntax
-    from verified_sched.ops import op_module
+    from verified_sched.ops.registry import module_for as op_module
 
     @dataclasses.dataclass(frozen=True)
     class Bogus(OpRecord):

@@ -247,7 +247,7 @@ def test_stage_goals_are_data():
     before = ops.apply_schedule(p, "matmul", k - 1)
     op = p.schedule_for("matmul").ops[k - 1]
     ctx = OpContext(before, ops.apply_op(before, "matmul", op), "matmul", op, k, "default", 10.0, float("inf"))
-    goals = ops.op_module(op).obligations(ctx)
+    goals = ops.op_spec(op).obligations(ctx)
     assert [(g.kind, type(g.query)) for g in goals] == [
         ("dataflow", AllOf), ("coverage", Procedure), ("bijection", Z3Implies), ("dataflow", Z3Implies)]
     obs = discharge(goals, float("inf"), k, op.text())

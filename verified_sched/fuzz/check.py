@@ -33,7 +33,6 @@ from .backend import Declined
 from .options import op_options  # noqa: F401 (the labels an op list exercises; used below and re-exported)
 
 REPLAYABLE = ("coverage", "dependence", "in_bounds", "race")
-FINDING_KINDS = ("verifier", "counterexample", "backend", "crash")
 
 
 @dataclass

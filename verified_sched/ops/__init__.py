@@ -9,13 +9,6 @@ from ..errors import ScheduleError
 from ..op_syntax import op_name
 
 
-def op_module(op):
-    """The module implementing `op` (InternalError if no module is registered for it)."""
-    from .registry import module_for  # the registry imports every op module, which import this package
-
-    return module_for(op)
-
-
 def op_spec(op):
     """The declared contract (ops/spec.OpSpec) of `op`'s op (InternalError if none is registered)."""
     from .registry import spec_for

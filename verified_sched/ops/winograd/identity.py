@@ -69,14 +69,6 @@ def _z3(e, leaf):
     raise _Shape(f"expression {type(e).__name__} outside the identity's arithmetic")
 
 
-def _loopvars(stmt):
-    out = []
-    while isinstance(stmt, ir.For):
-        out.append(stmt)
-        stmt = stmt.body[0] if len(stmt.body) == 1 and isinstance(stmt.body[0], ir.For) else None
-    return out
-
-
 def _const(e) -> int:
     if not isinstance(e, ir.Int):
         raise _Shape(f"expected a constant index, found {e}")
