@@ -33,10 +33,10 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from codegen import build  # noqa: E402
-from codegen.oracle import compare_kernels, random_inputs  # noqa: E402
+from verified_sched.oracle.compare import compare_kernels, random_inputs  # noqa: E402
 from verified_sched.dsl import parse_text  # noqa: E402
 from verified_sched.ops import apply_schedule  # noqa: E402
-from verified_sched.verify import file_report_json, verify_program  # noqa: E402
+from verified_sched.verify.driver import file_report_json, verify_program  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ("sgemm_register_tile.vs", "matmul.vs")

@@ -59,7 +59,7 @@ def torch_runs(xa, wa, dya, stride, padding, groups):
 def verify_time(program, timeout: float):
     """Seconds to prove every claim with N, H, W symbolic, and the verdicts (or why not)."""
     try:
-        from verified_sched.verify import verify_program
+        from verified_sched.verify.driver import verify_program
     except ImportError as err:
         return None, f"prover unavailable ({err})"
     start = time.perf_counter()

@@ -22,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from codegen.build import load_c  # noqa: E402
 from codegen.emulate import load_emulated  # noqa: E402
-from codegen.oracle import random_inputs  # noqa: E402
+from verified_sched.oracle.compare import random_inputs  # noqa: E402
 from verified_sched.dsl import parse_file, parse_text  # noqa: E402
-from verified_sched.errors import VschedError  # noqa: E402
+from verified_sched.core.errors import VschedError  # noqa: E402
 
 TARGET = 5.0
 CASE = Path(__file__).resolve().parents[1] / "tests" / "cases" / "stage_shared_matmul.vs"

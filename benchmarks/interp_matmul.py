@@ -1,7 +1,7 @@
 """The reference interpreter (`--target interp`) on a plain f32 matmul: the scalar path
 (`run_kernel(..., vectorize=False)`, the interpreter as it was: one Python closure call per
 operation per iteration) against the default path, which runs the independent `j` loop on
-numpy lanes (verified_sched/interp_vector.py) and keeps each cell's `k` accumulation in
+numpy lanes (verified_sched/interp/vector.py) and keeps each cell's `k` accumulation in
 order. Both results are checked bitwise against each other and against the compiled C.
 Target: >= 10x at 128^3. Run: `python benchmarks/interp_matmul.py [--sizes 64,128] [--repeat 1]`;
 exit 1 when the target is missed.
@@ -18,9 +18,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from codegen.build import load_c  # noqa: E402
-from codegen.oracle import random_inputs  # noqa: E402
+from verified_sched.oracle.compare import random_inputs  # noqa: E402
 from verified_sched.dsl import parse_text  # noqa: E402
-from verified_sched.interp import run_kernel  # noqa: E402
+from verified_sched.interp.interpreter import run_kernel  # noqa: E402
 
 TARGET = 10.0
 MATMUL = """params N, M, K where N >= 1, M >= 1, K >= 1

@@ -1,5 +1,5 @@
 """A fuzz campaign of IREE as a backend under test: random well-formed kernels (the strategies of
-verified_sched/strategies.py, serial, no dynamic indices), each one linalg can express emitted
+verified_sched/fuzz/strategies.py, serial, no dynamic indices), each one linalg can express emitted
 as MLIR, compiled by iree-compile (llvm-cpu) and run by the IREE runtime against the C oracle
 (bitwise without accumulations, within 1e-4/1e-2 relative otherwise). Prints a table.
 
@@ -22,14 +22,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hypothesis.errors import NonInteractiveExampleWarning  # noqa: E402
 
 from codegen.build import load_c  # noqa: E402
-from codegen.oracle import compare_kernels  # noqa: E402
+from verified_sched.oracle.compare import compare_kernels  # noqa: E402
 from verified_sched.dsl.printer import print_program  # noqa: E402
-from verified_sched.errors import VschedError  # noqa: E402
+from verified_sched.core.errors import VschedError  # noqa: E402
 from verified_sched.mlir.iree_backend import IreeError, factory  # noqa: E402
-from codegen.oracle import tolerance  # noqa: E402
+from verified_sched.oracle.compare import tolerance  # noqa: E402
 from verified_sched.mlir.run_iree import expressible, has_accumulation  # noqa: E402
-from verified_sched.sizes import example_sizes  # noqa: E402
-from verified_sched.strategies import programs  # noqa: E402
+from verified_sched.analysis.sizes import example_sizes  # noqa: E402
+from verified_sched.fuzz.strategies import programs  # noqa: E402
 
 
 def main() -> int:

@@ -33,7 +33,7 @@ PASSES = [
 
 
 def main() -> int:
-    from verified_sched.errors import VschedError
+    from verified_sched.core.errors import VschedError
     from verified_sched.mlir.check_pass import check_pair, run_pipeline
 
     ap = argparse.ArgumentParser()

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from test_mlir_conv_proofs import CONVS, conv_program  # noqa: E402
 
-from verified_sched.verify import verify_claim  # noqa: E402
+from verified_sched.verify.driver import verify_claim  # noqa: E402
 
 
 def main() -> int:

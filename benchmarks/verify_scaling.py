@@ -32,11 +32,11 @@ sys.path.insert(0, str(ROOT / "tests"))  # the brute force is test code (tests/s
 from polyhedral import checks  # noqa: E402
 from polyhedral.model import KernelModel  # noqa: E402
 from support import brute  # noqa: E402
-from verified_sched import ir  # noqa: E402
+from verified_sched.core import ir  # noqa: E402
 from verified_sched.dsl import parse_file  # noqa: E402
-from verified_sched.errors import VschedError  # noqa: E402
+from verified_sched.core.errors import VschedError  # noqa: E402
 from verified_sched.ops import apply_op  # noqa: E402
-from verified_sched.verify import file_report_json, verify_program  # noqa: E402
+from verified_sched.verify.driver import file_report_json, verify_program  # noqa: E402
 
 
 def pinned(program, value):

@@ -23,12 +23,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from codegen.build import load_c  # noqa: E402
-from codegen.oracle import random_inputs  # noqa: E402
-from verified_sched import ir  # noqa: E402
+from verified_sched.oracle.compare import random_inputs  # noqa: E402
+from verified_sched.core import ir  # noqa: E402
 from verified_sched.dsl import parse_file, parse_text  # noqa: E402
 from verified_sched.ops.winograd.apply import random_atol, rewrite_kernel  # noqa: E402
 from verified_sched.fuzz.conv_programs import conv_source  # noqa: E402
-from verified_sched.verify import verify_program  # noqa: E402
+from verified_sched.verify.driver import verify_program  # noqa: E402
 
 
 def permute(nest: ir.For, order: list, vectorize: str | None) -> ir.For:
@@ -140,7 +140,7 @@ def scheduled(out_hw: int):
 def trips(stmt, env=None):
     """[(assign, trip count)] for every assignment (constant bounds)."""
     env = env or {}
-    from verified_sched.sizes import eval_int
+    from verified_sched.analysis.sizes import eval_int
 
     match stmt:
         case ir.For(lo=lo, hi=hi, body=body):

@@ -31,8 +31,8 @@ from pathlib import Path
 
 from cffi import FFI
 
-from verified_sched import ir
-from verified_sched.errors import InternalError, UsageError
+from verified_sched.core import ir
+from verified_sched.core.errors import InternalError, UsageError
 
 from .c import emit_c
 from .dtypes import C_STORAGE, check_array, check_sizes, global_tensors, param_names

@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import math
 
-from verified_sched import ir
-from verified_sched.errors import InternalError, UsageError
-from verified_sched.expr_mapper import NODE_METHODS
+from verified_sched.core import ir
+from verified_sched.core.errors import InternalError, UsageError
+from verified_sched.core.expr_mapper import NODE_METHODS
 
 from .c_expr import (ADD, ATOM, MUL, UNARY, CONDITION_KINDS, IndexC, ScalarC,  # noqa: F401
                      cname, float_literal, is_int_expr, par as _par)

@@ -14,9 +14,9 @@ import math
 
 import numpy as np
 
-from verified_sched import ir, semantics
-from verified_sched.expr_mapper import ExprMapper, IndexMapper, register
-from verified_sched.semantics import ROWS
+from verified_sched.core import ir, semantics
+from verified_sched.core.expr_mapper import ExprMapper, IndexMapper, register
+from verified_sched.core.semantics import ROWS
 
 from .dtypes import C_COMPUTE
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from cffi import FFI
 
-from verified_sched import ir
+from verified_sched.core import ir
 from .build import FLAGS, CModule, cdef_signature, compile_shared
 from .c import KernelEmitter, cname, preludes, signature
 from .dtypes import check_sizes, param_names, storage_shape

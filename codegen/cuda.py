@@ -24,9 +24,9 @@ import shutil
 
 from cffi import FFI
 
-from verified_sched import ir
-from verified_sched.errors import UsageError
-from verified_sched.target_limits import THREADS_PER_BLOCK
+from verified_sched.core import ir
+from verified_sched.core.errors import UsageError
+from verified_sched.core.target_limits import THREADS_PER_BLOCK
 
 from . import cuda_mma
 from .build import CModule, compile_shared

@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from verified_sched import ir
+from verified_sched.core import ir
 
 from .c import cname
 

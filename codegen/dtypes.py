@@ -4,8 +4,8 @@ Storage: f32 float32, f64 float64, i32 int32, f16 float16, bf16 uint16 (the uppe
 the f32 pattern, round-to-nearest-even on store, NaN stays NaN). Arithmetic of an assignment
 happens in the compute type of its target (f64 double, f32/f16/bf16 float, i32 int32).
 
-Codegen depends on `verified_sched.ir` only, so the one evaluator of
-integer (size and index) expressions lives here; `verified_sched.sizes` re-exports it.
+Codegen depends on `verified_sched.core.ir` only, so the one evaluator of
+integer (size and index) expressions lives here; `verified_sched.analysis.sizes` re-exports it.
 Integer semantics are mathematical: floor(a / c) rounds toward minus infinity and a % c lies
 in [0, c), as in Python (C truncates; the C backend compensates).
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from verified_sched import ir
-from verified_sched.errors import UsageError
+from verified_sched.core import ir
+from verified_sched.core.errors import UsageError
 
 NP_DTYPE = {
     "f32": np.dtype(np.float32),

@@ -33,15 +33,15 @@ outside raises EmulationError ("index out of bounds"), never corrupts the heap.
 Entry points: `emit_emulated(program, kernels=None) -> str` (functions `vs_<kernel>` with the C
 backend's signature, so `build.load_shared` and the oracle take them as they are) and
 `load_emulated(program, seed=0, detect_races=False)` whose `.run(kernel_name, sizes, arrays)`
-is a runner for `codegen.oracle.compare_kernels`. The runtime state is static in the library:
+is a runner for `verified_sched.oracle.compare.compare_kernels`. The runtime state is static in the library:
 one run at a time per process (pytest-xdist workers are processes, so that is fine).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from verified_sched import ir
-from verified_sched.errors import UsageError, VschedError
+from verified_sched.core import ir
+from verified_sched.core.errors import UsageError, VschedError
 
 from .build import FLAGS, CModule, cdef_signature, compile_shared
 from .c import KernelEmitter, cname, preludes, signature

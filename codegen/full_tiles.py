@@ -11,7 +11,7 @@ that `x` owns holds for all inner iterations:
   c < 0), clamped, `s1 = min(max(q, lo), hi)`, `s2 = min(max(p, s1), hi)`;
 - they are *proved* by isl, never assumed: `lo <= s1 <= s2 <= hi` in the loop's context (so
   the pieces cover `[lo, hi)` exactly once), and each piece's body is simplified in its own
-  context by `verified_sched.simplify` (a guard or conjunct is dropped only where isl proves
+  context by `verified_sched.analysis.simplify` (a guard or conjunct is dropped only where isl proves
   it true, a branch only where isl proves it false). The split is kept only when the middle
   piece lost a guard conjunct; otherwise, or when anything is not affine, or isl cannot
   decide, the loop is emitted as it was (the guarded form).
@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from verified_sched import ir
-from verified_sched.ir import BinOp, Call, Cmp, FloorDiv, For, If, Int, Var
-from verified_sched.simplify import Context, fold_index, linear_form, render_linear, simplify_stmts
+from verified_sched.core import ir
+from verified_sched.core.ir import BinOp, Call, Cmp, FloorDiv, For, If, Int, Var
+from verified_sched.analysis.simplify import Context, fold_index, linear_form, render_linear, simplify_stmts
 
 MAX_SPLITS = 12
 STATS = {"split": 0, "kept": 0}  # loops split / candidates left guarded (tests count work)

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import math
 
-from verified_sched import ir
-from verified_sched.errors import UsageError
+from verified_sched.core import ir
+from verified_sched.core.errors import UsageError
 
 from .c import KernelEmitter, cname
 from .dtypes import eval_int, global_tensors, param_names

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from verified_sched import ir
-from verified_sched.errors import UsageError
-from verified_sched.expr_mapper import NODE_METHODS, ExprMapper, register
-from verified_sched.semantics import ROWS, row_of
+from verified_sched.core import ir
+from verified_sched.core.errors import UsageError
+from verified_sched.core.expr_mapper import NODE_METHODS, ExprMapper, register
+from verified_sched.core.semantics import ROWS, row_of
 
 Loader = Optional[Callable[[str, tuple], object]]
 

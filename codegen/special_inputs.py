@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from verified_sched.errors import UsageError
+from verified_sched.core.errors import UsageError
 
 from .dtypes import f32_to_bf16
 

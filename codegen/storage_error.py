@@ -1,10 +1,10 @@
 """`OutOfStorage`, the finding both runners of the oracle raise: the bounds-checked C build
 (codegen/checked.py) at an access outside a tensor's storage, and the oracle
 (codegen/oracle.py) when a run changed a guard cell. Its own module so that neither imports
-the other for it; `codegen.oracle` re-exports it."""
+the other for it; `verified_sched.oracle.compare` re-exports it."""
 from __future__ import annotations
 
-from verified_sched.errors import VschedError
+from verified_sched.core.errors import VschedError
 
 
 class OutOfStorage(VschedError):

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import islpy as isl
 
-from verified_sched.expr_mapper import ExprMapper, register
-from verified_sched.ir import And, BoolConst, Cmp, Int, Load, Not, Or, Var, walk
-from verified_sched.semantics import ROWS
+from verified_sched.core.expr_mapper import ExprMapper, register
+from verified_sched.core.ir import And, BoolConst, Cmp, Int, Load, Not, Or, Var, walk
+from verified_sched.core.semantics import ROWS
 
 _CONDITIONS = (Cmp, And, Or, Not, BoolConst)
 TRUE = "(1 = 1)"

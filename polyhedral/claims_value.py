@@ -31,14 +31,14 @@ from __future__ import annotations
 import islpy as isl
 
 from smt import fp
-from verified_sched.budget import DEFAULT_TIMEOUT
+from verified_sched.core.budget import DEFAULT_TIMEOUT
 
-from verified_sched import ir
+from verified_sched.core import ir
 from . import term_counts
 from .claims_terms import (continues, flat_terms, has_amb, has_red, is_neg_zero, is_zero, leaf_map, node_kind,
                            plain, same_const, same_ctx, sched_dims, shape_text, single_cell, strip)
 from .affine import NonAffine
-from verified_sched.obligations import Decided
+from verified_sched.verify.obligations import Decided
 from .describe import coords, param_values
 from . import finite_zero, value_smt
 from .finite_zero import ctx_first

@@ -22,10 +22,10 @@ import struct
 
 import islpy as isl
 
-from verified_sched.ir import BinOp, Float, Int, Load
+from verified_sched.core.ir import BinOp, Float, Int, Load
 from .affine import NonAffine, aff
 from .isltools import tensor_box, params_text, point_of
-from verified_sched.obligations import Decided
+from verified_sched.verify.obligations import Decided
 from .describe import coords, instance, param_values, sets_of
 from .model import KernelModel, safe_name
 
@@ -137,7 +137,7 @@ class Shape:
 
 
 def _acc_term(st):
-    from verified_sched.ir import accumulation
+    from verified_sched.core.ir import accumulation
     return accumulation(st.node)[1]
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import islpy as isl
 
-from verified_sched.ir import Load, Var
+from verified_sched.core.ir import Load, Var
 from .affine import NonAffine, aff, is_affine
 from .memo import isl_map, isl_set
-from verified_sched.obligations import Decided
+from verified_sched.verify.obligations import Decided
 from .describe import coords, instance, param_values
 from .isltools import tensor_box, kv_text, params_text, point_of
 from .model import KernelModel
@@ -21,7 +21,7 @@ from .order import before_on
 
 def skeleton_of(e, names, leaves):
     """Structure of an expression with its maximal affine sub-expressions cut out as leaves."""
-    from verified_sched import ir
+    from verified_sched.core import ir
     if not isinstance(e, ir.Node):
         return e
     if isinstance(e, (ir.Cmp, ir.And, ir.Or, ir.Not, ir.BoolConst)):
@@ -60,7 +60,7 @@ def fold_where(model: KernelModel, st, e, dom=None):
     instances their branch is evaluated on."""
     import dataclasses
 
-    from verified_sched import ir
+    from verified_sched.core import ir
     from .affine import cond
     names = st.names(model.pnames)
 

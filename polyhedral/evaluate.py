@@ -5,7 +5,7 @@ enumeration. A tensor read inside an index has no concrete value here: `Dynamic`
 """
 from __future__ import annotations
 
-from verified_sched.ir import BinOp, Call, FloorDiv, Int, Load, Mod, Var
+from verified_sched.core.ir import BinOp, Call, FloorDiv, Int, Load, Mod, Var
 
 
 class Dynamic(Exception):

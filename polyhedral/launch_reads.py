@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import islpy as isl
 
-from verified_sched import ir
+from verified_sched.core import ir
 
 from .model import KernelModel
 from .order import piece

@@ -7,8 +7,8 @@ value it read wherever c fails.
 """
 from __future__ import annotations
 
-from verified_sched import ir
-from verified_sched.ir import And, Assign, Load, Or, Where
+from verified_sched.core import ir
+from verified_sched.core.ir import And, Assign, Load, Or, Where
 from .affine import is_data_cond, negate
 
 

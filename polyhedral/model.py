@@ -25,8 +25,8 @@ from functools import cached_property
 
 import islpy as isl
 
-from verified_sched import ir
-from verified_sched.ir import Load
+from verified_sched.core import ir
+from verified_sched.core.ir import Load
 from .affine import NonAffine, TRUE, aff, approx_cond, cond, join_and
 from . import pairs
 from .memo import isl_map, isl_set, memoized

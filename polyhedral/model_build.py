@@ -20,8 +20,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from verified_sched import ir
-from verified_sched.ir import Assign, Float, For, If, Int, Load, TensorCore, Var, Zero
+from verified_sched.core import ir
+from verified_sched.core.ir import Assign, Float, For, If, Int, Load, TensorCore, Var, Zero
 from .affine import conjuncts, is_data_cond, negate
 from .lazy import blend_of, reads_in_context, where_path
 

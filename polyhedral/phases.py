@@ -36,8 +36,8 @@ from functools import cached_property
 
 import islpy as isl
 
-from verified_sched import ir
-from verified_sched.ir import For
+from verified_sched.core import ir
+from verified_sched.core.ir import For
 from . import pairs
 from .affine import NonAffine, aff, join_and
 from .memo import isl_map, isl_set

@@ -27,8 +27,8 @@ from functools import cached_property
 
 import islpy as isl
 
-from verified_sched import ir
-from verified_sched.ir import BinOp, Call, Cast, Float, FloorDiv, Int, Load, Mod, Var, Where
+from verified_sched.core import ir
+from verified_sched.core.ir import BinOp, Call, Cast, Float, FloorDiv, Int, Load, Mod, Var, Where
 from .affine import NonAffine, aff, cond, is_data_cond
 from .describe import maps_of
 from .lazy import blend_of

@@ -22,7 +22,7 @@ import struct
 import z3
 
 from .solver import solver
-from verified_sched import budget
+from verified_sched.core import budget
 
 RNE = z3.RNE()
 SORTS = {"f16": z3.FPSort(5, 11), "bf16": z3.FPSort(8, 8), "f32": z3.Float32(), "f64": z3.Float64()}

@@ -4,14 +4,14 @@ For what isl cannot state: products of symbols (`i * N + j` flattened indexing) 
 indices. A tensor read has an integer meaning only when the caller passes `load` (a function
 from the Load node to a z3 term, e.g. an unconstrained symbol); otherwise `NoTerm` is raised
 and the caller stays "unknown". Every operation is the semantics table's `index` z3 encoding
-(`verified_sched.semantics`); the rows without an integer meaning are declined (`NoTerm`).
+(`verified_sched.core.semantics`); the rows without an integer meaning are declined (`NoTerm`).
 """
 from __future__ import annotations
 
 import z3
 
-from verified_sched.expr_mapper import ExprMapper, register
-from verified_sched.semantics import ROWS, row_of
+from verified_sched.core.expr_mapper import ExprMapper, register
+from verified_sched.core.semantics import ROWS, row_of
 
 
 class NoTerm(Exception):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import z3
 
-from verified_sched import budget
+from verified_sched.core import budget
 
 
 @dataclass
@@ -22,7 +22,7 @@ class Decision:
 
 def solver(timeout: float = budget.DEFAULT_TIMEOUT) -> z3.Solver:
     """A fresh solver whose every check gives up after `timeout` seconds, or sooner when the
-    deadline of the obligation being decided comes first (verified_sched.budget)."""
+    deadline of the obligation being decided comes first (verified_sched.core.budget)."""
     s = z3.Solver()
     s.set("timeout", budget.z3_timeout_ms(timeout))
     return s

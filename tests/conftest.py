@@ -113,7 +113,7 @@ def same_bits(a, b) -> bool:
 def run_both(program, kernel: str, sizes: dict, arrays: dict, seed: int = 0):
     """Run one kernel in C and in the interpreter on copies of `arrays`; return both results."""
     from codegen.build import load_c
-    from verified_sched.interp import run_kernel
+    from verified_sched.interp.interpreter import run_kernel
 
     c_out = {k: v.copy() for k, v in arrays.items()}
     i_out = {k: v.copy() for k, v in arrays.items()}

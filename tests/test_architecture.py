@@ -24,14 +24,14 @@ def test_the_private_name_check_finds_a_violation(tmp_path):
     from support import archcheck
 
     fake = tmp_path / "m.py"
-    fake.write_text("from verified_sched.simplify import _x\n")
+    fake.write_text("from verified_sched.analysis.simplify import _x\n")
     original = archcheck.ROOT
     try:
         archcheck.ROOT = tmp_path.parent
         found = private_uses([fake])
     finally:
         archcheck.ROOT = original
-    assert found == [f"{tmp_path.name}/m.py:1: from verified_sched.simplify import _x"]
+    assert found == [f"{tmp_path.name}/m.py:1: from verified_sched.analysis.simplify import _x"]
 
 
 def test_no_new_import_cycle():
@@ -41,9 +41,9 @@ def test_no_new_import_cycle():
     found = cycles(graph)
     assert [c for c in found if c not in KNOWN_CYCLES] == []
     # the modules of the op registry and the parser are in no cycle
-    touched = {"verified_sched.schedule", "verified_sched.op_syntax", "verified_sched.ops.registry",
+    touched = {"verified_sched.ops.schedule", "verified_sched.core.op_syntax", "verified_sched.ops.registry",
                "verified_sched.dsl.ops_parser", "verified_sched.dsl.printer", "verified_sched.ops.reverse",
-               "verified_sched.verify", "verified_sched.obligations"}
+               "verified_sched.verify.driver", "verified_sched.verify.obligations"}
     assert not touched & {m for c in found for m in c}
 
 
@@ -56,7 +56,7 @@ def test_files_under_500_lines():
 
 
 def test_every_registered_op_module_has_its_parts():
-    from verified_sched.op_syntax import OpRecord
+    from verified_sched.core.op_syntax import OpRecord
     from verified_sched.ops.registry import MODULES, OP_NAMES
 
     assert len(OP_NAMES) == len(MODULES) >= 14
@@ -68,11 +68,11 @@ def test_op_records_live_in_their_op_modules():
     # every record is defined in its own op module (a folder op's: its apply.py or record.py);
     # schedule.py only re-exports them, and no module of the package imports it (so it can
     # never close a cycle)
-    from verified_sched import schedule
+    from verified_sched.ops import schedule
     from verified_sched.ops.registry import MODULES
 
     for mod in MODULES:
         assert mod.RECORD.__module__ in (mod.__name__, f"{mod.__name__}.record", f"{mod.__name__}.apply"), mod
         assert getattr(schedule, mod.RECORD.__name__) is mod.RECORD
-    importers = {m for m, deps in import_graph().items() if "verified_sched.schedule" in deps}
+    importers = {m for m, deps in import_graph().items() if "verified_sched.ops.schedule" in deps}
     assert importers == set()

@@ -21,7 +21,7 @@ import pytest
 
 from verified_sched.cli import main
 from verified_sched.dsl import parse_text
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 
 ROT = """
 params B where B >= 1
@@ -172,8 +172,8 @@ OPS_TWO = ["retype i as serial", "retype j as serial", "reverse i", "reverse j",
 
 
 def _runs_equal(text: str, sizes: dict, seeds=(0, 1, 2)) -> bool:
-    from codegen.oracle import compare_kernels
-    from verified_sched.interp import run_kernel
+    from verified_sched.oracle.compare import compare_kernels
+    from verified_sched.interp.interpreter import run_kernel
     from verified_sched.ops import apply_op
     program = parse_text(text, "k.vs")
     after = program

@@ -6,7 +6,7 @@ import pytest
 
 from codegen.build import FLAGS, flags_for
 from verified_sched.cli import main
-from verified_sched.errors import UsageError
+from verified_sched.core.errors import UsageError
 
 
 def test_default_flags_unchanged_and_native_appended():

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.oracle import compare_kernels
+from verified_sched.oracle.compare import compare_kernels
 from polyhedral import finite_zero
 from polyhedral.valueexpr import Const, Leaf, Op, Red
 from verified_sched.dsl import parse_text
-from verified_sched.verify import verify_claim
+from verified_sched.verify.driver import verify_claim
 
 HEAD = """params N where N >= 1
 tensor x[N] f32

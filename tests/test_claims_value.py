@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from codegen.oracle import compare_kernels
-from verified_sched import ir
+from verified_sched.oracle.compare import compare_kernels
+from verified_sched.core import ir
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.dsl.printer import print_program
 from verified_sched.ops import apply_op
-from verified_sched.verify import verify_claim, verify_program
+from verified_sched.verify.driver import verify_claim, verify_program
 
 CASES = Path(__file__).resolve().parent / "cases"
 LEGAL = sorted(p.stem for p in CASES.glob("*.vs") if re.search(r"#\s*expect:\s*legal", p.read_text()))

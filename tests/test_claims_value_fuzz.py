@@ -14,13 +14,13 @@ import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from verified_sched import ir
-from verified_sched.errors import ScheduleError
-from verified_sched.interp_scalar import KernelError
+from verified_sched.core import ir
+from verified_sched.core.errors import ScheduleError
+from verified_sched.interp.scalar import KernelError
 from verified_sched.ops import apply_op
-from verified_sched.sizes import example_sizes
-from verified_sched.strategies import programs
-from verified_sched.verify import kernel_obligations, verify_claim
+from verified_sched.analysis.sizes import example_sizes
+from verified_sched.fuzz.strategies import programs
+from verified_sched.verify.driver import kernel_obligations, verify_claim
 from test_ops_support import logical, run_interp
 
 SEEN = Counter()

@@ -9,9 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from verified_sched import exits
+from verified_sched.core import exits
 from verified_sched.cli import main
-from verified_sched.gate.results import worst_exit
+from verified_sched.report.results import worst_exit
 
 UNKNOWN = """params N where N >= 1
 tensor A[N] f32

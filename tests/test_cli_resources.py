@@ -7,10 +7,10 @@ import warnings
 import numpy as np
 import pytest
 
-from verified_sched import resources
+from verified_sched.analysis import resources
 from verified_sched.cli import main
 from verified_sched.dsl import parse_text
-from verified_sched.errors import UsageError
+from verified_sched.core.errors import UsageError
 
 
 @pytest.fixture
@@ -81,7 +81,7 @@ def test_linear_offset_beyond_int64_is_refused():
 
 def test_small_sizes_pass_the_int64_check(cases_dir):
     from verified_sched.dsl import parse_file
-    from verified_sched.sizes import example_sizes
+    from verified_sched.analysis.sizes import example_sizes
 
     for path in sorted(cases_dir.glob("*.vs"))[:12]:
         program = parse_file(path)

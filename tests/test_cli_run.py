@@ -9,7 +9,7 @@ import pytest
 
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file
-from verified_sched.sizes import example_sizes
+from verified_sched.analysis.sizes import example_sizes
 
 CASES = Path(__file__).resolve().parent / "cases"
 FILES = sorted(CASES.glob("*.vs"))
@@ -82,7 +82,7 @@ def test_run_keeps_in_place_inputs(cases_dir, capsys):
 
 def test_run_draws_inputs_from_declared_ranges(tmp_path):
     from codegen.dtypes import bf16_to_f32
-    from codegen.oracle import random_inputs
+    from verified_sched.oracle.compare import random_inputs
 
     path = tmp_path / "inp.vs"
     path.write_text("params N where N >= 1\ninputs x int in [-3, 3]\ninputs w in [-1, 1] grid 1/4\n"

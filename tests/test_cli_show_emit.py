@@ -36,7 +36,7 @@ def test_show_after_k_ops_keeps_the_remaining_schedule(k, capsys, repo_root):
 
 
 def _loops(body):
-    from verified_sched import ir
+    from verified_sched.core import ir
 
     return [n for n in ir.walk(body) if isinstance(n, ir.For)]
 

@@ -40,7 +40,7 @@ def test_help_imports_no_subcommand_module_and_no_engine():
     assert rc == 0 and "verify" in out and "fuzz" in out and "conv-backward" in out
     assert not [m for m in mods if m.split(".")[0] in HEAVY]
     ours = [m for m in mods if m.split(".")[0] in ("verified_sched", "polyhedral", "smt", "codegen")]
-    assert set(ours) <= {"verified_sched", "verified_sched.cli", "verified_sched.exits"}, ours
+    assert set(ours) <= {"verified_sched", "verified_sched.cli", "verified_sched.core", "verified_sched.core.exits"}, ours
 
 
 def test_verify_help_lists_exit_codes_without_the_engines():
@@ -48,7 +48,7 @@ def test_verify_help_lists_exit_codes_without_the_engines():
     assert rc == 0
     assert "exit codes:" in out and "3  unknown" in out and "4  internal error" in out
     assert not [m for m in mods if m.split(".")[0] in HEAVY]
-    assert "verified_sched.fuzz.command" not in mods and "verified_sched.generators.conv_backward" not in mods
+    assert "verified_sched.cli.fuzz" not in mods and "verified_sched.generators.conv_backward" not in mods
 
 
 def test_verify_of_one_file_imports_neither_multiprocessing_nor_the_runners(repo_root):
@@ -57,7 +57,7 @@ def test_verify_of_one_file_imports_neither_multiprocessing_nor_the_runners(repo
     rc, out, mods = _modules_after(["verify", "--no-cache", "examples/reverse.vs"], cwd=repo_root)
     assert rc == 0 and "LEGAL" in out
     assert "multiprocessing" not in mods and "cffi" not in mods
-    assert "verified_sched.fuzz.command" not in mods
+    assert "verified_sched.cli.fuzz" not in mods
 
 
 def test_every_subcommand_is_in_the_table_with_its_help():

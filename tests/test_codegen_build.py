@@ -12,7 +12,7 @@ import pytest
 from codegen import build
 from codegen.build import compile_shared, load_c, load_shared
 from verified_sched.dsl import parse_text
-from verified_sched.errors import UsageError
+from verified_sched.core.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -163,7 +163,7 @@ void my_axpy(int64_t N, float *x, float *y) {
 
 def test_compile_error_is_an_internal_error(tmp_path, monkeypatch):
     monkeypatch.setenv("VSCHED_CACHE_DIR", str(tmp_path))
-    from verified_sched.errors import InternalError
+    from verified_sched.core.errors import InternalError
     with pytest.raises(InternalError, match="C compilation failed"):
         compile_shared("this is not C;")
     assert not [p for p in (tmp_path / "c").iterdir()]

@@ -7,8 +7,8 @@ import pytest
 from codegen.build import load_c
 from codegen.c import emit_c, float_literal
 from codegen.dtypes import bf16_to_f32, f32_to_bf16
-from codegen.oracle import compare_kernels, poison, random_inputs
-from verified_sched import ir
+from verified_sched.oracle.compare import compare_kernels, poison, random_inputs
+from verified_sched.core import ir
 from verified_sched.dsl import parse_text
 
 V, I = ir.Var, ir.Int
@@ -355,7 +355,7 @@ kernel every {
 
 
 def test_c_agrees_with_the_interpreter_bitwise_on_every_expression_form():
-    from verified_sched import interp
+    from verified_sched.interp import interpreter as interp
     program = parse_text(EVERYTHING)
     c = load_c(program)
     for seed, size in ((0, 2), (1, 7), (2, 16)):

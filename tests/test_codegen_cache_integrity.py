@@ -11,7 +11,7 @@ import pytest
 from codegen import build
 from codegen.build import cache_dir, cached_library, compile_shared, file_sha256, load_c
 from verified_sched.dsl import parse_text
-from verified_sched.errors import UsageError
+from verified_sched.core.errors import UsageError
 
 SRC = "#include <stdint.h>\nint64_t vs_answer(void) { return %d; }\n"
 AXPY = """params N where N >= 1

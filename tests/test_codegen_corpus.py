@@ -13,10 +13,11 @@ import pytest
 
 from codegen.build import load_c
 from codegen.dtypes import check_sizes, param_names, storage_shape
-from codegen.oracle import compare_kernels
-from verified_sched.errors import UsageError
+from verified_sched.oracle.compare import compare_kernels
+from verified_sched.core.errors import UsageError
 
-from verified_sched import dsl, interp  # noqa: E402
+from verified_sched import dsl
+from verified_sched.interp import interpreter as interp  # noqa: E402
 
 RACY = {"shared_missing_barrier.vs", "barrier_divergent.vs"}
 MAX_CELLS = 2048

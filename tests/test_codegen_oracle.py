@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from codegen.build import load_c
-from codegen.oracle import POISON_BITS, compare_kernels, poison, random_inputs
+from verified_sched.oracle.compare import POISON_BITS, compare_kernels, poison, random_inputs
 from verified_sched.dsl import parse_text
-from verified_sched.errors import UsageError
+from verified_sched.core.errors import UsageError
 
 TEXT = """
 params N, M, K where N >= 1, M >= 1, K >= 1
@@ -161,7 +161,7 @@ def test_default_runners_compile_both_programs(program):
 
 
 def test_c_against_the_interpreter(program, module):
-    from verified_sched import interp
+    from verified_sched.interp import interpreter as interp
     for sizes in ({"N": 1, "M": 1, "K": 1}, {"N": 3, "M": 7, "K": 5}):
         for kernel in ("matmul", "gather"):
             report = compare_kernels(program, kernel, kernel, sizes, seed=2, inputs="small-int",
@@ -199,7 +199,7 @@ kernel down_swapped {
 
 
 def test_in_out_tensors_keep_their_inputs_and_scheduled_program_is_compared():
-    from codegen.oracle import read_before_written
+    from verified_sched.oracle.compare import read_before_written
     program = parse_text(STENCIL)
     assert read_before_written(program) == {"A", "x"}  # x: a plain input
     report = compare_kernels(program, "down", "down_swapped", {"N": 5, "M": 3})
@@ -232,7 +232,7 @@ def test_write_outside_storage_is_reported_not_heap_corruption():
     """Guard zones around every array: a compiled kernel (plain C runner) writing past y raises
     OutOfStorage; the default runner, the bounds-checked C build, names the first bad index."""
     from codegen.build import load_c
-    from codegen.oracle import OutOfStorage
+    from verified_sched.oracle.compare import OutOfStorage
     program = parse_text(OOB)
     plain = load_c(program).run
     with pytest.raises(OutOfStorage, match="kernel past_end wrote outside the storage of tensor y, "

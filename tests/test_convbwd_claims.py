@@ -3,7 +3,7 @@ for every gradient with N, H, W symbolic, over the grid's strides, paddings (neg
 effective padding included), dilations, groups, kernels and both layouts; a broken direct
 kernel is REFUTED (so the proofs are not vacuous).
 
-Skipped with a clear reason while the claim prover (verified_sched.verify) is not built.
+Skipped with a clear reason while the claim prover (verified_sched.verify.driver) is not built.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from verified_sched.dsl import parse_text
 from verified_sched.generators import conv_backward as cb
 
-from verified_sched import verify  # noqa: E402
+from verified_sched.verify import driver as verify  # noqa: E402
 
 
 def claim_obligations(text: str, timeout: float = 30.0) -> dict:

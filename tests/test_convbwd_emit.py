@@ -16,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl import parse_text
-from verified_sched.errors import UsageError
+from verified_sched.core.errors import UsageError
 from verified_sched.generators import conv_backward as cb
-from verified_sched.generators import conv_backward_cli
+from verified_sched.cli import conv_backward as conv_backward_cli
 
 KERNELS = {"forward": "y", "input_grad": "dx", "input_grad_reference": "dx", "weight_grad": "dw",
            "weight_grad_reference": "dw", "bias_grad": "db", "bias_grad_reference": "db"}
@@ -98,7 +98,7 @@ def run_config(layout, x, w, stride=1, padding=0, dilation=1, groups=1, at=None,
 
         runner = load_c(program).run
     else:
-        from verified_sched.interp import run_kernel
+        from verified_sched.interp.interpreter import run_kernel
 
         def runner(kernel, sizes, arrays):
             run_kernel(program, kernel, sizes, arrays)

@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.oracle import poison, random_inputs, written
-from verified_sched import ir
+from verified_sched.oracle.compare import poison, random_inputs, written
+from verified_sched.core import ir
 from verified_sched.dsl import parse_file
-from verified_sched.interp import KernelError, run_kernel
-from verified_sched.sizes import example_sizes
+from verified_sched.interp.interpreter import KernelError, run_kernel
+from verified_sched.analysis.sizes import example_sizes
 
 CASES = Path(__file__).resolve().parent / "cases"
 FILES = sorted(CASES.glob("*.vs"))

@@ -1,5 +1,5 @@
-"""Obligations as data: goals (verified_sched/obligations.py) decided in one place
-(verified_sched/discharge.py) that owns budgets, timing and witnesses."""
+"""Obligations as data: goals (verified_sched/verify/obligations.py) decided in one place
+(verified_sched/verify/discharge.py) that owns budgets, timing and witnesses."""
 from __future__ import annotations
 
 import time
@@ -8,8 +8,8 @@ import islpy as isl
 import pytest
 import z3
 
-from verified_sched.discharge import discharge
-from verified_sched.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
+from verified_sched.verify.discharge import discharge
+from verified_sched.verify.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
 
 N = z3.Int("N")
 
@@ -92,7 +92,7 @@ def test_a_past_deadline_makes_every_goal_unknown_without_running_it():
 
 
 def test_isl_running_out_of_its_operation_budget_is_unknown():
-    from verified_sched import budget
+    from verified_sched.core import budget
 
     def expensive():
         with budget.scope(float("inf"), max_operations=1):

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from verified_sched import exits, ir, obligations
+from verified_sched.core import exits, ir
+from verified_sched.verify import obligations
 from verified_sched.dsl import limits
-from verified_sched.op_syntax import Field, Outputs, Word
+from verified_sched.core.op_syntax import Field, Outputs, Word
 from verified_sched.ops import registry
 
 REPO = Path(__file__).resolve().parents[1]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.errors import Loc, ParseError
+from verified_sched.core.errors import Loc, ParseError
 
 HEAD = "params N where N >= 1\ntensor x[N] f32\ntensor y[N] f32\n"  # lines 1-3
 
@@ -109,8 +109,8 @@ def test_file_name_in_position(tmp_path):
 
 
 def test_check_kernel_on_built_ir_falls_back_to_the_kernel_loc():
-    from verified_sched import ir
-    from verified_sched.wellformed import check_kernel
+    from verified_sched.core import ir
+    from verified_sched.analysis.wellformed import check_kernel
 
     program = parse_text(HEAD + "kernel k {\n  zero y\n}\n", "ok.vs")
     bad = ir.Kernel("k", (ir.For("i", ir.Int(0), ir.Var("N"), "serial", (

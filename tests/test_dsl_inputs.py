@@ -5,7 +5,7 @@ import pytest
 
 from verified_sched.dsl import parse_text
 from verified_sched.dsl.printer import print_program
-from verified_sched.errors import ParseError
+from verified_sched.core.errors import ParseError
 
 SRC = """params N where N >= 1
 inputs a, b int in [-8, 8]

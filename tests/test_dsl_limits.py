@@ -7,11 +7,11 @@ import os
 
 import pytest
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.cli import main
 from verified_sched.dsl import limits, parse_text, printer
 from verified_sched.dsl.printer import expr_text, print_program
-from verified_sched.errors import ParseError
+from verified_sched.core.errors import ParseError
 
 HEAD = "params N where N >= 1\ntensor a[N] f32\ntensor y[N] f32\n"
 

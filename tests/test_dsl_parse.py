@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from verified_sched import ir
-from verified_sched import schedule as S
+from verified_sched.core import ir
+from verified_sched.ops import schedule as S
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.dsl.printer import cond_text, expr_text, print_kernel, print_program
-from verified_sched.errors import Loc
+from verified_sched.core.errors import Loc
 
 CASES = Path(__file__).resolve().parent / "cases"
 CASE_FILES = sorted(CASES.glob("*.vs"))

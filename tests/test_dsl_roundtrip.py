@@ -7,12 +7,12 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl import parse_text
 from verified_sched.dsl.printer import cond_text, expr_text, print_program
-from verified_sched.sizes import eval_cond, eval_int, example_sizes
-from verified_sched.strategies import kernels_for, programs
-from verified_sched.wellformed import check_program
+from verified_sched.analysis.sizes import eval_cond, eval_int, example_sizes
+from verified_sched.fuzz.strategies import kernels_for, programs
+from verified_sched.analysis.wellformed import check_program
 
 SLOW_OK = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.errors import UsageError
-from verified_sched.sizes import (check_sizes, eval_cond, eval_int, example_sizes, parse_size_arg,
+from verified_sched.core.errors import UsageError
+from verified_sched.analysis.sizes import (check_sizes, eval_cond, eval_int, example_sizes, parse_size_arg,
                                   tensor_shape)
 
 CASES = Path(__file__).resolve().parent / "cases"

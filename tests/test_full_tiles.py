@@ -9,9 +9,9 @@ from hypothesis import given, settings, strategies as st
 
 from codegen import build, full_tiles
 from codegen.c import emit_c
-from codegen.oracle import random_inputs
+from verified_sched.oracle.compare import random_inputs
 from support.scheduling import scheduled
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl import parse_text
 
 MATMUL = """

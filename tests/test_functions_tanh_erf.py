@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from codegen.build import load_c
-from codegen.oracle import compare_kernels
+from verified_sched.oracle.compare import compare_kernels
 from verified_sched.dsl.parser import parse_text
 from verified_sched.dsl.printer import print_program
-from verified_sched.interp import run_kernel
+from verified_sched.interp.interpreter import run_kernel
 
 SRC = """params N where N >= 1
 tensor x[N] {p}

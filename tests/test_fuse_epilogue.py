@@ -9,9 +9,9 @@ import pytest
 
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.dsl.printer import print_kernel
-from verified_sched.errors import ScheduleError
+from verified_sched.core.errors import ScheduleError
 from verified_sched.ops import fuse_epilogue as fe
-from verified_sched.verify import OpContext, op_obligations, own_obligations
+from verified_sched.verify.driver import OpContext, op_obligations, own_obligations
 
 from test_privatize_ops import assert_runs_equal, refuted, report, scheduled
 

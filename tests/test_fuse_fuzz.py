@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 
 from codegen.build import load_c
 from codegen.emulate import load_emulated
-from codegen.oracle import compare_kernels
-from verified_sched.errors import ScheduleError
+from verified_sched.oracle.compare import compare_kernels
+from verified_sched.core.errors import ScheduleError
 from verified_sched.ops import apply_op
 from verified_sched.ops import fuse_epilogue as fe
-from verified_sched.verify import OpContext, op_obligations, own_obligations
+from verified_sched.verify.driver import OpContext, op_obligations, own_obligations
 
 from test_fuse_epilogue import dense
 

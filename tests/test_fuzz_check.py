@@ -11,7 +11,7 @@ from verified_sched.fuzz.check import check_example
 from verified_sched.fuzz.driver import Campaign
 from verified_sched.fuzz.reproducer import signature
 from verified_sched.fuzz.stats import Stats
-from verified_sched.sizes import example_sizes
+from verified_sched.analysis.sizes import example_sizes
 
 
 def _check(path: Path):

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from codegen.oracle import compare_kernels
+from verified_sched.oracle.compare import compare_kernels
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.fuzz.check import check_example as _check_example
-from verified_sched.interp import run_kernel
+from verified_sched.interp.interpreter import run_kernel
 from verified_sched.ops import apply_op
-from verified_sched.sizes import example_sizes
-from verified_sched.verify import verify_program
+from verified_sched.analysis.sizes import example_sizes
+from verified_sched.verify.driver import verify_program
 
 
 def check_example(*args, **kw):

@@ -12,7 +12,8 @@ import shlex
 from pathlib import Path
 
 from verified_sched.cli import main
-from verified_sched.fuzz import command, driver
+from verified_sched.cli import fuzz as command
+from verified_sched.fuzz import driver
 from verified_sched.fuzz.campaign import BatchResult, Config
 from verified_sched.fuzz.display import final_table, progress_lines
 from verified_sched.fuzz.driver import Campaign

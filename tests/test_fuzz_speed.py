@@ -12,11 +12,12 @@ import time
 import islpy as isl
 from hypothesis import HealthCheck, given, seed, settings
 
-from verified_sched import apply_memo, budget, budget_watchdog, ir
+from verified_sched.ops import apply_memo
+from verified_sched.core import budget, budget_watchdog, ir
 from verified_sched.dsl import parse_file
 from verified_sched.fuzz.strategies import fuzz_examples
 from verified_sched.ops import apply_op
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 
 
 def _walk_recursive(node):

@@ -8,12 +8,12 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, seed, settings
 
-from verified_sched import schedule as S
-from verified_sched.errors import ScheduleError
+from verified_sched.ops import schedule as S
+from verified_sched.core.errors import ScheduleError
 from verified_sched.fuzz import records
 from verified_sched.fuzz.strategies import OPS, fuzz_examples, op_records
 from verified_sched.ops import apply_op
-from verified_sched.sizes import check_sizes
+from verified_sched.analysis.sizes import check_sizes
 
 
 def test_every_op_drawn_and_schedules_long_enough():
@@ -74,8 +74,8 @@ def test_an_unregistered_op_record_is_an_internal_error():
     import dataclasses
     from typing import Optional
 
-    from verified_sched.errors import InternalError
-    from verified_sched.op_syntax import OpRecord, Syntax
+    from verified_sched.core.errors import InternalError
+    from verified_sched.core.op_syntax import OpRecord, Syntax
     from verified_sched.ops.registry import module_for as op_module
 
     @dataclasses.dataclass(frozen=True)

@@ -11,7 +11,7 @@ import stat
 
 import pytest
 
-from verified_sched import verify
+from verified_sched.verify import driver as verify
 from verified_sched.cli import main
 from verified_sched.gate import cache
 

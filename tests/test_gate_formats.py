@@ -11,10 +11,10 @@ import jsonschema
 import pytest
 
 from verified_sched.cli import main
-from verified_sched.gate.formats import annotation
+from verified_sched.report.formats import annotation
 from verified_sched.gate.runner import verify_files
-from verified_sched.gate.sarif import RULES, artifact_uri, sarif_document
-from verified_sched.obligations import KINDS
+from verified_sched.report.sarif import RULES, artifact_uri, sarif_document
+from verified_sched.verify.obligations import KINDS
 
 from gate_support import UNKNOWN
 

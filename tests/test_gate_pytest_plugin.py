@@ -20,10 +20,10 @@ import numpy  # noqa: F401
 import z3  # noqa: F401
 
 import codegen.build  # noqa: F401
-import codegen.oracle  # noqa: F401
+import verified_sched.oracle.compare  # noqa: F401
 import verified_sched.cli  # noqa: F401
 import verified_sched.gate.runner  # noqa: F401
-import verified_sched.verify  # noqa: F401
+import verified_sched.verify.driver  # noqa: F401
 from verified_sched.dsl import parse_file
 
 pytest_plugins = ["pytester"]

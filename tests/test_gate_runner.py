@@ -10,7 +10,7 @@ import pytest
 
 from verified_sched.cli import main
 from verified_sched.gate import parallel
-from verified_sched.gate.results import FileResult, worst_exit
+from verified_sched.report.results import FileResult, worst_exit
 
 from gate_support import UNKNOWN
 
@@ -128,7 +128,7 @@ def test_unknown_exits_3(tmp_path, capsys):
 
 
 def test_internal_error_exits_4_and_the_other_files_still_run(cases_dir, monkeypatch, capsys):
-    from verified_sched import verify
+    from verified_sched.verify import driver as verify
 
     real = verify.verify_program
 

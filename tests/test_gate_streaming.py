@@ -10,7 +10,8 @@ import os
 import pytest
 
 from verified_sched.cli import main
-from verified_sched.gate import parallel, results, runner
+from verified_sched.gate import parallel, runner
+from verified_sched.report import results
 
 SRC = """params N where N >= 1
 tensor a[N] f32

@@ -10,8 +10,8 @@ import pytest
 from codegen.build import load_c
 from codegen.cuda import emit_cuda, load_cuda, nvcc
 from support.nvcc import compile_cuda
-from codegen.oracle import compare_kernels
-from verified_sched.errors import UsageError
+from verified_sched.oracle.compare import compare_kernels
+from verified_sched.core.errors import UsageError
 
 from test_gpu_kernels import (GPU_CASES, has_hw, load_case, misc_program, scheduled, tensor_core_program,
                               tiled_program)
@@ -141,7 +141,7 @@ def test_launcher_runs_or_reports_the_missing_gpu():
     p = load_case("shared_with_barrier")
     mod = load_cuda(p)
     if not _has_gpu():
-        from codegen.oracle import random_inputs
+        from verified_sched.oracle.compare import random_inputs
 
         with pytest.raises(UsageError, match="CUDA call failed"):
             mod.run("shift", {"B": 2}, random_inputs(p, None, {"B": 2}, 0))

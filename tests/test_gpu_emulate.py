@@ -7,8 +7,8 @@ import pytest
 
 from codegen.build import load_c
 from codegen.emulate import BarrierDivergenceError, RaceError, emit_emulated, load_emulated
-from codegen.oracle import compare_kernels, poison, random_inputs, written
-from verified_sched.interp import run_kernel
+from verified_sched.oracle.compare import compare_kernels, poison, random_inputs, written
+from verified_sched.interp.interpreter import run_kernel
 
 from test_gpu_kernels import (CASES, GPU_CASES, has_hw, load_case, misc_program, scheduled, small_sizes,
                               tensor_core_program, tiled_program)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from codegen.build import load_c
 from codegen.emulate import RaceError, load_emulated
-from codegen.oracle import compare_kernels, poison, random_inputs, written
+from verified_sched.oracle.compare import compare_kernels, poison, random_inputs, written
 from verified_sched.dsl import parse_text
 
 AXES = ("serial", "block.x", "block.y", "thread.x", "thread.y")

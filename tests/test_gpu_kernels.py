@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.errors import ScheduleError, UsageError
+from verified_sched.core.errors import ScheduleError, UsageError
 
 CASES = Path(__file__).resolve().parent / "cases"
 GPU_CASES = ["shared_missing_barrier", "shared_with_barrier", "barrier_divergent", "stage_shared_matmul",

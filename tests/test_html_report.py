@@ -12,10 +12,10 @@ from hypothesis import given, strategies as st
 
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file
-from verified_sched.gate.html_report import render_html
-from verified_sched.gate.geometry import MAX_SPAN, MAX_X, DrawError, choose_dims, window
-from verified_sched.gate.iterspace import scene
-from verified_sched.verify import file_report_json, verify_program
+from verified_sched.report.html import render_html
+from verified_sched.report.geometry import MAX_SPAN, MAX_X, DrawError, choose_dims, window
+from verified_sched.report.iterspace import scene
+from verified_sched.verify.driver import file_report_json, verify_program
 
 DRAWN = ("stencil_interchange_illegal.vs", "shared_missing_barrier.vs", "matmul_round_up_oob.vs")
 

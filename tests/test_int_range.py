@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from verified_sched import int_range
+from verified_sched.analysis import int_range
 from verified_sched.cli import main
 from verified_sched.dsl import parse_text
-from verified_sched.errors import ParseError, UsageError
-from verified_sched.sizes import check_sizes
-from verified_sched.verify import verify_program
+from verified_sched.core.errors import ParseError, UsageError
+from verified_sched.analysis.sizes import check_sizes
+from verified_sched.verify.driver import verify_program
 
 HUGE_BOUND = """
 params N where N >= 1

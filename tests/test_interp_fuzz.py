@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codegen.oracle import random_inputs
-from verified_sched.sizes import example_sizes
-from verified_sched.strategies import programs
+from verified_sched.oracle.compare import random_inputs
+from verified_sched.analysis.sizes import example_sizes
+from verified_sched.fuzz.strategies import programs
 
 
 @settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

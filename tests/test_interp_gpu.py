@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from codegen.oracle import random_inputs
+from verified_sched.oracle.compare import random_inputs
 from verified_sched.dsl import parse_text
-from verified_sched.interp import KernelError, run_kernel
+from verified_sched.interp.interpreter import KernelError, run_kernel
 
 GPU = """
 params B where B >= 1

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from codegen.dtypes import f32_to_bf16
-from codegen.oracle import random_inputs
+from verified_sched.oracle.compare import random_inputs
 from verified_sched.dsl import parse_text
-from verified_sched.errors import UsageError
-from verified_sched.interp import KernelError, run_kernel
+from verified_sched.core.errors import UsageError
+from verified_sched.interp.interpreter import KernelError, run_kernel
 
 MIX = """
 params N where N >= 1

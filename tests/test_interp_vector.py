@@ -1,4 +1,4 @@
-"""The interpreter's vector path (verified_sched/interp_vector.py) gives the scalar path's
+"""The interpreter's vector path (verified_sched/interp/vector.py) gives the scalar path's
 bits: generated kernels (every precision, casts, guards, dynamic indices, vectorized loops)
 run both ways agree on every storage cell, or both fail; the independence test accepts the
 loops it must and refuses reductions and loop-carried dependences."""
@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codegen.oracle import random_inputs
-from verified_sched import ir
+from verified_sched.oracle.compare import random_inputs
+from verified_sched.core import ir
 from verified_sched.dsl import parse_text
-from verified_sched.interp import KernelError, run_kernel
-from verified_sched.interp_vector import independent
-from verified_sched.sizes import example_sizes
-from verified_sched.strategies import programs
+from verified_sched.interp.interpreter import KernelError, run_kernel
+from verified_sched.interp.vector import independent
+from verified_sched.analysis.sizes import example_sizes
+from verified_sched.fuzz.strategies import programs
 
 MATMUL = """params N, M, K where N >= 1, M >= 1, K >= 1
 tensor a[N, K] f32
@@ -95,7 +95,7 @@ def test_matmul_runs_vectorized_and_bitwise_equal():
     arrays = random_inputs(program, ["matmul"], sizes, seed=3)
     (_, scalar), (_, vector) = both_ways(program, "matmul", sizes, arrays)
     assert bits(scalar["c"]) == bits(vector["c"]) and np.abs(scalar["c"]).sum() > 0
-    from verified_sched.interp import Compiler
+    from verified_sched.interp.interpreter import Compiler
     comp = Compiler(program, sizes)
     comp.stmt(program.kernel("matmul").body[1], (False, False), False)
     assert comp.vectorized == 1  # the j loop (the innermost independent one)
@@ -123,7 +123,7 @@ def test_scalar_switch_from_the_environment(monkeypatch):
     sizes = {"N": 3, "M": 4, "K": 2}
     arrays = random_inputs(program, ["matmul"], sizes, seed=1)
     monkeypatch.setenv("VSCHED_INTERP_SCALAR", "1")
-    import verified_sched.interp_vector as iv
+    import verified_sched.interp.vector as iv
     monkeypatch.setattr(iv, "compile_loop", lambda *a: pytest.fail("vector path used"))
     run_kernel(program, "matmul", sizes, arrays)
 
@@ -133,7 +133,7 @@ def test_progress_bar_on_a_terminal(monkeypatch, capsys):
     import io
     import sys
 
-    from verified_sched import progress
+    from verified_sched.core import progress
 
     class Tty(io.StringIO):
         def isatty(self):
@@ -200,7 +200,7 @@ kernel v {{ for i in 0 .. N {{ for j in 0 .. N : {draw(st.sampled_from(('serial'
        mode=st.sampled_from(["random", "small-int"]))
 def test_vector_path_agrees_bitwise_on_vectorizable_kernels(text, n, seed, mode):
     program = parse_text(text)
-    from verified_sched.interp import Compiler
+    from verified_sched.interp.interpreter import Compiler
     comp = Compiler(program, {"N": n})
     comp.stmt(program.kernel("v").body[0], (False, False), False)
     assert comp.vectorized == 1, text  # not vacuous: the vector path runs

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from verified_sched.cli import main
 from verified_sched.dsl import parse_text
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 
 TWO_LAUNCHES = """
 params B where B >= 1

@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.dsl.printer import print_kernel, print_program
-from verified_sched.errors import ParseError, ScheduleError
+from verified_sched.core.errors import ParseError, ScheduleError
 from verified_sched.ops import apply_op, apply_schedule
 from verified_sched.ops.common import split_name
 from verified_sched.ops.interchange import Interchange
 from verified_sched.ops.reverse import Reverse
 from verified_sched.ops.split import Split
-from verified_sched.verify import file_report_json, verify_program
+from verified_sched.verify.driver import file_report_json, verify_program
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -15,7 +15,7 @@ pytest.importorskip("torch_mlir")
 pytest.importorskip("iree.runtime")
 
 from codegen.build import load_c  # noqa: E402
-from codegen.oracle import compare_kernels  # noqa: E402
+from verified_sched.oracle.compare import compare_kernels  # noqa: E402
 from verified_sched.cli import main  # noqa: E402
 from verified_sched.dsl.parser import parse_file  # noqa: E402
 from verified_sched.generators.conv_backward import make_conv  # noqa: E402

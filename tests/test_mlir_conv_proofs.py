@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("xdsl")
 
-from verified_sched.verify import verify_claim  # noqa: E402
+from verified_sched.verify.driver import verify_claim  # noqa: E402
 from test_mlir_import import CONVS, FRONTENDS, conv_program_refused  # noqa: E402
 
 

@@ -16,14 +16,14 @@ pytest.importorskip("iree.compiler")
 pytest.importorskip("iree.runtime")
 
 from codegen.build import load_c  # noqa: E402
-from codegen.oracle import compare_kernels  # noqa: E402
+from verified_sched.oracle.compare import compare_kernels  # noqa: E402
 from verified_sched.dsl.parser import parse_file, parse_text  # noqa: E402
-from verified_sched.errors import UsageError  # noqa: E402
+from verified_sched.core.errors import UsageError  # noqa: E402
 from verified_sched.mlir.emit import emit_mlir  # noqa: E402
 from verified_sched.mlir.iree_backend import IreeError, factory, load_iree  # noqa: E402
 from verified_sched.dsl.printer import print_program  # noqa: E402
 from verified_sched.mlir.run_iree import expressible, has_accumulation  # noqa: E402
-from verified_sched.sizes import example_sizes  # noqa: E402
+from verified_sched.analysis.sizes import example_sizes  # noqa: E402
 from test_mlir_import import linalg_kernels  # noqa: E402
 
 CASES = Path(__file__).parent / "cases"

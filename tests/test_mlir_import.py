@@ -18,10 +18,10 @@ pytest.importorskip("xdsl")
 
 from codegen.build import load_c  # noqa: E402
 from codegen.dtypes import NP_DTYPE, global_tensors, storage_shape  # noqa: E402
-from codegen.oracle import compare_kernels  # noqa: E402
+from verified_sched.oracle.compare import compare_kernels  # noqa: E402
 from verified_sched.dsl.parser import parse_file, parse_text  # noqa: E402
 from verified_sched.dsl.printer import print_kernel, print_program  # noqa: E402
-from verified_sched.errors import UsageError  # noqa: E402
+from verified_sched.core.errors import UsageError  # noqa: E402
 from verified_sched.generators.conv_backward import conv_backward_dsl, make_conv  # noqa: E402
 from verified_sched.mlir.emit import emit_mlir  # noqa: E402
 from support.mlir_import import import_mlir, import_mlir_file  # noqa: E402
@@ -29,7 +29,7 @@ from verified_sched.mlir.importer import Importer  # noqa: E402
 from verified_sched.mlir.run_iree import expressible  # noqa: E402
 from verified_sched.mlir.torch_pipeline import against_torch_mlir_text  # noqa: E402
 from verified_sched.mlir.ximport import MlirImportError  # noqa: E402
-from verified_sched.sizes import example_sizes  # noqa: E402
+from verified_sched.analysis.sizes import example_sizes  # noqa: E402
 
 FIX = Path(__file__).parent / "fixtures" / "mlir"
 CONVS = json.loads((FIX / "convs.json").read_text())
@@ -294,7 +294,7 @@ def test_emit_then_import_round_trips_random_kernels(program, sizes):
 
 
 def _walk(kernel, writes=False):
-    from verified_sched import ir
+    from verified_sched.core import ir
 
     for n in ir.walk(kernel.body):
         if isinstance(n, (ir.Assign, ir.Zero)) or (not writes and isinstance(n, ir.Load)):
@@ -336,7 +336,7 @@ def test_readme_recipe_tiles_an_imported_bmm(tmp_path, monkeypatch, capsys):
 
 
 def _loops(kernel):
-    from verified_sched import ir
+    from verified_sched.core import ir
 
     return [n for n in ir.walk(kernel.body) if isinstance(n, ir.For)]
 

@@ -17,7 +17,7 @@ pytest.importorskip("xdsl")
 from codegen.build import load_c  # noqa: E402
 from codegen.dtypes import NP_DTYPE, global_tensors, storage_shape  # noqa: E402
 from verified_sched.mlir.importer import import_with_constants  # noqa: E402
-from verified_sched.verify import verify_kernel  # noqa: E402
+from verified_sched.verify.driver import verify_kernel  # noqa: E402
 
 FIX = Path(__file__).parent / "fixtures" / "models"
 MODELS = ["linear_relu", "mlp_gelu", "softmax", "layer_norm", "rms_norm", "bmm_bias_relu", "attention",

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -75,7 +75,7 @@ def test_refute_by_run_never_proves(cases_dir, monkeypatch):
     """An obligation isl cannot decide on a correct schedule stays unknown: equal runs prove
     nothing."""
     from polyhedral import checks
-    from verified_sched.obligations import Decided
+    from verified_sched.verify.obligations import Decided
 
     monkeypatch.setattr(checks, "coverage", lambda *a, **k: Decided("unknown", "planted: not decided"))
     obls = _obligations(str(cases_dir / "matmul_tiled.vs"))

@@ -194,7 +194,7 @@ def test_specs_are_the_registry_in_order():
 
 
 def test_all_generic_is_the_drivers():
-    from verified_sched.verify import GENERIC
+    from verified_sched.verify.driver import GENERIC
 
     assert ALL_GENERIC == GENERIC
 

@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from verified_sched.errors import ScheduleError, VschedError
+from verified_sched.core.errors import ScheduleError, VschedError
 from verified_sched.fuzz import schedules
 from verified_sched.fuzz.families import family_programs
 from verified_sched.fuzz.names import SHAPES
-from verified_sched.op_syntax import op_name
+from verified_sched.core.op_syntax import op_name
 from verified_sched.ops import apply_op
 from verified_sched.ops.registry import MODULES, OP_NAMES, module_named
 

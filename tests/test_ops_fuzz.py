@@ -8,14 +8,14 @@ from __future__ import annotations
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from verified_sched import ir
-from verified_sched import schedule as S
-from verified_sched.errors import ScheduleError
+from verified_sched.core import ir
+from verified_sched.ops import schedule as S
+from verified_sched.core.errors import ScheduleError
 from verified_sched.ops import apply_op
-from verified_sched.simplify import simplify_kernel
-from verified_sched.sizes import example_sizes
-from verified_sched.strategies import programs
-from verified_sched.wellformed import check_kernel
+from verified_sched.analysis.simplify import simplify_kernel
+from verified_sched.analysis.sizes import example_sizes
+from verified_sched.fuzz.strategies import programs
+from verified_sched.analysis.wellformed import check_kernel
 from test_ops_support import assert_same_results, run_c
 
 SAFE_TAILS = ("guard", "predicate", "predicate_stores")

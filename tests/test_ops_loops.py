@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from verified_sched.errors import ScheduleError
+from verified_sched.core.errors import ScheduleError
 from test_ops_support import assert_same_results, body_of, scheduled, sids
 
 MATMUL = """params N, M, K where N >= 1, M >= 1, K >= 1
@@ -160,7 +160,7 @@ def test_unroll_materialize_copies_with_sids_and_provenance():
     assert "if 2 * ko + 1 < K {" in body
     assert sids(after, k) == ["S0#0", "S0#1"]
     from verified_sched.dsl.printer import expr_text
-    from verified_sched.ir import Assign, walk
+    from verified_sched.core.ir import Assign, walk
     provs = [dict((n, expr_text(e)) for n, e in s.provenance)
              for s in walk(after.kernel(k).body) if isinstance(s, Assign)]
     assert [p["k"] for p in provs] == ["2 * ko", "2 * ko + 1"]
@@ -224,9 +224,9 @@ def test_partition_breakpoint_outside_range_is_clamped():
 
 
 def test_partition_name_count():
-    from verified_sched.ir import Var
+    from verified_sched.core.ir import Var
     from verified_sched.ops import apply_op
-    from verified_sched.schedule import Partition
+    from verified_sched.ops.schedule import Partition
     before, _, k = scheduled(CONCAT.format(op="partition i at N -> i0, i1"), upto=0)
     with pytest.raises(ScheduleError, match="1 breakpoint\\(s\\) make 2 segments, but 3 name"):
         apply_op(before, k, Partition("i", (Var("N"),), ("i0", "i1", "i2")))

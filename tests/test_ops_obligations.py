@@ -5,7 +5,7 @@ import pytest
 
 from verified_sched.dsl import parse_text
 from verified_sched.ops import apply_op
-from verified_sched.verify import own_obligations as op_obligations
+from verified_sched.verify.driver import own_obligations as op_obligations
 from test_ops_support import assert_same_results, scheduled
 
 RELU = """params N where N >= {lo}
@@ -62,8 +62,8 @@ def test_other_ops_have_no_specific_obligations(op):
 
 def test_counterexample_replays():
     """The sizes of a shift_inward refutation make the scheduled kernel leave storage."""
-    from verified_sched.errors import VschedError
-    from verified_sched.verify import verify_program
+    from verified_sched.core.errors import VschedError
+    from verified_sched.verify.driver import verify_program
     text = RELU.format(lo=1, pad="", op="split i by 8 -> io, ii tail=shift_inward")
     (rep,) = verify_program(parse_text(text))
     (ob,) = [o for o in rep.obligations if o.status == "refuted"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.oracle import compare_kernels, random_inputs
-from verified_sched import ir
-from verified_sched.interp import run_kernel
+from verified_sched.oracle.compare import compare_kernels, random_inputs
+from verified_sched.core import ir
+from verified_sched.interp.interpreter import run_kernel
 from test_ops_support import assert_same_results, body_of, scheduled
 
 DATA_IF = """params N where N >= 1

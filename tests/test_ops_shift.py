@@ -12,17 +12,17 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.dsl.printer import print_kernel, print_program
-from verified_sched.errors import ParseError, ScheduleError
+from verified_sched.core.errors import ParseError, ScheduleError
 from verified_sched.fuzz.check import check_example
 from verified_sched.fuzz.strategies import fuzz_examples
 from verified_sched.ops import apply_op, common, shift
 from verified_sched.ops.registry import OP_NAMES
 from verified_sched.ops.shift import Shift
-from verified_sched.verify import file_report_json, verify_program
+from verified_sched.verify.driver import file_report_json, verify_program
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -5,8 +5,8 @@ import pytest
 
 from verified_sched.dsl import parse_text
 from verified_sched.dsl.printer import expr_text, print_kernel
-from verified_sched.ir import BinOp, Call, FloorDiv, Int, Load, Mod, Var
-from verified_sched.simplify import Context, norm_index, simplify_kernel
+from verified_sched.core.ir import BinOp, Call, FloorDiv, Int, Load, Mod, Var
+from verified_sched.analysis.simplify import Context, norm_index, simplify_kernel
 
 N, I, J = Var("N"), Var("i"), Var("j")
 
@@ -112,7 +112,7 @@ def test_guard_context_ignores_data_conditions():
 
 
 def test_context_decide_and_counterexample():
-    from verified_sched.ir import Cmp
+    from verified_sched.core.ir import Cmp
     ctx = Context(("N",), ("v_N >= 1",)).with_iter("i")
     ctx = ctx.add(Cmp("<", I, N)).add(Cmp(">=", I, Int(0)))
     assert ctx.decide(Cmp("<", I, add(N, Int(1)))) is True

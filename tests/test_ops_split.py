@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from verified_sched.errors import ScheduleError
+from verified_sched.core.errors import ScheduleError
 from test_ops_support import assert_same_results, body_of, scheduled, sids
 
 ACC = """params N where N >= 1
@@ -34,7 +34,7 @@ for io in 0 .. floor((N + 3) / 4) {
     }
   }
 }"""
-    (assign,) = [n for n in __import__("verified_sched.ir", fromlist=["walk"]).walk(after.kernel(k).body)
+    (assign,) = [n for n in __import__("verified_sched.core.ir", fromlist=["walk"]).walk(after.kernel(k).body)
                  if type(n).__name__ == "Assign"]
     assert assign.sid == "S0"
     name, expr = assign.provenance[0]
@@ -84,7 +84,7 @@ def test_shift_inward_min_in_index_and_provenance():
     body = body_of(after, k)
     assert "y[min(4 * io, N - 4) + ii] += x[min(4 * io, N - 4) + ii]" in body
     from verified_sched.dsl.printer import expr_text
-    from verified_sched.ir import Assign, walk
+    from verified_sched.core.ir import Assign, walk
     (a,) = [n for n in walk(after.kernel(k).body) if isinstance(n, Assign)]
     assert expr_text(a.provenance[0][1]) == "min(4 * io, N - 4) + ii"
 
@@ -234,7 +234,7 @@ def test_names_must_be_fresh():
     with pytest.raises(ScheduleError, match="new loop 'x': name already used"):
         split("split i by 4 -> x, ii")
     from verified_sched.ops import apply_op
-    from verified_sched.schedule import Split
+    from verified_sched.ops.schedule import Split
     before, _, k = split("split i by 4 -> io, ii")
     with pytest.raises(ScheduleError, match="distinct names"):
         apply_op(before, k, Split("i", 4, "a", "a"))
@@ -242,7 +242,7 @@ def test_names_must_be_fresh():
 
 def test_factor_validated_by_apply():
     from verified_sched.ops import apply_op
-    from verified_sched.schedule import Split
+    from verified_sched.ops.schedule import Split
     before, _, k = split("split i by 4 -> io, ii")
     with pytest.raises(ScheduleError, match="factor 0: must be a positive integer"):
         apply_op(before, k, Split("i", 0, "io", "ii"))

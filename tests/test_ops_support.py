@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl import parse_text
 from verified_sched.dsl.printer import print_kernel
 from verified_sched.ops import apply_schedule
-from verified_sched.sizes import eval_int
+from verified_sched.analysis.sizes import eval_int
 
 DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "f16": np.float16}
 
@@ -57,7 +57,7 @@ def logical(program, name: str, arr, sizes: dict):
 
 
 def run_interp(program, kernel: str, sizes: dict, seed: int = 0) -> dict:
-    from verified_sched.interp import run_kernel
+    from verified_sched.interp.interpreter import run_kernel
 
     arrays = random_arrays(program, sizes, seed)
     run_kernel(program, kernel, dict(sizes), arrays, seed=seed)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from codegen.checked import load_checked
-from codegen.oracle import OutOfStorage, compare_kernels
+from verified_sched.oracle.compare import OutOfStorage, compare_kernels
 from verified_sched.cli import main
 from verified_sched.dsl import parse_text
 

@@ -10,9 +10,9 @@ import pytest
 
 from polyhedral.affine import NonAffine, aff, approx_cond, cond
 from polyhedral.model import KernelModel
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl import parse_text
-from verified_sched.ir import BinOp, Call, Cmp, FloorDiv, Int, Load, Mod, Not, Var
+from verified_sched.core.ir import BinOp, Call, Cmp, FloorDiv, Int, Load, Mod, Not, Var
 
 NAMES = {"N": "p0", "i": "i0", "j": "i1"}
 
@@ -96,8 +96,8 @@ def test_concrete_huge_sizes_cost_what_symbolic_sizes_cost(monkeypatch):
     """Counted in isl operations, not seconds (issue 23: no test depends on the machine's
     speed): sizes pinned to 10^6 verify within the same small operation budget per obligation
     as symbolic sizes (about 1% of the default), which enumerating 10^18 instances could not."""
-    from verified_sched import budget
-    from verified_sched.verify import verify_program
+    from verified_sched.core import budget
+    from verified_sched.verify.driver import verify_program
     p = parse_text(MATMUL)
     huge = dataclasses.replace(p, constraints=p.constraints + tuple(
         Cmp("==", Var(n), Int(10 ** 6)) for n in p.params))

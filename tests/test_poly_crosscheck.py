@@ -11,19 +11,19 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from verified_sched.generic.race import race as race_check
+from verified_sched.verify.generic.race import race as race_check
 from polyhedral import checks, contraction, race
 from polyhedral.model import KernelModel
 from support import brute
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl import parse_text
-from verified_sched.errors import ScheduleError
+from verified_sched.core.errors import ScheduleError
 from verified_sched.ops import apply_op
-from verified_sched.sizes import example_sizes
-from verified_sched.strategies import programs
-from verified_sched.generic.in_bounds import in_bounds
-from verified_sched.generic.independence import independence
-from verified_sched.verify import idempotent
+from verified_sched.analysis.sizes import example_sizes
+from verified_sched.fuzz.strategies import programs
+from verified_sched.verify.generic.in_bounds import in_bounds
+from verified_sched.verify.generic.independence import independence
+from verified_sched.verify.driver import idempotent
 
 
 def pinned(program, sizes):

@@ -10,11 +10,11 @@ import pytest
 
 from codegen.build import load_c
 from codegen.emulate import RaceError, load_emulated
-from codegen.oracle import compare_kernels
+from verified_sched.oracle.compare import compare_kernels
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.errors import ScheduleError
-from verified_sched.interp import run_kernel
-from verified_sched.verify import file_report_json, verify_program
+from verified_sched.core.errors import ScheduleError
+from verified_sched.interp.interpreter import run_kernel
+from verified_sched.verify.driver import file_report_json, verify_program
 from support.scheduling import scheduled
 
 

@@ -13,14 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verified_sched import ir
-from verified_sched.discharge import decide, discharge
+from verified_sched.core import ir
+from verified_sched.verify.discharge import decide, discharge
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.ir import Assign, BinOp, For, Int, Load
-from verified_sched.obligations import AllOf, Decided, Goal, IslEmpty
+from verified_sched.core.ir import Assign, BinOp, For, Int, Load
+from verified_sched.verify.obligations import AllOf, Decided, Goal, IslEmpty
 from verified_sched.ops import apply_op, privatize
 from verified_sched.ops.privatize.proofs import conjunction
-from verified_sched.verify import OpContext, own_obligations, verify_program
+from verified_sched.verify.driver import OpContext, own_obligations, verify_program
 
 
 def matmul_ctx(cases_dir, fn=None) -> OpContext:
@@ -65,7 +65,7 @@ def test_goals_are_data_and_state_no_isl_work(cases_dir):
 
 def test_the_registry_reads_the_folder():
     from verified_sched.ops.registry import module_for
-    from verified_sched.schedule import Privatize
+    from verified_sched.ops.schedule import Privatize
 
     mod = module_for(Privatize("c", "k", "acc"))
     assert mod is privatize and mod.RECORD is Privatize

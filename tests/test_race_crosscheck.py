@@ -9,11 +9,11 @@ import dataclasses
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from verified_sched.generic.race import race as race_check
+from verified_sched.verify.generic.race import race as race_check
 from polyhedral import race
 from polyhedral.model import KernelModel
 from support.phases_brute import simulate
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl import parse_text
 
 HEAD = """params T where T >= 1

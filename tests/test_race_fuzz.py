@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 from codegen.build import load_c
 from codegen.dtypes import storage_shape
 from codegen.emulate import RaceError, load_emulated
-from verified_sched.generic.race import race as race_check
+from verified_sched.verify.generic.race import race as race_check
 from polyhedral.model import KernelModel
 from support.phases_brute import simulate
 from verified_sched.dsl import parse_text
-from verified_sched.errors import ScheduleError
+from verified_sched.core.errors import ScheduleError
 from verified_sched.ops import apply_op
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 
 NESTS = {
     "matmul": ("""params N, M, K where N >= 1, M >= 1, K >= 1

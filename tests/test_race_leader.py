@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 
 from codegen.emulate import RaceError, load_emulated
-from codegen.oracle import random_inputs
-from verified_sched.generic.race import race as race_check
+from verified_sched.oracle.compare import random_inputs
+from verified_sched.verify.generic.race import race as race_check
 from polyhedral.model import KernelModel
 from support.phases_brute import simulate
 from verified_sched.cli import main
 from verified_sched.dsl import parse_text
 from verified_sched.ops import apply_op
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 
 from test_stage_support import rowsum, scheduled
 

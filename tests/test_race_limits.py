@@ -1,11 +1,11 @@
-"""hardware_limits (verified_sched/gpu_limits.py): thread and grid caps, threads per block and
+"""hardware_limits (verified_sched/verify/gpu_limits.py): thread and grid caps, threads per block and
 shared bytes, decided for all sizes by z3 and refuted with the sizes that break a limit."""
 from __future__ import annotations
 
 import pytest
 
 from verified_sched.dsl import parse_text
-from verified_sched.gpu_limits import hardware_limits
+from verified_sched.verify.gpu_limits import hardware_limits
 
 SRC = """params N, B where N >= 1, B >= 1
 tensor x[N, 4096] f32

@@ -11,7 +11,7 @@ import pytest
 from codegen.build import load_c
 from codegen.dtypes import storage_shape
 from codegen.emulate import RaceError, load_emulated
-from verified_sched.generic.race import race as race_check
+from verified_sched.verify.generic.race import race as race_check
 from polyhedral import race
 from polyhedral.model import KernelModel
 from support.phases_brute import simulate

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from verified_sched.dsl import parse_text
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 
 ROWS = """
 params N, K where N >= 1, K >= 1

@@ -25,7 +25,7 @@ import pytest
 
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 
 CASES = Path(__file__).resolve().parent / "cases"
 ROOT = Path(__file__).resolve().parents[1]

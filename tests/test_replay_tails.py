@@ -22,7 +22,7 @@ import pytest
 
 from verified_sched.cli import main
 from verified_sched.dsl import parse_text
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 
 TAILS = ("guard", "round_up", "shift_inward", "predicate", "predicate_loads", "predicate_stores",
          "shift_inward_and_blend", "round_up_and_blend")

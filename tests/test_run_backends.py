@@ -12,7 +12,7 @@ import pytest
 
 from verified_sched.cli import main
 from verified_sched.dsl import parse_text
-from verified_sched.run_plan import choose_targets, needs_phases
+from verified_sched.oracle.run_plan import choose_targets, needs_phases
 
 # a correct GPU kernel: each thread writes its cell, waits, then reads another thread's cell
 REVERSE = """

@@ -24,7 +24,7 @@ def imported(tmp_path, monkeypatch):
 
 
 def test_run_loads_the_parameters_beside_the_program(imported, monkeypatch, capsys):
-    import codegen.oracle as oracle
+    import verified_sched.oracle.compare as oracle
 
     seen = []
     real = oracle.compare_kernels
@@ -45,7 +45,7 @@ def test_run_loads_the_parameters_beside_the_program(imported, monkeypatch, caps
 
 def test_given_arrays_are_what_the_kernels_read(imported):
     """compare_kernels runs both kernels on the given values, not on drawn ones."""
-    from codegen.oracle import compare_kernels
+    from verified_sched.oracle.compare import compare_kernels
     from verified_sched.dsl.parser import parse_file
 
     program = parse_file("lin.vs")

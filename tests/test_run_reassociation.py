@@ -10,8 +10,8 @@ import pytest
 
 from support.goldens import corpus, golden_paths
 from verified_sched.dsl import parse_file
-from verified_sched.reassociation import schedule_reassociates
-from verified_sched.verify import verify_kernel
+from verified_sched.verify.reassociation import schedule_reassociates
+from verified_sched.verify.driver import verify_kernel
 
 FILES = [(s, p) for s, p in corpus() if "\nschedule " in "\n" + p.read_text() and "\nclaim " not in p.read_text()]
 
@@ -40,7 +40,7 @@ def test_cheap_query_matches_per_kernel_and_profile(cases_dir, name):
 
 
 def test_run_does_not_call_the_verifier_for_a_schedule(cases_dir, monkeypatch, capsys):
-    import verified_sched.verify as verify
+    import verified_sched.verify.driver as verify
     from verified_sched.cli import main
 
     def boom(*a, **k):

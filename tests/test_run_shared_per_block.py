@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from verified_sched.cli import main
 from verified_sched.dsl import parse_text
-from verified_sched.run_plan import choose_targets, per_copy_memory
-from verified_sched.verify import verify_program
+from verified_sched.oracle.run_plan import choose_targets, per_copy_memory
+from verified_sched.verify.driver import verify_program
 
 PERSIST = """
 params B, R where B >= 1, R >= 1

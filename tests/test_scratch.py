@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.oracle import compare_kernels
+from verified_sched.oracle.compare import compare_kernels
 from verified_sched.dsl import parse_text
 from verified_sched.dsl.printer import print_program
-from verified_sched.errors import VschedError
+from verified_sched.core.errors import VschedError
 from verified_sched.ops import apply_op
-from verified_sched.verify import verify_claim
+from verified_sched.verify.driver import verify_claim
 
 TWO = """params N where N >= 1
 tensor x[N] f32

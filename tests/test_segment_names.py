@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl import parse_text
 from verified_sched.dsl.printer import print_kernel
 from verified_sched.ops import apply_schedule
-from verified_sched.verify import file_report_json, verify_program
+from verified_sched.verify.driver import file_report_json, verify_program
 from test_ops_support import assert_same_results
 
 MATMUL = """params N, M, K where N >= 1, M >= 1, K >= 1

@@ -16,10 +16,10 @@ import pytest
 from codegen.build import load_c
 from codegen.dtypes import NP_DTYPE, f32_to_bf16
 from codegen.emulate import load_emulated
-from verified_sched import ir, semantics
+from verified_sched.core import ir, semantics
 from verified_sched.dsl import parse_text
-from verified_sched.expr_mapper import ExprMapper
-from verified_sched.interp import run_kernel
+from verified_sched.core.expr_mapper import ExprMapper
+from verified_sched.interp.interpreter import run_kernel
 
 FLOAT_EXPRS = [
     "a[i] + b[i]", "a[i] - b[i]", "a[i] * b[i]", "a[i] / b[i]", "min(a[i], b[i])", "max(b[i], a[i])",

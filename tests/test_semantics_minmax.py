@@ -20,8 +20,8 @@ import pytest
 from codegen.build import load_c
 from codegen.emulate import load_emulated
 from verified_sched.dsl import parse_text
-from verified_sched.interp import run_kernel
-from verified_sched.interp_scalar import NUMS
+from verified_sched.interp.interpreter import run_kernel
+from verified_sched.interp.scalar import NUMS
 
 SPECIAL = [0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 1.0, -1.0, 2.5]
 PAIRS = list(itertools.product(SPECIAL, SPECIAL))  # both orders of every pair
@@ -185,7 +185,7 @@ def test_interpreter_scalar_rule_matches_the_definition():
 
 def test_vector_interpreter_lanes_match_the_definition():
     """The interpreter's numpy lane path (interp_vector) implements the same rule."""
-    from verified_sched.interp_vector import lane_maximum, lane_minimum
+    from verified_sched.interp.vector import lane_maximum, lane_minimum
 
     for dtype in (np.float32, np.float64):
         a = np.array([p[0] for p in PAIRS], dtype)

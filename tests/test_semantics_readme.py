@@ -1,9 +1,9 @@
 """Issue 20: docs/semantics.md's "Semantics, precisions and dtypes" section agrees with the semantics
-table (verified_sched/semantics.py): the table of operations is generated from it, and the
+table (verified_sched/core/semantics.py): the table of operations is generated from it, and the
 DSL grammar's function list and the precision table state what the table defines.
 
 Regenerate the operations table with
-`python -c "from verified_sched.semantics import markdown; print(markdown())"`.
+`python -c "from verified_sched.core.semantics import markdown; print(markdown())"`.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from codegen.dtypes import NP_DTYPE
-from verified_sched import semantics
+from verified_sched.core import semantics
 
 README = (Path(__file__).resolve().parents[1] / "docs" / "semantics.md").read_text()
 

@@ -1,4 +1,4 @@
-"""Issue 20 item 1: the one semantics table (verified_sched/semantics.py).
+"""Issue 20 item 1: the one semantics table (verified_sched/core/semantics.py).
 
 - `ir_nodes.FUNCS` (the parser's and the IR's function list) is the table's `fn` rows;
 - every row's z3 encoding agrees with its evaluation, bitwise (signed zeros) and NaN for NaN,
@@ -21,9 +21,10 @@ from codegen.build import load_c
 from codegen.c import is_int_expr
 from codegen.emulate import load_emulated
 from polyhedral import affine
-from verified_sched import int_range, ir, ir_nodes, semantics
+from verified_sched.analysis import int_range
+from verified_sched.core import ir, ir_nodes, semantics
 from verified_sched.dsl import parse_text
-from verified_sched.interp import Compiler, run_kernel
+from verified_sched.interp.interpreter import Compiler, run_kernel
 
 I32_SPECIAL = [0, 1, -1, 7, -7, 2 ** 31 - 1, -2 ** 31, 46341]
 INDEX_SPECIAL = [0, 1, -1, 7, -7, 2 ** 40 + 3, -(2 ** 40) - 5]

@@ -11,12 +11,12 @@ from hypothesis import strategies as hst
 
 from codegen.build import load_c
 from codegen.emulate import load_emulated
-from verified_sched import ir
-from verified_sched.generic.independence import independence
+from verified_sched.core import ir
+from verified_sched.verify.generic.independence import independence
 from verified_sched.dsl import parse_text
-from verified_sched.errors import ScheduleError
+from verified_sched.core.errors import ScheduleError
 from verified_sched.ops import apply_op, apply_schedule
-from verified_sched.verify import OpContext, file_report_json, own_obligations, verify_program
+from verified_sched.verify.driver import OpContext, file_report_json, own_obligations, verify_program
 
 HEAD = ("params N, V, D where N >= 1, V >= 1, D >= 1\ntensor ids[N] i32\ntensor g[N, D] f32\n"
         "tensor emb[V, D] f32\n")
@@ -346,7 +346,7 @@ def _fuzz_source(blocks, lo, guard, outer, update, parallel):
        sizes=hst.tuples(hst.integers(2, 13), hst.integers(1, 4), hst.integers(1, 3), hst.integers(1, 2)),
        seed=hst.integers(0, 99))
 def test_generated_scatters(blocks, lo, guard, outer, update, parallel, profile, sizes, seed):
-    from verified_sched.interp import run_kernel
+    from verified_sched.interp.interpreter import run_kernel
     p = parse_text(_fuzz_source(blocks, lo, guard, outer, update, parallel))
     rep = report(p, profile)
     red = [o for o in rep["obligations"] if o["kind"] == "reassociation" and o["op_index"] == 1][0]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen.oracle import compare_kernels
+from verified_sched.oracle.compare import compare_kernels
 from verified_sched.dsl import parse_text
-from verified_sched.interp import run_kernel
-from verified_sched.verify import file_report_json, verify_program
+from verified_sched.interp.interpreter import run_kernel
+from verified_sched.verify.driver import file_report_json, verify_program
 from support.scheduling import scheduled
 
 # name -> (params, tensors, loops, target index, term, reduction loop)

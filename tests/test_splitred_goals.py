@@ -11,14 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as hst
 
 from polyhedral.isltools import point_of
-from verified_sched import ir
-from verified_sched.discharge import discharge, discharge_one
+from verified_sched.core import ir
+from verified_sched.verify.discharge import discharge, discharge_one
 from verified_sched.dsl import parse_text
-from verified_sched.obligations import AllOf, Decided, IslEmpty, Procedure
+from verified_sched.verify.obligations import AllOf, Decided, IslEmpty, Procedure
 from verified_sched.ops import apply_op
 from verified_sched.ops import split_reduction
 from verified_sched.ops.common import pin_provenance
-from verified_sched.verify import OpContext
+from verified_sched.verify.driver import OpContext
 
 STATIC = ("params N, R, K where N >= 1, R >= 1, K >= 1\ntensor x[N, R, K] f32\ntensor s[N, R] f32\n"
           "kernel r {\n  zero s\n  for i in 0 .. N {\n    for q in 0 .. R {\n      for k in 0 .. K {\n"

@@ -8,12 +8,12 @@ import pytest
 
 from codegen.build import load_c
 from codegen.emulate import load_emulated
-from codegen.oracle import compare_kernels
-from verified_sched import ir
+from verified_sched.oracle.compare import compare_kernels
+from verified_sched.core import ir
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.errors import ScheduleError
+from verified_sched.core.errors import ScheduleError
 from verified_sched.ops import apply_op
-from verified_sched.verify import file_report_json, verify_program
+from verified_sched.verify.driver import file_report_json, verify_program
 from support.scheduling import scheduled
 
 HEAD = "params N, K where N >= 1, K >= 1\ntensor x[N, K] f32\ntensor y[K] f32\ntensor s[N] f32\n"
@@ -99,7 +99,7 @@ def test_preconditions(src, msg):
 
 
 def test_blocks_must_be_positive():
-    from verified_sched.schedule import SplitReduction
+    from verified_sched.ops.schedule import SplitReduction
     p = parse_text(rowsum())
     with pytest.raises(ScheduleError, match="blocks 0"):
         apply_op(p, "r", SplitReduction("k", "s", 0, "kb", "kk", "sp"))

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from codegen.build import load_c
 from codegen.emulate import load_emulated
-from codegen.oracle import compare_kernels
+from verified_sched.oracle.compare import compare_kernels
 from verified_sched.dsl import parse_text
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 
 from test_stage_support import scheduled
 

@@ -10,8 +10,8 @@ import pytest
 
 from codegen.build import load_c
 from codegen.emulate import load_emulated
-from codegen.oracle import compare_kernels
-from verified_sched.interp import run_kernel
+from verified_sched.oracle.compare import compare_kernels
+from verified_sched.interp.interpreter import run_kernel
 
 from test_stage_support import broadcast, case, cpu, lanes, rowsum, scheduled
 

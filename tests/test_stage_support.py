@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 from support.scheduling import scheduled  # noqa: F401 (re-exported: test_race_leader, test_stage_fuzz)
 
 CASES = Path(__file__).resolve().parent / "cases"

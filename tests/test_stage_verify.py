@@ -9,14 +9,14 @@ from types import SimpleNamespace
 import pytest
 
 from polyhedral.model import KernelModel
-from verified_sched.discharge import decide
-from verified_sched.ir import Var
-from verified_sched.obligations import Goal, Z3Implies
+from verified_sched.verify.discharge import decide
+from verified_sched.core.ir import Var
+from verified_sched.verify.obligations import Goal, Z3Implies
 from verified_sched.ops.stage.dataflow import STATEMENT, tile_dataflow
 from verified_sched.ops.stage.proofs import rotation_goal
 from verified_sched.ops.stage.swizzle import BIJECTION, bijection
 from verified_sched.ops.stage.tile import swizzle_col
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.ops import apply_op
 
 from test_stage_support import broadcast, case, cpu, lanes, rowsum, scheduled, stage_obligations
@@ -89,7 +89,7 @@ def test_swizzle_bijection(rows, minor, unit, status):
         assert a >= minor or (cols[0] != cols[1] and a == b)
         # the images are the rendering's values at the reported cells
         f = swizzle_col(Var("col"), Var("row"), minor, unit)
-        from verified_sched.sizes import eval_int
+        from verified_sched.analysis.sizes import eval_int
         row = d.counterexample["cells"][0]["index"][0]
         assert [eval_int(f, {"row": row, "col": c}) % 2 ** 32 for c in cols] == [a, b]
 
@@ -238,9 +238,9 @@ def test_stage_goals_are_data():
     correspondence a procedure; discharged, they are the proved obligations of a legal
     staging."""
     from verified_sched import ops
-    from verified_sched.discharge import discharge
-    from verified_sched.obligations import AllOf, Procedure
-    from verified_sched.verify import OpContext
+    from verified_sched.verify.discharge import discharge
+    from verified_sched.verify.obligations import AllOf, Procedure
+    from verified_sched.verify.driver import OpContext
 
     p = lanes("cooperative=16 pipeline=2 swizzle=b128")
     k = 1 + next(i for i, op in enumerate(p.schedule_for("matmul").ops) if "swizzle" in op.text())

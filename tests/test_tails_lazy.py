@@ -8,15 +8,15 @@ import dataclasses
 
 import pytest
 
-from codegen.oracle import compare_kernels
+from verified_sched.oracle.compare import compare_kernels
 from polyhedral import checks
 from polyhedral.model import KernelModel
 from verified_sched.dsl import parse_text
-from verified_sched.errors import ScheduleError
-from verified_sched.interp_scalar import KernelError
+from verified_sched.core.errors import ScheduleError
+from verified_sched.interp.scalar import KernelError
 from verified_sched.ops import apply_op, apply_schedule
-from verified_sched.generic.in_bounds import in_bounds
-from verified_sched.verify import verify_program
+from verified_sched.verify.generic.in_bounds import in_bounds
+from verified_sched.verify.driver import verify_program
 from test_ops_support import run_interp
 
 ELEMENTWISE = """params N where N >= 1

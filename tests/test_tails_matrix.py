@@ -14,13 +14,13 @@ import functools
 import pytest
 
 from codegen.build import load_c
-from codegen.oracle import compare_kernels
+from verified_sched.oracle.compare import compare_kernels
 from verified_sched.dsl import parse_text
-from verified_sched.errors import ScheduleError
-from verified_sched.interp_scalar import KernelError
+from verified_sched.core.errors import ScheduleError
+from verified_sched.interp.scalar import KernelError
 from verified_sched.ops import apply_op
-from verified_sched.sizes import eval_int
-from verified_sched.verify import verify_program
+from verified_sched.analysis.sizes import eval_int
+from verified_sched.verify.driver import verify_program
 from test_ops_support import run_interp
 
 TAILS = ("guard", "round_up", "shift_inward", "predicate", "predicate_loads", "predicate_stores",

@@ -12,7 +12,7 @@ import pytest
 from codegen.cuda import emit_cuda
 from support.nvcc import compile_cuda
 from codegen.emulate import load_emulated
-from codegen.oracle import compare_kernels
+from verified_sched.oracle.compare import compare_kernels
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file, parse_text
 from support.scheduling import scheduled

@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from codegen.emulate import load_emulated
-from codegen.oracle import compare_kernels
-from verified_sched import ir
+from verified_sched.oracle.compare import compare_kernels
+from verified_sched.core import ir
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.errors import ScheduleError
+from verified_sched.core.errors import ScheduleError
 from verified_sched.ops import apply_op
-from verified_sched.verify import OpContext, file_report_json, own_obligations, verify_program
+from verified_sched.verify.driver import OpContext, file_report_json, own_obligations, verify_program
 from support.scheduling import scheduled
 
 
@@ -134,7 +134,7 @@ def test_race_refuted_when_lanes_write_outside_the_block():
 
 
 def test_goals_are_data_race_an_isl_emptiness_and_profile_a_structural_answer():
-    from verified_sched.obligations import Decided, IslEmpty, Procedure
+    from verified_sched.verify.obligations import Decided, IslEmpty, Procedure
     from verified_sched.ops import tensorize
 
     p = parse_text(mm())
@@ -157,7 +157,7 @@ def test_race_of_a_block_holding_no_statement_is_proved_structurally():
             return dataclasses.replace(n, fallback=(ir.For("i", ir.Int(0), ir.Int(4), "serial", ()),))
         return None
     tampered = after.with_kernel(ir.rewrite(after.kernel("mm"), empty))
-    from verified_sched.discharge import discharge_one
+    from verified_sched.verify.discharge import discharge_one
     from verified_sched.ops import tensorize
 
     race = next(g for g in tensorize.obligations(_ctx(p, tampered, op)) if g.kind == "race")

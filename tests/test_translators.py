@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 from codegen import c_expr, dtypes
 from polyhedral import affine
 from smt import intexpr
-from verified_sched import int_range, ir, linear_form
-from verified_sched.expr_mapper import NODE_METHODS, REGISTERED, ExprMapper
+from verified_sched.analysis import int_range, linear_form
+from verified_sched.core import ir
+from verified_sched.core.expr_mapper import NODE_METHODS, REGISTERED, ExprMapper
 from verified_sched.mlir import emit_body
-from verified_sched.semantics import ROWS
+from verified_sched.core.semantics import ROWS
 from verified_sched.ops.winograd import isl_text as wi
 
 _atoms = st.one_of(st.integers(-5, 5).map(ir.Int), st.sampled_from(("N", "M")).map(ir.Var))

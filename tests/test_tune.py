@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import itertools
 
-from verified_sched import tune
+from verified_sched.tune import search as tune
 from verified_sched.cli import main
 from verified_sched.dsl import parse_text
 from verified_sched.gate.cache import ProofCache
-from verified_sched.verify import file_report_json, verify_program
+from verified_sched.verify.driver import file_report_json, verify_program
 
 MATMUL = """
 params N, M, K where N >= 1, M >= 1, K >= 1

@@ -21,7 +21,7 @@ from polyhedral.coverage import equal_stores
 from verified_sched.cli import main
 from verified_sched.dsl import parse_text
 from verified_sched.ops import apply_op
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 
 HEAD = """params N, M where N >= 2, M >= 2
 tensor x[N, M] f32

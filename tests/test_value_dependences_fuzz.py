@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from verified_sched.dsl import parse_text
-from verified_sched.errors import ScheduleError
-from verified_sched.verify import verify_program
+from verified_sched.core.errors import ScheduleError
+from verified_sched.verify.driver import verify_program
 from test_verify_soundness import differ, programs_after
 
 INDICES = ("i", "j", "i + j", "i + 1", "j + 1", "0", "i + j + 1")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.oracle import compare_kernels
+from verified_sched.oracle.compare import compare_kernels
 from verified_sched.cli import main
 from verified_sched.dsl import parse_text
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 
 
 def _claim(text: str, profile=None):
@@ -246,7 +246,7 @@ def test_negative_zero_start_of_a_sum_of_products_is_not_a_zero_fill():
 def test_float_literals_compare_bitwise_not_by_python_float_eq():
     """Issue 20 (one meaning): ir.Float compared with Python's float `==`, so trees differing
     only in a signed zero were identical (split_reduction's start-value check among them)."""
-    from verified_sched import ir
+    from verified_sched.core import ir
     from verified_sched.ops.split_reduction.proofs import _same_value
 
     assert ir.Float(-0.0) != ir.Float(0.0) and ir.Float(0.0) == ir.Float(0.0)

@@ -9,13 +9,13 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codegen.oracle import compare_kernels
-from verified_sched import ir
+from verified_sched.oracle.compare import compare_kernels
+from verified_sched.core import ir
 from verified_sched.dsl import parse_text
 from verified_sched.dsl.printer import expr_text
-from verified_sched.interp import run_kernel
-from verified_sched.refute_run import INPUT_SETS
-from verified_sched.verify import verify_program
+from verified_sched.interp.interpreter import run_kernel
+from verified_sched.verify.refute_run import INPUT_SETS
+from verified_sched.verify.driver import verify_program
 
 FLOAT_CONSTS = (-0.0, 0.0, 1.0, -1.0, 0.5, 2.0, 65504.0, 3.0e38, 1e300)
 INT_CONSTS = (0, 1, -1, 2, 2147483647, -2147483647)

@@ -1,4 +1,4 @@
-"""Resource budgets of `vsched verify` (verified_sched/budget.py, memlimit.py): isl's operation
+"""Resource budgets of `vsched verify` (verified_sched/core/budget.py, memlimit.py): isl's operation
 budget, z3's per-query timeout and the deadline hold for every obligation of every op, generic
 and op-specific; running out is `unknown` with the reason, never proved; `--max-memory` turns
 an allocation blow-up into an unknown obligation or a clear error."""
@@ -12,13 +12,13 @@ import time
 import pytest
 import z3
 
-from verified_sched import budget, memlimit
+from verified_sched.core import budget, memlimit
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.errors import UsageError
+from verified_sched.core.errors import UsageError
 from verified_sched.ops import apply_op
-from verified_sched.verify import own_obligations as op_obligations
-from verified_sched.verify import OpContext, verify_program
+from verified_sched.verify.driver import own_obligations as op_obligations
+from verified_sched.verify.driver import OpContext, verify_program
 
 from conftest import REPO_ROOT
 
@@ -83,7 +83,7 @@ def test_winograd_goals_each_respect_the_isl_budget(monkeypatch):
     """Each winograd goal is discharged in its own budget: with the goals built, a tiny isl
     budget makes the isl ones (coverage, in_bounds) unknown, each with the reason, while the
     structural profile and the z3 identity goals are still decided."""
-    from verified_sched.discharge import discharge
+    from verified_sched.verify.discharge import discharge
     from verified_sched.ops.winograd.exact import declared_ranges
     from verified_sched.ops.winograd.proofs import winograd_goals
 
@@ -215,7 +215,7 @@ SCRIPT = textwrap.dedent("""
     import resource, sys
     import islpy as isl, numpy as np, z3
     from verified_sched import budget, memlimit
-    from verified_sched.errors import VschedError
+    from verified_sched.core.errors import VschedError
     vm = int(open('/proc/self/statm').read().split()[0]) * resource.getpagesize()
     with memlimit.capped(vm + 300 * 2**20, "testing"):
         try:

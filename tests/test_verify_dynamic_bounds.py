@@ -3,7 +3,7 @@ enclosing guards and the tensor's declared `inputs` range; never proved without 
 import pytest
 
 from verified_sched.dsl import parse_text
-from verified_sched.verify import file_report_json, verify_program
+from verified_sched.verify.driver import file_report_json, verify_program
 
 SRC = """params N, V, D where N >= 1, V >= {vmin}, D >= 1
 {inputs}

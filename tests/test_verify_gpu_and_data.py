@@ -4,7 +4,7 @@ by assumption (they make a conflict "unknown", and coverage demands the same gua
 from __future__ import annotations
 
 from verified_sched.dsl import parse_text
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 
 
 def obligations(text):

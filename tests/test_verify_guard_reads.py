@@ -1,6 +1,6 @@
 """Reads inside enclosing conditions are evaluated where the guarded statement does not run."""
 from verified_sched.dsl import parse_text
-from verified_sched.verify import file_report_json, verify_program
+from verified_sched.verify.driver import file_report_json, verify_program
 
 
 def statuses(src, kind):

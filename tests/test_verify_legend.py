@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from verified_sched import obligations
+from verified_sched.verify import obligations
 from verified_sched.cli import main
-from verified_sched.gate import legend
+from verified_sched.report import legend
 
 
 def test_every_kind_and_engine_has_its_words():

@@ -7,8 +7,8 @@ import pytest
 
 from verified_sched.dsl import parse_file
 from verified_sched.ops import apply_op
-from verified_sched.sizes import eval_int
-from verified_sched.verify import verify_program
+from verified_sched.analysis.sizes import eval_int
+from verified_sched.verify.driver import verify_program
 from test_ops_support import logical, run_interp
 
 

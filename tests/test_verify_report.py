@@ -7,8 +7,8 @@ import json
 import pytest
 
 from verified_sched.dsl import parse_text
-from verified_sched.obligations import Obligation, verdict
-from verified_sched.verify import OpContext, file_report_json, format_report, verify_program
+from verified_sched.verify.obligations import Obligation, verdict
+from verified_sched.verify.driver import OpContext, file_report_json, format_report, verify_program
 
 STENCIL = """params N, M where N >= 2, M >= 2
 tensor x[N, M] f32

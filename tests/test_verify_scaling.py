@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from polyhedral import memo
 from verified_sched.dsl import parse_file
-from verified_sched.verify import file_report_json, verify_program
+from verified_sched.verify.driver import file_report_json, verify_program
 
 
 def test_winograd_isl_maps_are_parsed_once_per_text(repo_root, monkeypatch):

@@ -9,9 +9,9 @@ from polyhedral.model import KernelModel
 from smt.bounds import access_query
 from smt.intexpr import NoTerm, term
 from smt.solver import decide, model_dict, solver
-from verified_sched import ir
-from verified_sched.ir import Assign, BinOp, Cmp, FloorDiv, For, Int, Kernel, Load, Mod, Program, Tensor, Var
-from verified_sched.generic.in_bounds import in_bounds
+from verified_sched.core import ir
+from verified_sched.core.ir import Assign, BinOp, Cmp, FloorDiv, For, Int, Kernel, Load, Mod, Program, Tensor, Var
+from verified_sched.verify.generic.in_bounds import in_bounds
 
 
 def test_solver_always_has_a_timeout():

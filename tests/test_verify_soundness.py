@@ -14,12 +14,12 @@ import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from verified_sched import ir
-from verified_sched.errors import ScheduleError, VschedError
+from verified_sched.core import ir
+from verified_sched.core.errors import ScheduleError, VschedError
 from verified_sched.ops import apply_op
-from verified_sched.sizes import eval_int, example_sizes
-from verified_sched.strategies import programs
-from verified_sched.verify import verify_program
+from verified_sched.analysis.sizes import eval_int, example_sizes
+from verified_sched.fuzz.strategies import programs
+from verified_sched.verify.driver import verify_program
 from test_ops_support import logical, run_interp
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.fuzz.strategies import fuzz_examples, programs
-from verified_sched.errors import ScheduleError
+from verified_sched.core.errors import ScheduleError
 from verified_sched.ops import apply_op, apply_schedule
 from verified_sched.dsl import parse_file
 

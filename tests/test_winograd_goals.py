@@ -1,17 +1,17 @@
 """The winograd op as goals (issue 11): one obligations.Goal per obligation, each decided, budgeted
-and timed on its own by verified_sched.discharge; and the op hooks other modules ask through the
+and timed on its own by verified_sched.verify.discharge; and the op hooks other modules ask through the
 registry instead of naming the op (`exact_at` for `vsched run`, `claim_goals` for claims)."""
 from __future__ import annotations
 
 import dataclasses
 import time
 
-from verified_sched import budget
+from verified_sched.core import budget
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
+from verified_sched.verify.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
 from verified_sched.ops import apply_op, op_goals, reverse
 from verified_sched.ops import registry, winograd
-from verified_sched.verify import OpContext, own_obligations, verify_program
+from verified_sched.verify.driver import OpContext, own_obligations, verify_program
 
 from conftest import REPO_ROOT
 
@@ -53,7 +53,7 @@ def test_identity_goals_state_each_tile_position():
 def test_goals_past_the_deadline_are_unknown_not_proved():
     ctx = _context(REPO_ROOT / "tests" / "cases" / "winograd_odd.vs")
     goals = op_goals(ctx)
-    from verified_sched.discharge import discharge
+    from verified_sched.verify.discharge import discharge
     obs = discharge(goals, time.perf_counter() - 1.0, 1, "winograd")
     assert len(obs) == len(goals)
     assert all(o.status == "unknown" and budget.DEADLINE in o.message for o in obs)
@@ -119,7 +119,7 @@ def test_claims_ask_the_claim_goals_hook(monkeypatch):
 def test_coverage_and_bounds_are_isl_emptiness_queries():
     """coverage and in_bounds are conjunctions of isl emptiness queries (plus a procedure per
     strip for coverage's provenance part): the sample of a violated one is the counterexample."""
-    from verified_sched.discharge import answer
+    from verified_sched.verify.discharge import answer
 
     ctx = _context(REPO_ROOT / "tests" / "cases" / "winograd_odd.vs")
     goals = [g for g in op_goals(ctx) if g.kind in ("coverage", "in_bounds")]

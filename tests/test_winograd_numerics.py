@@ -9,15 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codegen.build import load_c
-from codegen.oracle import compare_kernels, random_inputs
+from verified_sched.oracle.compare import compare_kernels, random_inputs
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.interp import run_kernel
+from verified_sched.interp.interpreter import run_kernel
 from verified_sched.ops import apply_op
 from verified_sched.ops.winograd.apply import random_atol
 from verified_sched.fuzz.conv_programs import conv_source
-from verified_sched.discharge import discharge
+from verified_sched.verify.discharge import discharge
 from verified_sched.ops.winograd.proofs import winograd_goals
-from verified_sched.schedule import Winograd
+from verified_sched.ops.schedule import Winograd
 
 SIZES = [dict(N=1, OH=2, OW=2, C=1, F=1), dict(N=1, OH=3, OW=5, C=3, F=2),
          dict(N=2, OH=4, OW=7, C=2, F=3), dict(N=1, OH=6, OW=4, C=5, F=2),

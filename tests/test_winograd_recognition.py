@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl import parse_text
 from verified_sched.ops import apply_op
 from verified_sched.ops.winograd.apply import find_sites, rewrite_kernel
 from verified_sched.fuzz.conv_programs import conv_source
-from verified_sched.schedule import Winograd
-from verified_sched.wellformed import check_program
+from verified_sched.ops.schedule import Winograd
+from verified_sched.analysis.wellformed import check_program
 
 
 def _rewrite(src: str):
@@ -120,7 +120,7 @@ def test_two_sites_in_one_kernel():
     assert len(find_sites(p, "conv")[0]) == 2
     check_program(q)
     assert len({t.name for t in q.tensors}) == len(q.tensors) == 3 + 1 + 6
-    from verified_sched.discharge import discharge
+    from verified_sched.verify.discharge import discharge
     from verified_sched.ops.winograd.proofs import winograd_goals
     res = discharge(winograd_goals(p, q, "conv"), float("inf"))
     assert [r.status for r in res] == ["proved"] * len(res) and [r.kind for r in res].count("profile") == 2

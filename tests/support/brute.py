@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from polyhedral.evaluate import Dynamic, ev
 from polyhedral.lazy import blend_of
 from polyhedral.model import HW_AXES, ORDERED, KernelModel
-from verified_sched.ir import And, BinOp, BoolConst, Cmp, Float, Int, Load, Not, Or
+from verified_sched.core.ir import And, BinOp, BoolConst, Cmp, Float, Int, Load, Not, Or
 
 
 _CMP = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__,
@@ -310,7 +310,7 @@ def _factors(e):
 def terms(model, sizes) -> Counter:
     """Multiset of (target cell, coefficient, sorted factor cells) of + accumulations and
     plain stores; zero stores count as ('zero', cell)."""
-    from verified_sched.ir import accumulation
+    from verified_sched.core.ir import accumulation
     out = Counter()
     for i in enumerate_instances(model, sizes):
         st = i.stmt

@@ -52,8 +52,8 @@ def record(path: Path) -> tuple:
     from codegen.c import emit_c
     from verified_sched.dsl import parse_text
     from verified_sched.dsl.printer import print_program
-    from verified_sched.errors import VschedError
-    from verified_sched.verify import file_report_json, verify_program
+    from verified_sched.core.errors import VschedError
+    from verified_sched.verify.driver import file_report_json, verify_program
 
     # parsed under its path relative to the repository: messages quote it, whatever the checkout
     program = parse_text(path.read_text(), str(path.relative_to(ROOT)))

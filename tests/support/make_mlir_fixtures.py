@@ -78,7 +78,7 @@ def frontends(name: str) -> list:
 
 def conv_fixture(name: str, grad: str, frontend: str) -> tuple:
     """(file stem, text, suffix '.mlir' or '.error') of one lowering."""
-    from verified_sched.errors import VschedError
+    from verified_sched.core.errors import VschedError
     from verified_sched.generators.conv_backward import make_conv
     from verified_sched.mlir.torch_export import export_mlir
 

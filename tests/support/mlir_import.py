@@ -2,7 +2,7 @@
 `Importer(...).run()` and `import_with_constants`)."""
 from __future__ import annotations
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.mlir.importer import Importer, import_with_constants
 
 

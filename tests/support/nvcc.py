@@ -5,7 +5,7 @@ import subprocess
 from pathlib import Path
 
 from codegen.cuda import NVCC_FLAGS, nvcc
-from verified_sched.errors import UsageError
+from verified_sched.core.errors import UsageError
 
 
 def compile_cuda(source: str, out_dir, flags=NVCC_FLAGS, what: str = "-c") -> subprocess.CompletedProcess:

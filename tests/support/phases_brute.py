@@ -12,7 +12,7 @@ import itertools
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from verified_sched import ir
+from verified_sched.core import ir
 from polyhedral.evaluate import ev
 from support.brute import evc
 

@@ -23,13 +23,13 @@ RULES = [
  ("_safe", "safe_name", None, "name"),
  ("_union", "union_map", None, "attr"),
  ("_union", "union_map", files("polyhedral/model.py"), "def"),
- ("_lin", "linear_form", files("verified_sched/simplify.py", "verified_sched/ops/partition.py", "verified_sched/ops/privatize.py", "verified_sched/ops/stage.py", "verified_sched/ops/stage_hoisted.py"), "name"),
- ("_render", "render_linear", files("verified_sched/simplify.py", "verified_sched/ops/partition.py", "verified_sched/ops/privatize.py", "verified_sched/ops/stage.py", "verified_sched/ops/stage_hoisted.py"), "name"),
+ ("_lin", "linear_form", files("verified_sched/analysis/simplify.py", "verified_sched/ops/partition.py", "verified_sched/ops/privatize.py", "verified_sched/ops/stage.py", "verified_sched/ops/stage_hoisted.py"), "name"),
+ ("_render", "render_linear", files("verified_sched/analysis/simplify.py", "verified_sched/ops/partition.py", "verified_sched/ops/privatize.py", "verified_sched/ops/stage.py", "verified_sched/ops/stage_hoisted.py"), "name"),
  ("_child_fields", "child_fields", None, "attr"),  # ir.py keeps _child_fields with a public alias
  ("_KernelEmitter", "KernelEmitter", None, "nameattr"),
  ("_Compiler", "Compiler", None, "nameattr"),
- ("_phases", "run_phases", files("verified_sched/interp.py"), "name"),  # now verified_sched/interp_phases.py
- ("_idempotent", "idempotent", files("verified_sched/verify.py", "tests/test_poly_crosscheck.py"), "name"),
+ ("_phases", "run_phases", files("verified_sched/interp/interpreter.py"), "name"),  # now verified_sched/interp/phases.py
+ ("_idempotent", "idempotent", files("verified_sched/verify/driver.py", "tests/test_poly_crosscheck.py"), "name"),
  ("_MEMO", "MEMO", None, "nameattr"),
  ("_skel", "skeleton_of", files("polyhedral/coverage.py", "polyhedral/brute.py", "tests/support/brute.py"), "name"),
  ("_axes", "axes", files("polyhedral/phases.py", "polyhedral/race.py"), "attr"),

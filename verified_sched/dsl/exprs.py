@@ -8,8 +8,8 @@ A call named by a precision (`f32(e)`, `i32(e)`, ...) is a cast.
 """
 from __future__ import annotations
 
-from .. import ir
-from ..errors import Loc, ParseError
+from ..core import ir
+from ..core.errors import Loc, ParseError
 from .lexer import Token
 from .limits import MAX_NESTING
 

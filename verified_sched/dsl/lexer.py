@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..errors import Loc, ParseError
+from ..core.errors import Loc, ParseError
 from .limits import float_literal, int_literal
 
 

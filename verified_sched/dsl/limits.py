@@ -11,8 +11,8 @@ import dataclasses
 import os
 import stat
 
-from .. import ir
-from ..errors import Loc, ParseError
+from ..core import ir
+from ..core.errors import Loc, ParseError
 
 MAX_FILE_BYTES = 1 << 20  # a .vs file: 1 MiB
 MAX_NESTING = 128  # nested ( ), [ ], calls, unary minus, not, and for/if/tensor_core blocks

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from .. import ir
-from ..errors import ParseError
-from ..op_syntax import LOOP_NAME, OPTIONS, Comma, Custom, Field, Outputs, Word, default
+from ..core import ir
+from ..core.errors import ParseError
+from ..core.op_syntax import LOOP_NAME, OPTIONS, Comma, Custom, Field, Outputs, Word, default
 from .exprs import TokenStream
 
 

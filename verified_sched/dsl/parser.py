@@ -9,8 +9,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from .. import ir
-from ..errors import Loc, ParseError
+from ..core import ir
+from ..core.errors import Loc, ParseError
 from .exprs import TokenStream
 from .lexer import tokenize
 from .limits import check_program_limits, read_source
@@ -271,7 +271,7 @@ class _Parser(TokenStream):
 def parse_text(text: str, filename: str = "<string>", check: bool = True) -> ir.Program:
     """Parse and check a whole .vs source; raises ParseError with a loc. `check=False` skips
     the well-formedness check (only for tests that build deliberately malformed programs)."""
-    from ..wellformed import check_program
+    from ..analysis.wellformed import check_program
 
     program = _Parser(text, filename).program()
     commented = ranges_from_comments(text, filename)  # `# inputs: ...`, read like the directive

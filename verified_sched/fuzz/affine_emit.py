@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from verified_sched import ir
+from verified_sched.core import ir
 
 
 class Inexpressible(Exception):

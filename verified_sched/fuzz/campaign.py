@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hseed, settings
 from hypothesis.errors import Flaky
 
-from .. import apply_memo
+from ..ops import apply_memo
 from .check import Outcome, check_example
 from .crashes import note_example
 from .stats import Stats

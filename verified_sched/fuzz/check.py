@@ -20,15 +20,15 @@ from dataclasses import dataclass, field
 
 from codegen.build import load_c
 from codegen.emulate import EmulationError, load_emulated
-from codegen.oracle import OutOfStorage, compare_kernels, scratch_arrays, tolerance
-from .. import ir
-from ..errors import UsageError, VschedError
-from ..interp import run_kernel
-from ..interp_scalar import KernelError
-from ..op_syntax import op_name
+from verified_sched.oracle.compare import OutOfStorage, compare_kernels, scratch_arrays, tolerance
+from ..core import ir
+from ..core.errors import UsageError, VschedError
+from ..interp.interpreter import run_kernel
+from ..interp.scalar import KernelError
+from ..core.op_syntax import op_name
 from ..ops import apply_op
-from ..sizes import eval_int
-from ..verify import verify_program
+from ..analysis.sizes import eval_int
+from ..verify.driver import verify_program
 from .backend import Declined
 from .options import op_options  # noqa: F401 (the labels an op list exercises; used below and re-exported)
 
@@ -76,7 +76,7 @@ def _hardware(program: ir.Program, kernel: str) -> bool:
 def _barrier_in_hw(program: ir.Program, kernel: str) -> bool:
     """Serial C cannot mean the kernel (barriers in hardware loops, or per-block/per-thread
     values across a serial loop: run_plan.serial_c_declines, as `vsched run`)."""
-    from ..run_plan import serial_c_declines
+    from ..oracle.run_plan import serial_c_declines
     return serial_c_declines(program, kernel)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .. import ir
+from ..core import ir
 from ..dsl import parse_text
 from .conv_programs import conv_source
 from .kernels import programs

@@ -87,7 +87,7 @@ def pipelines(names: tuple):
 
 def check_example(program, kernel: str, pipeline: str, timeout: float, stats: Stats):
     """One example: emit, run the pipeline, check; raises Found on a finding."""
-    from verified_sched.errors import VschedError
+    from verified_sched.core.errors import VschedError
     from verified_sched.mlir.check_pass import check_pair, run_pipeline
 
     from .affine_emit import Inexpressible, emit_affine
@@ -277,7 +277,7 @@ def report(stats: Stats, seconds: float, as_json: bool) -> str:
 
 def cmd_mlir_passes(args) -> int:
     """The `vsched fuzz --mlir-passes` entry (fuzz/command.py)."""
-    from verified_sched.errors import UsageError
+    from verified_sched.core.errors import UsageError
 
     names = tuple(n.strip() for n in args.mlir_passes.split(",") if n.strip())
     if names == ("all",):

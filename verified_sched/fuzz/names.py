@@ -1,7 +1,7 @@
 """Names and affine bound helpers shared by the fuzz strategies."""
 from __future__ import annotations
 
-from .. import ir
+from ..core import ir
 
 SAFE_FUNCS = ("min", "max", "fma", "neg", "relu", "abs")
 PARAM_NAMES = ("N", "M", "K")

@@ -5,7 +5,7 @@ default (`stage cooperative`); an entry `(flag, word)` also reports the flag at 
 `word` (`stage local`). This module names no op."""
 from __future__ import annotations
 
-from ..op_syntax import default
+from ..core.op_syntax import default
 from ..ops.registry import SPECS
 
 

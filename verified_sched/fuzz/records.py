@@ -8,10 +8,10 @@ import dataclasses
 
 from hypothesis import strategies as st
 
-from .. import ir
-from ..op_syntax import LOOP_NAME, Custom, Field, Outputs, default
+from ..core import ir
+from ..core.op_syntax import LOOP_NAME, Custom, Field, Outputs, default
 from ..ops.registry import SPECS
-from ..sizes import example_sizes
+from ..analysis.sizes import example_sizes
 from .names import PARAM_NAMES
 
 

@@ -7,7 +7,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from ..budget import DEFAULT_TIMEOUT
+from ..core.budget import DEFAULT_TIMEOUT
 from ..dsl.printer import print_program
 from ..ops.registry import SPECS
 
@@ -117,8 +117,8 @@ def read_sizes(text: str) -> list:
 def reproduce(path: str, backend=None, timeout: float = DEFAULT_TIMEOUT):
     """Re-check a reproducer (or any .vs file with one scheduled kernel): the Outcome."""
     from ..dsl import parse_file
-    from ..errors import UsageError
-    from ..sizes import example_sizes
+    from ..core.errors import UsageError
+    from ..analysis.sizes import example_sizes
     from .check import check_example
 
     program = parse_file(path)

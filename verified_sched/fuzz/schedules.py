@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from .. import ir
-from ..errors import ScheduleError, VschedError
-from ..op_syntax import op_name
+from ..core import ir
+from ..core.errors import ScheduleError, VschedError
+from ..core.op_syntax import op_name
 from ..ops import apply_op
 from ..ops.registry import OP_NAMES, spec_named
 

@@ -49,9 +49,9 @@ import dataclasses
 
 from hypothesis import strategies as st
 
-from .. import ir
-from ..sizes import check_sizes, example_sizes
-from ..errors import UsageError
+from ..core import ir
+from ..analysis.sizes import check_sizes, example_sizes
+from ..core.errors import UsageError
 from .families import SHAPES, family_programs
 from .kernels import kernels_for, number, programs
 from .names import SAFE_FUNCS, aff_expr

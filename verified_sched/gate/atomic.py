@@ -9,7 +9,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..errors import UsageError
+from ..core.errors import UsageError
 
 
 @contextlib.contextmanager

@@ -123,7 +123,7 @@ class ProofCache:
     def put(self, key: str, status: str, reports: list, seconds: float) -> bool:
         """Store a decided result (legal or illegal with no unknown obligation); False when
         it is not stored (disabled, undecided, or the folder cannot be written)."""
-        from .results import has_unknown
+        from ..report.results import has_unknown
 
         if not self.enabled or status not in ("legal", "illegal") or has_unknown(reports):
             return False

@@ -20,12 +20,12 @@ import threading
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 
-from . import results
+from ..report import results
 
 # imported once before the workers start (inherited by fork, or by the fork server), rather
 # than lazily by every worker: the verifier, every op module (and every module of an op that
 # is a folder: its lazily imported proofs too) and the solver back ends
-_PRELOAD = ["verified_sched.verify", "verified_sched.dsl", "verified_sched.gate.results"]
+_PRELOAD = ["verified_sched.verify.driver", "verified_sched.dsl", "verified_sched.report.results"]
 _PRELOAD_PACKAGES = ["verified_sched.ops", "smt"]
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from ..budget import DEFAULT_TIMEOUT
+from ..core.budget import DEFAULT_TIMEOUT
 
 EXPECT = re.compile(r"#\s*expect:\s*(legal|illegal)\s*(\S*)")
 _ROOTS = pytest.StashKey[list]()
@@ -80,7 +80,7 @@ class VschedFailure(Exception):
 
 class VschedFile(pytest.File):
     def collect(self):
-        from .results import parse_source
+        from ..report.results import parse_source
         from .runner import read_source
 
         text, unreadable = read_source(str(self.path))
@@ -119,7 +119,7 @@ class VschedItem(pytest.Item):
         return f"{node.a} == {node.b}" if kind == "claim" else node.name
 
     def runtest(self) -> None:
-        from .results import kernel_reports, verdict_of
+        from ..report.results import kernel_reports, verdict_of
 
         result = self.parent.result()
         if not result.verified:
@@ -129,7 +129,7 @@ class VschedItem(pytest.Item):
         mine = reports.get(self._report_name())
         if mine is None:
             raise VschedFailure(f"no verification report for {self.name}")
-        from ..verify import format_report
+        from ..verify.driver import format_report
 
         report = format_report(next(r for r in kernel_reports(result) if r.kernel == mine["kernel"]))
         got = verdict_of([mine])

@@ -12,13 +12,13 @@ import sys
 import time
 from pathlib import Path
 
-from ..budget import DEFAULT_TIMEOUT
-from ..target_limits import SHARED_LIMIT
+from ..core.budget import DEFAULT_TIMEOUT
+from ..core.target_limits import SHARED_LIMIT
 from . import timings
 from .atomic import atomic_output, write_atomic
 from .cache import ProofCache, proof_key
-from .formats import render, summary
-from .results import FileResult, node_locs, parse_source, program_sites, verify_source, worst_exit
+from ..report.formats import render, summary
+from ..report.results import FileResult, node_locs, parse_source, program_sites, verify_source, worst_exit
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -67,7 +67,7 @@ def expand_inputs(paths) -> list:
 def read_source(path: str):
     """(text, None) or (None, 'FILE:1:1: cannot read ...')."""
     from ..dsl.limits import read_source as read_checked  # a regular file within the size limit
-    from ..errors import VschedError
+    from ..core.errors import VschedError
 
     try:
         return read_checked(path), None
@@ -110,7 +110,7 @@ class _Spinner:
 
 def _html_renderer():
     try:
-        from .html_report import render_html
+        from ..report.html import render_html
     except ImportError:
         return None
     return render_html
@@ -243,18 +243,18 @@ def run_verify(args) -> int:
                     first[0] = False
                     print(text, file=out or sys.stdout, flush=True)
 
-        from .. import memlimit  # --max-memory: workers inherit the address-space cap
-        from .. import verify  # noqa: F401 - the solvers' native libraries (isl, z3) load before the cap
+        from ..core import memlimit  # --max-memory: workers inherit the address-space cap
+        from ..verify import driver as verify  # noqa: F401 - the solvers' native libraries (isl, z3) load before the cap
 
         with memlimit.capped(getattr(args, "max_memory", None), "verifying"):
             results = verify_files(args.files, args.profile, args.timeout, args.shared_limit, args.jobs,
                                    not args.no_cache, emit, unordered=args.unordered)
         if fmt == "sarif":
-            from .sarif import sarif_document
+            from ..report.sarif import sarif_document
 
             print(json.dumps(sarif_document(results), indent=1), file=out or sys.stdout)
         if html is not None:
-            from .results import merged_json
+            from ..report.results import merged_json
 
             page = html([(r.path, r.text, merged_json(r)) for r in results if r.verified])
             write_atomic(args.html, page, "--html")

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
-from ..errors import UsageError
+from ..core.errors import UsageError
 
 Size = Union[int, str]
 GRADS = ("input", "weight", "bias")

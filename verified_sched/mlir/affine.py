@@ -7,9 +7,9 @@ turns it into a UsageError naming the statement.
 """
 from __future__ import annotations
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl.printer import expr_text
-from verified_sched.simplify import add_linear, scale_linear
+from verified_sched.analysis.simplify import add_linear, scale_linear
 
 
 class NotAffine(Exception):

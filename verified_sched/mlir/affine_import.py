@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl.exprs import RESERVED
 
 from .affine_maps import NotAffineMap, map_results
@@ -292,7 +292,7 @@ def _chain(e, cell):
 
 
 def _reads(e, tensor: str) -> bool:
-    from verified_sched.ir import walk
+    from verified_sched.core.ir import walk
     return any(isinstance(n, ir.Load) and n.tensor == tensor for n in walk(e))
 
 

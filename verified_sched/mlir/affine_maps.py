@@ -8,7 +8,7 @@ and `ceildiv` need a positive constant right operand, as MLIR's affine expressio
 """
 from __future__ import annotations
 
-from verified_sched import ir
+from verified_sched.core import ir
 
 from .import_body import add, mul
 

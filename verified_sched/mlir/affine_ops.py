@@ -2,7 +2,7 @@
 the op's pending statements to `out` (imp: affine_import.AffineImporter)."""
 from __future__ import annotations
 
-from verified_sched import ir
+from verified_sched.core import ir
 
 from .affine_maps import fold, map_results, set_cond
 from .affine_values import Guard, Loop, MemView

@@ -9,8 +9,8 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 
-from verified_sched import ir
-from verified_sched.errors import Loc
+from verified_sched.core import ir
+from verified_sched.core.errors import Loc
 
 from .affine_maps import fold, map_results
 from .import_body import BodyTranslator, add, mul

@@ -20,8 +20,8 @@ import os
 import subprocess
 from dataclasses import dataclass
 
-from verified_sched import ir
-from verified_sched.errors import UsageError
+from verified_sched.core import ir
+from verified_sched.core.errors import UsageError
 
 from .affine_import import import_affine_functions, program_of
 from .affine_values import find_iree_opt
@@ -105,9 +105,9 @@ def _pick(funcs: list, name: str | None, where: str):
 
 def check_pair(before_text: str, after_text: str, before_name="<before>", after_name="<after>", func=None,
                profile: str | None = None, timeout: float | None = None, iree_opt=None, assume=()) -> PassCheck:
-    from verified_sched.budget import DEFAULT_TIMEOUT
+    from verified_sched.core.budget import DEFAULT_TIMEOUT
     from verified_sched.dsl.printer import print_program
-    from verified_sched.verify import verify_program
+    from verified_sched.verify.driver import verify_program
 
     program = claim_program(before_text, after_text, before_name, after_name, func, profile, iree_opt, assume)
     text = print_program(program)

@@ -26,9 +26,9 @@ index the written cell of a non-accumulation, reads outside a tensor's storage.
 from __future__ import annotations
 
 from codegen.dtypes import eval_int, global_tensors
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl.printer import expr_text, stmt_text
-from verified_sched.errors import UsageError
+from verified_sched.core.errors import UsageError
 
 from .affine import NotAffine, affine_text, interval, iterator_plus_const, linear
 from .emit_body import COMPUTE, ELEM, Body, const_text
@@ -362,7 +362,7 @@ class KernelEmitter:
 
 def emit_mlir(program: ir.Program, sizes: dict, kernels=None) -> str:
     """The MLIR module of the program's kernels (all, or the named ones) as written, at `sizes`."""
-    from verified_sched.sizes import check_sizes
+    from verified_sched.analysis.sizes import check_sizes
 
     check_sizes(program, sizes)
     names = [k.name for k in program.kernels] if kernels is None else list(kernels)
@@ -372,7 +372,7 @@ def emit_mlir(program: ir.Program, sizes: dict, kernels=None) -> str:
 
 def emit_cli(program: ir.Program, args) -> str:
     """`vsched emit FILE --target mlir [--size N=..]`: every kernel as written."""
-    from verified_sched.sizes import parse_size_arg
+    from verified_sched.analysis.sizes import parse_size_arg
 
     if args.after:
         raise UsageError("--target mlir emits the kernels as written; --after does not apply")

@@ -15,10 +15,10 @@ import numpy as np
 
 from codegen.c import is_int_expr
 from codegen.c_expr import CONDITION_KINDS
-from verified_sched import ir
-from verified_sched.errors import InternalError
-from verified_sched.expr_mapper import ExprMapper, IndexMapper, register
-from verified_sched.semantics import ROWS, compare_type
+from verified_sched.core import ir
+from verified_sched.core.errors import InternalError
+from verified_sched.core.expr_mapper import ExprMapper, IndexMapper, register
+from verified_sched.core.semantics import ROWS, compare_type
 
 ELEM = {"f32": "f32", "f64": "f64", "f16": "f16", "bf16": "bf16", "i32": "i32"}
 COMPUTE = {"f32": "f32", "f64": "f64", "f16": "f32", "bf16": "f32", "i32": "i32"}

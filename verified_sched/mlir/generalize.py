@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from verified_sched import ir
+from verified_sched.core import ir
 
 from .import_body import add, mul
 from .ximport import array_values, shape_of

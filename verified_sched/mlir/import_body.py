@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from verified_sched import ir
+from verified_sched.core import ir
 
 from .ximport import MlirImportError, elem_of, int_value, prop
 

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
-from verified_sched import ir
+from verified_sched.core import ir
 
 from .import_body import add, mul
 from .ximport import array_values, int_value, prop, shape_of

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import re
 
-from verified_sched import ir
+from verified_sched.core import ir
 from verified_sched.dsl.exprs import RESERVED
 from verified_sched.dsl.parser import parse_text
 from verified_sched.dsl.printer import print_program

@@ -1,5 +1,5 @@
 """IREE as a backend under test: `vsched run --target iree`, a `runner_cand` for
-`codegen.oracle.compare_kernels`, and a `vsched fuzz --backend` factory.
+`verified_sched.oracle.compare.compare_kernels`, and a `vsched fuzz --backend` factory.
 
 A kernel runs as: emit its MLIR at the sizes of the call (emit.py), compile it with
 `iree-compile` for the local llvm-cpu device (cached by the sha256 of the source, the flags and
@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from codegen.dtypes import NP_DTYPE, global_tensors
-from verified_sched import ir
+from verified_sched.core import ir
 
 from .emit import emit_mlir
 from .optional import require

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from codegen.dtypes import NP_DTYPE, bf16_to_f32, f32_to_bf16, global_tensors, storage_shape
-from verified_sched import ir
-from verified_sched.errors import VschedError
+from verified_sched.core import ir
+from verified_sched.core.errors import VschedError
 
 from .torch_export import STEM, STEMS
 from .torch_pipeline import parse_against

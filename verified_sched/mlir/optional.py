@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import importlib
 
-from verified_sched.errors import UsageError
+from verified_sched.core.errors import UsageError
 
 
 def require(message: str, *modules: str) -> tuple:

@@ -16,7 +16,7 @@ import islpy as isl
 
 from polyhedral import checks
 from polyhedral.model import KernelModel
-from verified_sched import ir
+from verified_sched.core import ir
 
 
 def in_bounds_constraints(program: ir.Program, kernel: str) -> list | None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import sys
 
-from codegen.oracle import tolerance
-from verified_sched import ir
-from verified_sched.errors import VschedError
+from verified_sched.oracle.compare import tolerance
+from verified_sched.core import ir
+from verified_sched.core.errors import VschedError
 
 from .torch_export import STEMS
 
@@ -20,7 +20,7 @@ from .torch_export import STEMS
 
 def expressible(program: ir.Program, kernel: str) -> str | None:
     """None when `kernel` emits as linalg at the first example sizes, else the reason."""
-    from verified_sched.sizes import example_sizes
+    from verified_sched.analysis.sizes import example_sizes
 
     from .emit import emit_mlir
 

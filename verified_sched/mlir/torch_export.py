@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import warnings
 
-from verified_sched.errors import VschedError
+from verified_sched.core.errors import VschedError
 
 
 from verified_sched.generators.conv_backward import Conv

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from verified_sched.dsl.parser import parse_text
 from verified_sched.dsl.printer import print_kernel
-from verified_sched.errors import VschedError
+from verified_sched.core.errors import VschedError
 from verified_sched.generators.conv_backward import Conv, make_conv
 
 from .importer import Importer

@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 import warnings
 
-from verified_sched.errors import VschedError
+from verified_sched.core.errors import VschedError
 
 from .optional import require
 

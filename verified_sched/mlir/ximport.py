@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from verified_sched.errors import Loc, UsageError
+from verified_sched.core.errors import Loc, UsageError
 
 _OP_LINE = re.compile(r'^(\s*)(?:%[^=]*=\s*)?"?([a-z_][a-z0-9_]*\.[a-z0-9_.]+)')
 

@@ -5,8 +5,8 @@ kernel prints clean. A record type with no registered module is an internal erro
 """
 from __future__ import annotations
 
-from ..errors import ScheduleError
-from ..op_syntax import op_name
+from ..core.errors import ScheduleError
+from ..core.op_syntax import op_name
 
 
 def op_spec(op):
@@ -20,7 +20,7 @@ def apply_op(program, kernel_name: str, op):
     """The program after applying `op` to kernel `kernel_name` (pure; ScheduleError when the
     op's preconditions fail). A result that is not well formed (e.g. a loop holding a barrier
     retyped to vectorized) is the op's precondition failure too, never a malformed kernel."""
-    from .. import apply_memo
+    from . import apply_memo
     from .common import pin_provenance
 
     program = pin_provenance(program, kernel_name)
@@ -29,8 +29,8 @@ def apply_op(program, kernel_name: str, op):
 
 
 def _apply(program, kernel_name: str, op, apply):
-    from ..errors import ParseError
-    from ..wellformed import check_kernel
+    from ..core.errors import ParseError
+    from ..analysis.wellformed import check_kernel
 
     after = apply(program, kernel_name, op)
     if after is not program:

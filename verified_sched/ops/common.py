@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from .. import ir
-from ..errors import ScheduleError
-from ..ir import Assign, For, If, Int, Kernel, TensorCore, Zero
-from ..op_syntax import op_name
-from ..simplify import Context, fold_index, simplify_kernel
+from ..core import ir
+from ..core.errors import ScheduleError
+from ..core.ir import Assign, For, If, Int, Kernel, TensorCore, Zero
+from ..core.op_syntax import op_name
+from ..analysis.simplify import Context, fold_index, simplify_kernel
 
 
 def error(op, message: str) -> ScheduleError:
@@ -251,15 +251,15 @@ def rename_segment_loops(stmts: tuple, suffix: str, used: set) -> tuple:
 def decided(statement: str, status: str, message: str, counterexample: dict | None = None,
             engine: str = "isl"):
     """The answer of one of an op's decision procedures (a `Procedure` goal's result)."""
-    from ..obligations import Decided
+    from ..verify.obligations import Decided
     return Decided(status, message, statement, counterexample, engine=engine)
 
 
 def goal(fn, ctx, kind: str):
     """The goal `kind` decided by `fn(ctx)` (-> Decided) when discharged
-    (verified_sched.discharge: its own budget, timing, unknown when the budget runs out); its
+    (verified_sched.verify.discharge: its own budget, timing, unknown when the budget runs out); its
     statement is the "Formal statement" paragraph of `fn`'s docstring."""
-    from ..obligations import Goal, Procedure, formal_statement
+    from ..verify.obligations import Goal, Procedure, formal_statement
     return Goal(kind, formal_statement(fn) or kind, Procedure(lambda: fn(ctx)))
 
 

@@ -4,7 +4,7 @@ function, so the ops load without it.
 """
 from __future__ import annotations
 
-from .. import ir
+from ..core import ir
 from . import kernel_parts
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from .. import ir
-from ..errors import Loc
-from ..ir import Assign, Float, For, Int, Var, Zero
-from ..op_syntax import OpRecord, Outputs, Syntax, loc_field, tensor_field
+from ..core import ir
+from ..core.errors import Loc
+from ..core.ir import Assign, Float, For, Int, Var, Zero
+from ..core.op_syntax import OpRecord, Outputs, Syntax, loc_field, tensor_field
 from . import common, drawing, kernel_parts
 from .common import error
 from .spec import ALL_GENERIC, OpSpec

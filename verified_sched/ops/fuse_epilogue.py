@@ -44,11 +44,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
-from .. import ir
-from ..errors import Loc
-from ..ir import And, Assign, Barrier, Cmp, For, If, Load, TensorCore, Var, Zero
-from ..op_syntax import OPTIONS, OpRecord, Option, Syntax, loc_field, tensor_field
-from ..simplify import Context, norm_index, simplify_kernel
+from ..core import ir
+from ..core.errors import Loc
+from ..core.ir import And, Assign, Barrier, Cmp, For, If, Load, TensorCore, Var, Zero
+from ..core.op_syntax import OPTIONS, OpRecord, Option, Syntax, loc_field, tensor_field
+from ..analysis.simplify import Context, norm_index, simplify_kernel
 from . import common, kernel_parts
 from .common import error
 from .spec import ALL_GENERIC, OpSpec
@@ -281,7 +281,7 @@ def final_value(ctx):
     tail is a later top-level statement than every write of T (and nothing after it writes T),
     so this is exactly "the tail reads the final value of T". Decided by isl over the after
     model's writes and order; a sample point names the update the tail overtakes."""
-    from verified_sched.obligations import Decided
+    from verified_sched.verify.obligations import Decided
     from polyhedral.describe import coords, instance, param_values
     from polyhedral.isltools import params_text, point_of
     op, model = ctx.op, ctx.model_after

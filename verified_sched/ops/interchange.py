@@ -15,11 +15,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
-from .. import ir
-from ..errors import Loc
-from ..ir import For, If
-from ..op_syntax import Comma, OpRecord, Syntax, loc_field, loop_field
-from ..simplify import simplify_kernel
+from ..core import ir
+from ..core.errors import Loc
+from ..core.ir import For, If
+from ..core.op_syntax import Comma, OpRecord, Syntax, loc_field, loop_field
+from ..analysis.simplify import simplify_kernel
 from . import common, drawing, kernel_parts
 from .common import error
 from .spec import ALL_GENERIC, OpSpec

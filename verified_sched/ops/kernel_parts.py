@@ -5,7 +5,7 @@ imports nothing from the ops, so every op module may use it.
 """
 from __future__ import annotations
 
-from .. import ir
+from ..core import ir
 
 
 def statements(kernel: ir.Kernel) -> list:

@@ -14,10 +14,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
-from .. import ir
-from ..errors import Loc
-from ..ir import BinOp, Cmp, FloorDiv, Int, Mod, Var
-from ..op_syntax import Field, OpRecord, Syntax, Word, loc_field, loop_field
+from ..core import ir
+from ..core.errors import Loc
+from ..core.ir import BinOp, Cmp, FloorDiv, Int, Mod, Var
+from ..core.op_syntax import Field, OpRecord, Syntax, Word, loc_field, loop_field
 from . import common, drawing, kernel_parts
 from .spec import ALL_GENERIC, OpSpec
 

@@ -30,11 +30,11 @@ import functools
 from dataclasses import dataclass
 from typing import Optional
 
-from .. import ir
-from ..errors import Loc
-from ..ir import And, BinOp, Call, Cmp, FloorDiv, For, If, Int, Not, Or, Var, Where
-from ..op_syntax import Custom, OpRecord, Syntax, loc_field, loop_field
-from ..simplify import linear_form, render_linear, fold_index
+from ..core import ir
+from ..core.errors import Loc
+from ..core.ir import And, BinOp, Call, Cmp, FloorDiv, For, If, Int, Not, Or, Var, Where
+from ..core.op_syntax import Custom, OpRecord, Syntax, loc_field, loop_field
+from ..analysis.simplify import linear_form, render_linear, fold_index
 from . import common, drawing, kernel_parts
 from .common import error
 from .spec import ALL_GENERIC, OpSpec

@@ -13,7 +13,7 @@ A record whose type is not registered is an internal error (a bug), never a user
 """
 from __future__ import annotations
 
-from ..errors import InternalError
+from ..core.errors import InternalError
 from . import (expand_zero, fuse_epilogue, interchange, pad, partition, privatize, retype, reverse, shift, split,
                split_reduction, stage, tensorize, unroll, winograd)
 

@@ -14,10 +14,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
-from .. import ir
-from ..errors import Loc
-from ..ir import For
-from ..op_syntax import Field, OpRecord, Syntax, Word, loc_field, loop_field
+from ..core import ir
+from ..core.errors import Loc
+from ..core.ir import For
+from ..core.op_syntax import Field, OpRecord, Syntax, Word, loc_field, loop_field
 from . import common, drawing, kernel_parts
 from .common import error
 from .spec import ALL_GENERIC, OpSpec

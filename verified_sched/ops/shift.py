@@ -22,9 +22,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
-from .. import ir
-from ..errors import Loc
-from ..op_syntax import Custom, OpRecord, Syntax, Word, loop_field
+from ..core import ir
+from ..core.errors import Loc
+from ..core.op_syntax import Custom, OpRecord, Syntax, Word, loop_field
 from . import common, drawing, kernel_parts
 from .spec import ALL_GENERIC, OpSpec
 

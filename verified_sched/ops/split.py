@@ -65,11 +65,11 @@ import functools
 from dataclasses import dataclass
 from typing import Optional
 
-from .. import ir
-from ..errors import Loc
-from ..ir import (Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load, Mod,
+from ..core import ir
+from ..core.errors import Loc
+from ..core.ir import (Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load, Mod,
                   TensorCore, Var, Where)
-from ..op_syntax import OPTIONS, Field, OpRecord, Option, Outputs, Syntax, Word, invalid, loc_field, loop_field
+from ..core.op_syntax import OPTIONS, Field, OpRecord, Option, Outputs, Syntax, Word, invalid, loc_field, loop_field
 from . import common, drawing, kernel_parts
 from .common import error
 from .spec import ALL_GENERIC, OpSpec

@@ -5,7 +5,7 @@ their `draw_recipe` hook (verified_sched/fuzz/schedules.py), adding the retypes 
 """
 from __future__ import annotations
 
-from .. import ir
+from ..core import ir
 from . import kernel_parts
 from .interchange import Interchange
 from .retype import Retype

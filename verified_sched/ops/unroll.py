@@ -16,11 +16,11 @@ import functools
 from dataclasses import dataclass
 from typing import Optional
 
-from .. import ir
-from ..errors import Loc
-from ..ir import Int
-from ..op_syntax import OPTIONS, OpRecord, Option, Syntax, loc_field, loop_field
-from ..simplify import fold_index
+from ..core import ir
+from ..core.errors import Loc
+from ..core.ir import Int
+from ..core.op_syntax import OPTIONS, OpRecord, Option, Syntax, loc_field, loop_field
+from ..analysis.simplify import fold_index
 from . import common, drawing, kernel_parts
 from .common import error
 from .spec import ALL_GENERIC, OpSpec

@@ -37,11 +37,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
-from ... import ir
-from ...errors import Loc
-from ...ir import Assign, BinOp, For, If, Int, Load, TensorCore, Var, Zero
-from ...op_syntax import OpRecord, Outputs, Syntax, Word, loc_field, loop_field, tensor_field
-from ...simplify import linear_form, render_linear, norm_index, simplify_stmts
+from ...core import ir
+from ...core.errors import Loc
+from ...core.ir import Assign, BinOp, For, If, Int, Load, TensorCore, Var, Zero
+from ...core.op_syntax import OpRecord, Outputs, Syntax, Word, loc_field, loop_field, tensor_field
+from ...analysis.simplify import linear_form, render_linear, norm_index, simplify_stmts
 from .. import common
 from ..common import error
 

@@ -2,7 +2,7 @@
 tensor privatized over its reduction loop into a fresh accumulator."""
 from __future__ import annotations
 
-from ... import ir
+from ...core import ir
 from .. import drawing, kernel_parts
 from .apply import Privatize
 

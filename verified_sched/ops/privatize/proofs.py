@@ -1,4 +1,4 @@
-"""privatize T over L -> ACC, its obligations as goals (discharged by verified_sched.discharge).
+"""privatize T over L -> ACC, its obligations as goals (discharged by verified_sched.verify.discharge).
 
 Generic obligations kept (GENERIC): in_bounds (the transfers and the tile), dependence and
 reassociation (before's dependences, mapped through the users' unchanged provenance, must
@@ -40,10 +40,10 @@ from polyhedral.describe import coords, fmt_instance, instance_pair, param_value
 from polyhedral.isltools import params_text
 from polyhedral.model import HW_AXES, Access, KernelModel
 
-from ... import ir
-from ...ir import Assign, Load
-from ...obligations import AllOf, Decided, Goal, IslEmpty
-from ...simplify import norm_index
+from ...core import ir
+from ...core.ir import Assign, Load
+from ...verify.obligations import AllOf, Decided, Goal, IslEmpty
+from ...analysis.simplify import norm_index
 from .. import common
 from .apply import Plan, analyze, load_sid, store_sid
 

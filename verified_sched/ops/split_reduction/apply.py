@@ -52,11 +52,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
-from ... import ir
-from ...errors import Loc
-from ...ir import And, Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load, Tensor, Var
-from ...op_syntax import OPTIONS, OpRecord, Option, Outputs, Syntax, Word, loc_field, loop_field, tensor_field
-from ...simplify import simplify_kernel
+from ...core import ir
+from ...core.errors import Loc
+from ...core.ir import And, Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load, Tensor, Var
+from ...core.op_syntax import OPTIONS, OpRecord, Option, Outputs, Syntax, Word, loc_field, loop_field, tensor_field
+from ...analysis.simplify import simplify_kernel
 from .. import common
 from ..common import error
 

@@ -2,7 +2,7 @@
 loop split into 1-8 blocks with fresh loop and partials names."""
 from __future__ import annotations
 
-from ... import ir
+from ...core import ir
 from .. import drawing, kernel_parts
 from .apply import SplitReduction
 

@@ -5,7 +5,7 @@ Statements: A = the redirected accumulation (after, writes P), I = the partials'
 initialization, C = the combine, S = the original accumulation (before). Which statements
 exist is structural (the kernel models' statement lists, no isl), known when the goals are
 stated; a missing one makes its goal `unknown` there. Everything else is decided by isl when
-`verified_sched.discharge` discharges the goals.
+`verified_sched.verify.discharge` discharges the goals.
 """
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from polyhedral.describe import coords, instance, param_values
 from polyhedral.isltools import params_text, point_of
 from polyhedral.model import Access
-from ... import ir
-from ...obligations import AllOf, Decided, Goal, IslEmpty, Procedure
-from ...simplify import norm_index
+from ...core import ir
+from ...verify.obligations import AllOf, Decided, Goal, IslEmpty, Procedure
+from ...analysis.simplify import norm_index
 from .. import common
 from .apply import Found, recognize
 

@@ -7,8 +7,8 @@ isl.
 from __future__ import annotations
 
 from polyhedral.isltools import params_text, point_of
-from ... import ir
-from ...obligations import AllOf, Decided, Goal, IslEmpty, Procedure
+from ...core import ir
+from ...verify.obligations import AllOf, Decided, Goal, IslEmpty, Procedure
 from .apply import tree
 from .proofs import Parts, duplicate_pairs, pair_instances, who, write_map
 

@@ -40,12 +40,12 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
-from ... import ir
-from ...errors import Loc
-from ...ir import And, Assign, Barrier, BinOp, Cast, Cmp, For, If, Int, Load, Mod, Tensor, Var
-from ...op_syntax import OPTIONS, Field, OpRecord, Option, Outputs, Syntax, Word, loc_field, tensor_field
-from ...simplify import linear_form, norm_index, render_linear, simplify_kernel
-from ...target_limits import THREADS_PER_BLOCK
+from ...core import ir
+from ...core.errors import Loc
+from ...core.ir import And, Assign, Barrier, BinOp, Cast, Cmp, For, If, Int, Load, Mod, Tensor, Var
+from ...core.op_syntax import OPTIONS, Field, OpRecord, Option, Outputs, Syntax, Word, loc_field, tensor_field
+from ...analysis.simplify import linear_form, norm_index, render_linear, simplify_kernel
+from ...core.target_limits import THREADS_PER_BLOCK
 from .. import common
 from ..common import error
 from .hoisted import apply_hoisted

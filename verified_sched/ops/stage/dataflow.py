@@ -25,9 +25,9 @@ from polyhedral.affine import join_and
 from polyhedral.describe import coords, instance, param_values
 from polyhedral.model import HW_AXES, Access, KernelModel, Stmt, lex_before
 
-from ... import ir
-from ...ir import Load
-from ...obligations import AllOf, Decided, IslEmpty
+from ...core import ir
+from ...core.ir import Load
+from ...verify.obligations import AllOf, Decided, IslEmpty
 
 STATEMENT = ("forall params and every read r of the tile: the writes of r's cell that happen before r "
              "(same thread earlier, or same block across a barrier) are non-empty with one last element, "

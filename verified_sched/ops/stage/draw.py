@@ -3,7 +3,7 @@ under some loops staged over one or two of them, with any options, or the tiled-
 ending in a tile of a or b (shared, maybe swizzled, on the GPU variant)."""
 from __future__ import annotations
 
-from ... import ir
+from ...core import ir
 from .. import kernel_parts, tiled_recipe
 from .apply import SWIZZLES, Stage
 

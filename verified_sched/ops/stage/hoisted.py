@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...ir import And, Assign, BinOp, Cast, Cmp, FloorDiv, For, If, Int, Load, Tensor, Var
-from ...simplify import linear_form, norm_index, render_linear, simplify_kernel
+from ...core.ir import And, Assign, BinOp, Cast, Cmp, FloorDiv, For, If, Int, Load, Tensor, Var
+from ...analysis.simplify import linear_form, norm_index, render_linear, simplify_kernel
 from .. import common
 from ..common import error
 from .tile import const_value, fresh_name, load_sid, redirect_reads, tile_index, zero_value

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from ... import ir
-from ...ir import Assign, Barrier, For, If, Load, TensorCore
-from ...obligations import AllOf, Decided, Goal
-from ...simplify import norm_index, simplify_kernel
-from ...sizes import eval_int
+from ...core import ir
+from ...core.ir import Assign, Barrier, For, If, Load, TensorCore
+from ...verify.obligations import AllOf, Decided, Goal
+from ...analysis.simplify import norm_index, simplify_kernel
+from ...analysis.sizes import eval_int
 from .. import common
 from .apply import apply as stage_apply
 from .tile import load_sid, reswizzle, swizzle_col, swizzle_unit

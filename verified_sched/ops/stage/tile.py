@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from ... import ir
-from ...ir import Assign, Barrier, BinOp, Float, FloorDiv, Int, Load, Mod
-from ...simplify import linear_form, norm_index, simplify_kernel
+from ...core import ir
+from ...core.ir import Assign, Barrier, BinOp, Float, FloorDiv, Int, Load, Mod
+from ...analysis.simplify import linear_form, norm_index, simplify_kernel
 from ..common import error
 
 BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i32": 4}

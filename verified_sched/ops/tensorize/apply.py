@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ... import ir
-from ...errors import Loc
-from ...ir import Assign, BinOp, For, Int, Load, TensorCore, Var
-from ...op_syntax import OPTIONS, Comma, OpRecord, Option, Syntax, loc_field, loop_field
-from ...simplify import fold_index, norm_index
+from ...core import ir
+from ...core.errors import Loc
+from ...core.ir import Assign, BinOp, For, Int, Load, TensorCore, Var
+from ...core.op_syntax import OPTIONS, Comma, OpRecord, Option, Syntax, loc_field, loop_field
+from ...analysis.simplify import fold_index, norm_index
 from .. import common
 from ..common import error
 

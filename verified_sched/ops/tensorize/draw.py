@@ -2,7 +2,7 @@
 three loops with a lane width, or the tiled-matmul recipe ending in the block over ii, ji, ki."""
 from __future__ import annotations
 
-from ... import ir
+from ...core import ir
 from .. import kernel_parts, tiled_recipe
 from .apply import Tensorize
 

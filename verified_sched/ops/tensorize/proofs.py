@@ -26,10 +26,10 @@ from polyhedral import contraction
 from polyhedral.describe import coords, instance, param_values
 from polyhedral.isltools import params_text
 from polyhedral.model import KernelModel
-from ... import ir
-from ...errors import ScheduleError, UsageError
-from ...ir import Assign, BinOp, For, If, Int, Load, TensorCore, Var
-from ...obligations import Decided, Goal, IslEmpty, Procedure, formal_statement
+from ...core import ir
+from ...core.errors import ScheduleError, UsageError
+from ...core.ir import Assign, BinOp, For, If, Int, Load, TensorCore, Var
+from ...verify.obligations import Decided, Goal, IslEmpty, Procedure, formal_statement
 from .. import common
 from .apply import Tile, tile
 
@@ -167,7 +167,7 @@ def renders_wmma(ctx, site) -> bool:
 
 
 def _sizes(program) -> dict:
-    from ...sizes import example_sizes
+    from ...analysis.sizes import example_sizes
 
     try:
         return example_sizes(program, 1)[0]

@@ -27,7 +27,7 @@ import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ... import ir
+from ...core import ir
 from ..common import get_kernel
 from .isl_text import implied
 

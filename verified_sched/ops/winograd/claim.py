@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from ... import budget, ir
-from ...obligations import Decided, Goal
+from ...core import budget, ir
+from ...verify.obligations import Decided, Goal
 from .apply import rewrite_kernel
 from .exact import declared_ranges
 from .proofs import winograd_goals

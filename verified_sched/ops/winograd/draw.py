@@ -3,7 +3,7 @@ arguments, so it is drawn over any kernel deep enough to hold a convolution; its
 recognition decides whether it applies."""
 from __future__ import annotations
 
-from ... import ir
+from ...core import ir
 from .. import kernel_parts
 from .record import Winograd
 

@@ -26,8 +26,8 @@ import z3
 from smt import intexpr
 from smt.solver import solver
 
-from ... import budget, ir
-from ...obligations import Decided, formal_statement, procedure
+from ...core import budget, ir
+from ...verify.obligations import Decided, formal_statement, procedure
 from .apply import Minted, rewrite_kernel
 
 LIMIT = 2 ** 24

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import z3
 
-from ... import ir
-from ...obligations import Decided, Goal, Z3Implies, formal_statement
+from ...core import ir
+from ...verify.obligations import Decided, Goal, Z3Implies, formal_statement
 from .apply import Minted
 
 

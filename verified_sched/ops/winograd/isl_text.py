@@ -14,7 +14,7 @@ from polyhedral.memo import isl_set
 from polyhedral import affine
 from polyhedral.affine import NonAffine
 
-from ... import budget, ir
+from ...core import budget, ir
 
 
 class _Names(dict):

@@ -12,7 +12,7 @@ original instance. These replace them, per site:
                output position of the 2x2 tile, built from the minted statements' own
                expressions (z3 over the reals, with a timeout; identity.py);
   exactness    (only when the file declares input ranges) see exact.py.
-Each is its own `obligations.Goal`, so `verified_sched.discharge` budgets and times each one.
+Each is its own `obligations.Goal`, so `verified_sched.verify.discharge` budgets and times each one.
 coverage and in_bounds are `AllOf` conjunctions of isl emptiness queries (one per writer, pair
 of writers or distinct access; the first violated one is the refutation, its sample point the
 counterexample), with a procedure per strip for coverage's provenance part.
@@ -25,8 +25,8 @@ from polyhedral.memo import isl_map, isl_set
 
 from polyhedral.affine import NonAffine
 
-from ... import budget, ir
-from ...obligations import AllOf, Decided, Goal, IslEmpty, Procedure, formal_statement
+from ...core import budget, ir
+from ...verify.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, formal_statement
 from . import isl_text as wi
 from .apply import Minted, rewrite_kernel
 from .exact import exactness_goal
@@ -267,7 +267,7 @@ def site_goals(before: ir.Program, after: ir.Program, region: list, m: Minted, p
 def winograd_goals(before: ir.Program, after: ir.Program, kernel: str, profile: str | None = None,
                    timeout: float = budget.DEFAULT_TIMEOUT, ranges=None, note: str = "") -> list:
     """Every goal of one `winograd` op (obligations.Goal records, decided by
-    `verified_sched.discharge`). Building them recomputes the rewrite of `before` (isl: the
+    `verified_sched.verify.discharge`). Building them recomputes the rewrite of `before` (isl: the
     output extents' lower bound) and states each site's goals on it.
 
     `profile`: the active one (None: the after program's); `ranges`: the declared input

@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ...errors import Loc
-from ...op_syntax import OpRecord, Syntax, loc_field
+from ...core.errors import Loc
+from ...core.op_syntax import OpRecord, Syntax, loc_field
 
 
 @dataclass(frozen=True)

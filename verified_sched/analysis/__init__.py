@@ -1,0 +1,1 @@
+"""Analyses of a program: concrete sizes, integer ranges, resources, well-formedness, linear forms, the simplifier."""

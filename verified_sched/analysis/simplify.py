@@ -1,0 +1,438 @@
+"""The simplifier run after every schedule op, so `vsched show` prints clean nests.
+
+Two parts:
+- index normalization: integer index expressions (Load/Assign indices, loop bounds, affine
+  comparisons, provenance) are brought to a canonical linear form `c1*a1 + ... + k`, folding
+  constants, exact floor divisions (`floor((32*q + 31)/32) = q`), mods and constant min/max;
+- guard folding decided by isl: an `if`/`where` condition (or a conjunct of one) is dropped
+  when the enclosing loop domains, enclosing guards and the parameter constraints prove it
+  true, and its branch is dropped when they prove it false. min/max inside indices are folded
+  the same way. Never decided by interval reasoning: isl decides, or nothing changes.
+Loops are removed only when isl proves them empty (or their body became empty).
+Conditions isl cannot read (data-dependent, non-affine) are left in place and are simply not
+used as context, which only makes the context weaker (sound).
+"""
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+
+import islpy as isl
+
+from polyhedral import affine
+
+from ..core import ir
+from ..core.ir import (And, Assign, BinOp, BoolConst, Call, Cast, Cmp, FloorDiv, For, If, Int, Load,
+                 Mod, Not, Or, TensorCore, Var, Where)
+
+
+NotAffine = affine.NonAffine  # the expression or condition is outside what isl can state
+
+
+# ---------------------------------------------------------------- linear forms
+
+
+def add_linear(la: tuple, lb: tuple, sign: int = 1) -> tuple:
+    """`la + sign * lb` of two linear forms (terms: dict atom -> coef, const); zero terms go."""
+    terms = dict(la[0])
+    for k, c in lb[0].items():
+        terms[k] = terms.get(k, 0) + sign * c
+    return {k: c for k, c in terms.items() if c != 0}, la[1] + sign * lb[1]
+
+
+def scale_linear(la: tuple, k: int) -> tuple:
+    """`k * la` of a linear form (terms, const); zero terms go."""
+    return {t: c * k for t, c in la[0].items() if c * k != 0}, la[1] * k
+
+
+def linear_form(e, dyn=True):
+    """(terms: dict atom -> coef, const) for an integer index expression, or None.
+
+    With `dyn` a Load is an atom (a dynamic index); without it a Load makes `e` a scalar
+    expression, which is never rearranged (float arithmetic does not reassociate)."""
+    match e:
+        case Int(value=v):
+            return {}, v
+        case Var():
+            return {e: 1}, 0
+        case BinOp(op=("+" | "-") as op, a=a, b=b):
+            la, lb = linear_form(a, dyn), linear_form(b, dyn)
+            if la is None or lb is None:
+                return None
+            return add_linear(la, lb, 1 if op == "+" else -1)
+        case BinOp(op="*", a=a, b=b):
+            la, lb = linear_form(a, dyn), linear_form(b, dyn)
+            if la is None or lb is None:
+                return None
+            if not la[0]:
+                la, lb = lb, la
+            if not lb[0]:
+                return scale_linear(la, lb[1])
+            return {BinOp("*", render_linear(*la), render_linear(*lb)): 1}, 0
+        case FloorDiv(a=a, divisor=d):
+            la = linear_form(a, dyn)
+            if la is None:
+                return None
+            terms, const = la
+            whole = {t: c // d for t, c in terms.items() if c % d == 0}
+            rest = {t: c for t, c in terms.items() if c % d != 0}
+            if not rest:
+                return whole, const // d
+            # floor((d*A + B + k)/d) = A + floor((B + k mod d)/d) + k div d
+            inner = FloorDiv(render_linear(rest, const % d), d)
+            out = dict(whole)
+            out[inner] = out.get(inner, 0) + 1
+            return out, const // d
+        case Mod(a=a, divisor=d):
+            la = linear_form(a, dyn)
+            if la is None:
+                return None
+            terms = {t: c % d for t, c in la[0].items() if c % d != 0}
+            if not terms:
+                return {}, la[1] % d
+            return {Mod(render_linear(terms, la[1] % d), d): 1}, 0
+        case Call(fn=("min" | "max") as fn, args=(a, b)):
+            la, lb = linear_form(a, dyn), linear_form(b, dyn)
+            if la is None or lb is None:
+                return None
+            if la[0] == lb[0]:
+                pick = min if fn == "min" else max
+                return la[0], pick(la[1], lb[1])
+            return {Call(fn, (render_linear(*la), render_linear(*lb))): 1}, 0
+        case Call(fn="neg", args=(a,)):
+            la = linear_form(a, dyn)
+            return None if la is None else scale_linear(la, -1)
+        case Load(tensor=t, index=idx) if dyn:
+            return {Load(t, tuple(norm_index(x) for x in idx)): 1}, 0
+    return None
+
+
+def render_linear(terms: dict, const: int):
+    pos = [(t, c) for t, c in terms.items() if c > 0]
+    neg = [(t, c) for t, c in terms.items() if c < 0]
+    out = None
+    if not pos and neg and const != 0:  # lead with the constant: 3 - N rather than -1 * N + 3
+        out, const = Int(const), 0
+    for t, c in pos + neg:
+        mag = abs(c)
+        term = t if mag == 1 else BinOp("*", Int(mag), t)
+        if out is None:
+            out = term if c > 0 else BinOp("*", Int(-1), t) if mag == 1 else BinOp("*", Int(c), t)
+        else:
+            out = BinOp("+" if c > 0 else "-", out, term)
+    if out is None:
+        return Int(const)
+    if const > 0:
+        return BinOp("+", out, Int(const))
+    if const < 0:
+        return BinOp("-", out, Int(-const))
+    return out
+
+
+def is_index_expr(e, dyn=True) -> bool:
+    return linear_form(e, dyn) is not None
+
+
+def norm_index(e):
+    """Canonical linear form of an integer index expression (the same object if unchanged or
+    if `e` is not an index expression)."""
+    lin = linear_form(e)
+    if lin is None:
+        return e
+    out = render_linear(*lin)
+    return e if out == e else out
+
+
+# ---------------------------------------------------------------- isl conversion
+
+
+def _name(v: str) -> str:
+    return "v_" + v
+
+
+def _names(node) -> dict:
+    return {v: _name(v) for v in ir.free_vars(node)}
+
+
+def isl_cond(c) -> str:
+    """An isl constraint string for an affine condition; NotAffine otherwise."""
+    c = ir.rewrite(c, lambda n: Cmp(n.op, norm_index(n.a), norm_index(n.b)) if isinstance(n, Cmp) else None)
+    return affine.cond(c, _names(c))
+
+
+@lru_cache(maxsize=4096)
+def _isl_set(params: tuple, iters: tuple, text: str) -> isl.Set:
+    ps = ", ".join(_name(p) for p in params)
+    its = ", ".join(_name(v) for v in iters)
+    return isl.Set(f"[{ps}] -> {{ [{its}] : {text} }}")
+
+
+class Context:
+    """What is known at a program point: parameter constraints, enclosing loop bounds and
+    enclosing guards, as affine conditions (the ones isl cannot read are dropped)."""
+
+    def __init__(self, params: tuple, facts: tuple = (), iters: tuple = (), exact: bool = True):
+        self.params = tuple(params)
+        self.facts = tuple(facts)
+        self.iters = tuple(iters)
+        self.exact = exact  # False once a fact isl cannot read was dropped
+
+    @staticmethod
+    def of_program(program: ir.Program) -> "Context":
+        facts = []
+        for c in program.constraints:
+            try:
+                facts.append(isl_cond(c))
+            except NotAffine:
+                pass
+        return Context(tuple(program.params), tuple(facts), (),
+                       len(facts) == len(program.constraints))
+
+    def _known_var(self, names) -> bool:
+        return all(n in self.params or n in self.iters for n in names)
+
+    def add(self, cond) -> "Context":
+        if not self._known_var(ir.free_vars(cond)):
+            return Context(self.params, self.facts, self.iters, False)
+        try:
+            text = isl_cond(cond)
+        except NotAffine:
+            return Context(self.params, self.facts, self.iters, False)
+        return Context(self.params, self.facts + (text,), self.iters, self.exact)
+
+    def with_loop(self, loop: For) -> "Context":
+        ctx = Context(self.params, self.facts, self.iters + (loop.var,), self.exact)
+        v = Var(loop.var)
+        return ctx.add(Cmp("<=", loop.lo, v)).add(Cmp("<", v, loop.hi))
+
+    def with_iter(self, name: str) -> "Context":
+        return Context(self.params, self.facts, self.iters + (name,), self.exact)
+
+    def set(self, extra: str | None = None) -> isl.Set:
+        parts = list(self.facts) + ([extra] if extra else [])
+        return _isl_set(self.params, self.iters, " and ".join(parts) if parts else "0 = 0")
+
+    def _space_ok(self, node) -> bool:
+        return self._known_var(ir.free_vars(node))
+
+    def decide(self, cond):
+        """True / False when isl proves `cond` always / never holds here, else None."""
+        if isinstance(cond, BoolConst):
+            return cond.value
+        if not self._space_ok(cond):
+            return None
+        try:
+            text = isl_cond(cond)
+        except NotAffine:
+            return None
+        dom = self.set()
+        if dom.is_empty():
+            return None  # unreachable: leave it to the caller (loops are dropped separately)
+        yes = self.set(text)
+        if yes.is_empty():
+            return False
+        if dom.is_subset(yes):
+            return True
+        return None
+
+    def empty(self) -> bool:
+        return self.set().is_empty()
+
+    def counterexample(self, cond) -> dict | None:
+        """Parameter values (and iterators) where `cond` holds here, if any (None if isl
+        proves it never holds). NotAffine when isl cannot state `cond`."""
+        if not self._space_ok(cond):
+            raise NotAffine(cond)
+        text = isl_cond(cond)
+        s = self.set(text)
+        if s.is_empty():
+            return None
+        return point_dict(s.sample_point(), self.params, self.iters)
+
+
+def point_dict(point: isl.Point, params: tuple, iters: tuple) -> dict:
+    out = {}
+    for i, p in enumerate(params):
+        out[p] = point.get_coordinate_val(isl.dim_type.param, i).to_python()
+    for i, v in enumerate(iters):
+        out[v] = point.get_coordinate_val(isl.dim_type.set, i).to_python()
+    return out
+
+
+# ---------------------------------------------------------------- context-aware folding
+
+
+def fold_index(e, ctx: Context | None):
+    """Normalize an index expression and fold its min/max (and floor/mod atoms) that `ctx`
+    decides."""
+    e = norm_index(e)
+    if ctx is None or linear_form(e) is None:
+        return e
+
+    def fn(n):
+        match n:
+            case Call(fn=("min" | "max") as f, args=(a, b)) if is_index_expr(a) and is_index_expr(b):
+                le = ctx.decide(Cmp("<=", a, b))
+                if le is True:
+                    return a if f == "min" else b
+                if le is False or ctx.decide(Cmp(">=", a, b)) is True:
+                    return b if f == "min" else a
+            case Mod(a=a, divisor=d) if is_index_expr(a):
+                if ctx.decide(And(Cmp(">=", a, Int(0)), Cmp("<", a, Int(d)))) is True:
+                    return a
+            case FloorDiv(a=a, divisor=d) if is_index_expr(a):
+                if ctx.decide(And(Cmp(">=", a, Int(0)), Cmp("<", a, Int(d)))) is True:
+                    return Int(0)
+        return None
+
+    out = norm_index(ir.rewrite(e, fn))
+    return e if out == e else out
+
+
+def _fold_cmp(c: Cmp, ctx):
+    a, b = c.a, c.b
+    if is_index_expr(a, False) and is_index_expr(b, False):
+        a, b = fold_index(a, ctx), fold_index(b, ctx)
+        la, lb = linear_form(a), linear_form(b)
+        if not la[0] and not lb[0]:
+            x, y = la[1], lb[1]
+            return BoolConst({"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y, "==": x == y,
+                              "!=": x != y}[c.op])
+    else:
+        a, b = fold_expr(a, ctx), fold_expr(b, ctx)
+    if a is c.a and b is c.b:
+        return c
+    return Cmp(c.op, a, b, loc=c.loc)
+
+
+def fold_cond(c, ctx: Context | None):
+    """Constant-fold a condition; with a context, drop the conjuncts isl proves true and turn
+    the whole condition into a BoolConst when isl decides it."""
+    match c:
+        case Cmp():
+            c2 = _fold_cmp(c, ctx)
+        case And(a=a, b=b) | Or(a=a, b=b):
+            x, y = fold_cond(a, ctx), fold_cond(b, ctx)
+            unit = BoolConst(isinstance(c, And))  # true for `and`, false for `or`
+            absorbing = BoolConst(not unit.value)
+            if x == absorbing or y == absorbing:
+                return absorbing
+            if x == unit:
+                return y
+            if y == unit:
+                return x
+            c2 = c if (x is a and y is b) else type(c)(x, y, loc=c.loc)
+        case Not(a=a):
+            x = fold_cond(a, ctx)
+            if isinstance(x, BoolConst):
+                return BoolConst(not x.value)
+            c2 = c if x is a else Not(x, loc=c.loc)
+        case _:
+            c2 = c
+    if ctx is not None and not isinstance(c2, BoolConst):
+        d = ctx.decide(c2)
+        if d is not None:
+            return BoolConst(d)
+    return c2
+
+
+def fold_expr(e, ctx: Context | None):
+    """Fold a scalar expression: normalize the indices of its loads, decide its where
+    conditions (a where is lazy, so dropping the unselected branch is exact). Arithmetic in a
+    scalar position is never rearranged or folded, not even on integers: it runs in the
+    target's compute type, where e.g. neg(0) is -0.0 and folding it to 0 would change bits."""
+    match e:
+        case Load(tensor=t, index=idx):
+            new = tuple(fold_index(x, ctx) for x in idx)
+            return e if all(a is b for a, b in zip(new, idx)) else Load(t, new, loc=e.loc)
+        case Where(cond=c, a=a, b=b):
+            c2 = fold_cond(c, ctx)
+            if c2 == BoolConst(True):
+                return fold_expr(a, ctx)
+            if c2 == BoolConst(False):
+                return fold_expr(b, ctx)
+            # the branches are folded in the enclosing context only: refining them by the
+            # condition would rewrite a blend `where(c, v, t[I])` into an unrecognizable shape
+            a2, b2 = fold_expr(a, ctx), fold_expr(b, ctx)
+            if c2 is c and a2 is a and b2 is b:
+                return e
+            return Where(c2, a2, b2, loc=e.loc)
+        case BinOp(op=op, a=a, b=b):
+            a2, b2 = fold_expr(a, ctx), fold_expr(b, ctx)
+            return e if (a2 is a and b2 is b) else BinOp(op, a2, b2, loc=e.loc)
+        case Call(fn=fn, args=args):
+            new = tuple(fold_expr(x, ctx) for x in args)
+            return e if all(x is y for x, y in zip(new, args)) else Call(fn, new, loc=e.loc)
+        case Cast(prec=p, a=a):
+            a2 = fold_expr(a, ctx)
+            return e if a2 is a else Cast(p, a2, loc=e.loc)
+        case FloorDiv(a=a, divisor=d):
+            a2 = fold_expr(a, ctx)
+            return e if a2 is a else FloorDiv(a2, d, loc=e.loc)
+        case Mod(a=a, divisor=d):
+            a2 = fold_expr(a, ctx)
+            return e if a2 is a else Mod(a2, d, loc=e.loc)
+    return e
+
+
+# ---------------------------------------------------------------- statements
+
+
+def _simplify_stmts(stmts: tuple, ctx: Context) -> tuple:
+    out = []
+    for s in stmts:
+        out.extend(_simplify_stmt(s, ctx))
+    return tuple(out)
+
+
+def _simplify_stmt(s, ctx: Context) -> list:
+    match s:
+        case For(var=v, lo=lo, hi=hi, body=body):
+            lo2, hi2 = fold_index(lo, ctx), fold_index(hi, ctx)
+            if ctx.decide(Cmp(">=", lo2, hi2)) is True:
+                return []
+            inner = ctx.with_loop(dataclasses.replace(s, lo=lo2, hi=hi2))
+            body2 = _simplify_stmts(body, inner)
+            if not body2:
+                return []
+            if lo2 is lo and hi2 is hi and body2 == body:
+                return [s]
+            return [dataclasses.replace(s, lo=lo2, hi=hi2, body=body2)]
+        case If(cond=c, then=then, orelse=orelse):
+            c2 = fold_cond(c, ctx)
+            if c2 == BoolConst(True):
+                return list(_simplify_stmts(then, ctx))
+            if c2 == BoolConst(False):
+                return list(_simplify_stmts(orelse, ctx))
+            then2 = _simplify_stmts(then, ctx.add(c2))
+            else2 = _simplify_stmts(orelse, ctx.add(Not(c2)))
+            if not then2 and not else2:
+                return []
+            if not then2:
+                return [If(fold_cond(Not(c2), None), else2, (), loc=s.loc)]
+            if c2 is c and then2 == then and else2 == orelse:
+                return [s]
+            return [If(c2, then2, else2, loc=s.loc)]
+        case Assign(index=idx, value=val, provenance=prov):
+            idx2 = tuple(fold_index(x, ctx) for x in idx)
+            val2 = fold_expr(val, ctx)
+            prov2 = tuple((n, fold_index(x, ctx)) for n, x in prov)
+            if idx2 == idx and val2 == val and prov2 == prov:
+                return [s]
+            return [dataclasses.replace(s, index=idx2, value=val2, provenance=prov2)]
+        case TensorCore(fallback=fb):
+            fb2 = _simplify_stmts(fb, ctx)
+            return [s if fb2 == fb else dataclasses.replace(s, fallback=fb2)]
+    return [s]
+
+
+def simplify_stmts(program: ir.Program, stmts: tuple, ctx: Context | None = None) -> tuple:
+    return _simplify_stmts(tuple(stmts), ctx or Context.of_program(program))
+
+
+def simplify_kernel(program: ir.Program, kernel: ir.Kernel) -> ir.Kernel:
+    """The kernel with guards folded, indices normalized and provably empty loops removed."""
+    body = simplify_stmts(program, kernel.body)
+    return kernel if body == kernel.body else dataclasses.replace(kernel, body=body)
+
+

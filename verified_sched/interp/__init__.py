@@ -1,0 +1,1 @@
+"""The reference interpreter of the IR (the oracle's reference backend)."""

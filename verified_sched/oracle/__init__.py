@@ -1,0 +1,1 @@
+"""The oracle: comparisons of two kernels' runs, and which backends run on each side."""

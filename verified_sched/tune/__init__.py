@@ -1,0 +1,1 @@
+"""`vsched tune`: a search over proved-legal schedules."""

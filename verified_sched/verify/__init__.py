@@ -1,0 +1,1 @@
+"""Verification: the driver, obligations, their discharge, the generic goals, refutation by running."""
