@@ -23,7 +23,7 @@ from hypothesis.errors import NonInteractiveExampleWarning  # noqa: E402
 
 from codegen.build import load_c  # noqa: E402
 from verified_sched.oracle.compare import compare_kernels  # noqa: E402
-from verified_sched.dsl.printer import print_program  # noqa: E402
+from verified_sched.core.printer import print_program  # noqa: E402
 from verified_sched.core.errors import VschedError  # noqa: E402
 from verified_sched.mlir.iree_backend import IreeError, factory  # noqa: E402
 from verified_sched.oracle.compare import tolerance  # noqa: E402

@@ -35,7 +35,7 @@ from verified_sched.core import ir
 from verified_sched.core.errors import InternalError, UsageError
 
 from .c import emit_c
-from .dtypes import C_STORAGE, check_array, check_sizes, global_tensors, param_names
+from verified_sched.core.dtypes import C_STORAGE, check_array, check_sizes, global_tensors, param_names
 
 FLAGS = ("-O3", "-std=gnu11", "-fPIC", "-shared", "-ffp-contract=off", "-fno-math-errno",
          "-fopenmp-simd", "-fwrapv")

@@ -39,7 +39,7 @@ from verified_sched.core.expr_mapper import NODE_METHODS
 from .c_expr import (ADD, ATOM, MUL, UNARY, CONDITION_KINDS, IndexC, ScalarC,  # noqa: F401
                      cname, float_literal, is_int_expr, par as _par)
 from .full_tiles import full_tiles as split_full_tiles
-from .dtypes import C_COMPUTE, C_STORAGE, NP_DTYPE, eval_int, global_tensors, param_names
+from verified_sched.core.dtypes import C_COMPUTE, C_STORAGE, NP_DTYPE, eval_int, global_tensors, param_names
 
 STACK_LIMIT = 64 * 1024  # bytes; larger or size-dependent local tensors are malloc'ed
 

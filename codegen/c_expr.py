@@ -18,7 +18,7 @@ from verified_sched.core import ir, semantics
 from verified_sched.core.expr_mapper import ExprMapper, IndexMapper, register
 from verified_sched.core.semantics import ROWS
 
-from .dtypes import C_COMPUTE
+from verified_sched.core.dtypes import C_COMPUTE
 
 ATOM, UNARY, MUL, ADD, REL, EQ, AND, OR, COND = 100, 90, 80, 70, 60, 55, 40, 30, 20
 BIN_LEVEL = {"+": ADD, "-": ADD, "*": MUL, "/": MUL}

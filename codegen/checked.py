@@ -22,7 +22,7 @@ from cffi import FFI
 from verified_sched.core import ir
 from .build import FLAGS, CModule, cdef_signature, compile_shared
 from .c import KernelEmitter, cname, preludes, signature
-from .dtypes import check_sizes, param_names, storage_shape
+from verified_sched.core.dtypes import check_sizes, param_names, storage_shape
 from .storage_error import OutOfStorage
 
 MEMO: dict = {}

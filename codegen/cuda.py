@@ -24,14 +24,14 @@ import shutil
 
 from cffi import FFI
 
-from verified_sched.core import ir
+from verified_sched.core import ir, mma_rule
 from verified_sched.core.errors import UsageError
 from verified_sched.core.target_limits import THREADS_PER_BLOCK
 
 from . import cuda_mma
 from .build import CModule, compile_shared
 from .c import PRELUDE, cname
-from .dtypes import C_STORAGE, global_tensors, param_names
+from verified_sched.core.dtypes import C_STORAGE, global_tensors, param_names
 from .gpu_lowering import (GpuLowering, Launch, Unsupported, const_count, is_global_zero,  # noqa: F401
                            used_globals, used_scratch)
 
@@ -62,7 +62,7 @@ class CudaEmitter(GpuLowering):
 
     def __init__(self, program: ir.Program):
         super().__init__(program)
-        self.lanes: dict = {}  # id(TensorCore) -> its lane loop, per launch (cuda_mma.lane_loops)
+        self.lanes: dict = {}  # id(TensorCore) -> its lane loop, per launch (mma_rule.lane_loops)
         self.uses_mma = False  # some block was rendered as WMMA: the source needs <mma.h>
 
     def out(self, depth: int, text: str) -> None:
@@ -72,9 +72,9 @@ class CudaEmitter(GpuLowering):
         super().out(depth, text.replace("#pragma GCC unroll", "#pragma unroll"))
 
     def stmt(self, s, depth: int) -> None:
-        """A tensor-core block as WMMA when `cuda_mma.match` allows it (else, and in the
+        """A tensor-core block as WMMA when `mma_rule.match` allows it (else, and in the
         run-time fallback branch, the inherited scalar rendering under `if (lane == 0)`)."""
-        tile = cuda_mma.match(self.program, s, self.lanes.get(id(s))) if isinstance(s, ir.TensorCore) else None
+        tile = mma_rule.match(self.program, s, self.lanes.get(id(s))) if isinstance(s, ir.TensorCore) else None
         if tile is None:
             super().stmt(s, depth)
             return
@@ -143,7 +143,7 @@ class CudaEmitter(GpuLowering):
     def device_kernel(self, name: str, launch: Launch) -> str:
         self.lines, self.hw, self.where = [], launch.hardware, (False, False)
         self.full = launch.full_axes
-        self.lanes = cuda_mma.lane_loops(launch.stmt)
+        self.lanes = mma_rule.lane_loops(launch.stmt)
         sig = [f"int64_t {cname(p)}" for p in param_names(self.program)]
         sig += [f"{C_STORAGE[t.prec]} *__restrict__ {cname(t.name)}" for t in global_tensors(self.program)]
         sig.append("int *vs_err")

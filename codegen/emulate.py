@@ -46,7 +46,7 @@ from verified_sched.core.errors import UsageError, VschedError
 from .build import FLAGS, CModule, cdef_signature, compile_shared
 from .c import KernelEmitter, cname, preludes, signature
 from .gpu_lowering import GpuLowering, Launch, used_globals, used_scratch
-from .dtypes import C_STORAGE, check_sizes, param_names, storage_shape
+from verified_sched.core.dtypes import C_STORAGE, check_sizes, param_names, storage_shape
 from .emulate_runtime import RUNTIME
 
 RACE_FLAGS = FLAGS + ("-DVS_RACE=1",)

@@ -34,7 +34,7 @@ from verified_sched.core import ir
 from verified_sched.core.errors import UsageError
 
 from .c import KernelEmitter, cname
-from .dtypes import eval_int, global_tensors, param_names
+from verified_sched.core.dtypes import eval_int, global_tensors, param_names
 
 
 class Unsupported(UsageError):

@@ -17,7 +17,7 @@ import numpy as np
 
 from verified_sched.core.errors import UsageError
 
-from .dtypes import f32_to_bf16
+from verified_sched.core.dtypes import f32_to_bf16
 
 PATTERNS = ("-0", "mix", "nan", "inf", "max", "-inf", "narrow", "-0,1", "1,-0", "mix")
 MAX_FINITE = {"f16": 65504.0, "bf16": 3.3895313892515355e38, "f32": 3.4028234663852886e38,

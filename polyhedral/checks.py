@@ -11,7 +11,7 @@ from verified_sched.core.ir import Load, walk
 from .affine import is_affine, join_and
 from .memo import isl_map
 from .coverage import coverage, equal_stores, idempotent_fn  # noqa: F401 (re-exported)
-from verified_sched.verify.obligations import Decided
+from verified_sched.core.obligations import Decided
 from .describe import coords, instance, instance_pair, maps_of, param_values, shared_cells
 from .isltools import tensor_box, extent_text, params_text, point_of  # noqa: F401
 from .model import HW_AXES, KernelModel

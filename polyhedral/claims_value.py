@@ -38,7 +38,7 @@ from . import term_counts
 from .claims_terms import (continues, flat_terms, has_amb, has_red, is_neg_zero, is_zero, leaf_map, node_kind,
                            plain, same_const, same_ctx, sched_dims, shape_text, single_cell, strip)
 from .affine import NonAffine
-from verified_sched.verify.obligations import Decided
+from verified_sched.core.obligations import Decided
 from .describe import coords, param_values
 from . import finite_zero, value_smt
 from .finite_zero import ctx_first

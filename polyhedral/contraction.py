@@ -25,7 +25,7 @@ import islpy as isl
 from verified_sched.core.ir import BinOp, Float, Int, Load
 from .affine import NonAffine, aff
 from .isltools import tensor_box, params_text, point_of
-from verified_sched.verify.obligations import Decided
+from verified_sched.core.obligations import Decided
 from .describe import coords, instance, param_values, sets_of
 from .model import KernelModel, safe_name
 

@@ -10,7 +10,7 @@ import islpy as isl
 from verified_sched.core.ir import Load, Var
 from .affine import NonAffine, aff, is_affine
 from .memo import isl_map, isl_set
-from verified_sched.verify.obligations import Decided
+from verified_sched.core.obligations import Decided
 from .describe import coords, instance, param_values
 from .isltools import tensor_box, kv_text, params_text, point_of
 from .model import KernelModel

@@ -23,7 +23,7 @@ from functools import cache
 
 import islpy as isl
 
-from verified_sched.verify.obligations import Decided
+from verified_sched.core.obligations import Decided
 from .describe import coords, fmt_instance, instance, param_values, shared_cells
 from .isltools import params_text
 from .model import KernelModel
@@ -76,7 +76,7 @@ def race_parts(model: KernelModel, label="kernel") -> list:
     modelled conflicting thread pairs of one block and of different blocks (IslEmpty: a sample
     is the refutation), then those through data-dependent guards or indices (non-empty:
     unknown), then conditions whose reads are not modelled (unknown)."""
-    from verified_sched.verify.obligations import IslEmpty
+    from verified_sched.core.obligations import IslEmpty
     ph = phases_of(model)
     if ph.unsupported:
         return [Decided("unknown", ph.unsupported)]

@@ -1,18 +1,27 @@
 """The architecture rules of docs/architecture.md, checked on the source (tests/support/archcheck.py):
 no module uses another module's `_private` name, no import cycle beyond the known ones
-listed here (each to be broken, never added to), no package file over 500 lines beyond the
-listed ones, and every registered op has its module parts."""
+listed here (each to be broken, never added to), every import (function-level ones and the
+package `__init__` files it runs included) in the direction of the layers, no package file
+over 500 lines beyond the listed ones, and every registered op has its module parts."""
 from __future__ import annotations
 
 import sys
 
-from support.archcheck import cycles, import_graph, long_files, private_uses
+from support.archcheck import (ALLOWED, cycles, import_graph, layer_graph, layer_of, layer_violations, long_files,
+                               private_uses)
 
 # Known cycles left (docs/architecture.md "Import cycles"): none (every op and its proofs are
 # one folder whose proofs import the rewrite, never the other way)
 KNOWN_CYCLES = []
 # none left (polyhedral/model.py's builder is polyhedral/model_build.py)
 KNOWN_LONG = {}
+# Imports against the layers not fixed yet (docs/architecture.md "Layers"): this set may only
+# shrink. The C backend splits full tiles with isl proofs through the simplifier (an analysis);
+# emit_c's 120-odd callers would have to split before emitting.
+KNOWN_AGAINST_LAYERS = {
+    ("codegen.full_tiles", "verified_sched.analysis"),
+    ("codegen.full_tiles", "verified_sched.analysis.simplify"),
+}
 
 
 def test_no_module_uses_another_modules_private_names():
@@ -42,8 +51,8 @@ def test_no_new_import_cycle():
     assert [c for c in found if c not in KNOWN_CYCLES] == []
     # the modules of the op registry and the parser are in no cycle
     touched = {"verified_sched.ops.schedule", "verified_sched.core.op_syntax", "verified_sched.ops.registry",
-               "verified_sched.dsl.ops_parser", "verified_sched.dsl.printer", "verified_sched.ops.reverse",
-               "verified_sched.verify.driver", "verified_sched.verify.obligations"}
+               "verified_sched.dsl.ops_parser", "verified_sched.core.printer", "verified_sched.ops.reverse",
+               "verified_sched.verify.driver", "verified_sched.core.obligations"}
     assert not touched & {m for c in found for m in c}
 
 
@@ -76,3 +85,65 @@ def test_op_records_live_in_their_op_modules():
         assert getattr(schedule, mod.RECORD.__name__) is mod.RECORD
     importers = {m for m, deps in import_graph().items() if "verified_sched.ops.schedule" in deps}
     assert importers == set()
+
+
+# ---------------------------------------------------------------- layers
+
+
+def test_imports_follow_the_layers():
+    found = set(layer_violations())
+    assert found - KNOWN_AGAINST_LAYERS == set()
+    assert KNOWN_AGAINST_LAYERS - found == set(), "fixed: remove from KNOWN_AGAINST_LAYERS"
+
+
+def test_no_cycle_between_layers():
+    assert cycles(layer_graph()) == []
+    assert cycles({a: set(b) for a, b in ALLOWED.items()}) == []  # the table itself has one direction
+
+
+def test_engines_and_backends_import_only_core():
+    assert ALLOWED["codegen"] == {"core"}
+    assert ALLOWED["smt"] == {"core"} and ALLOWED["polyhedral"] == {"core", "smt"}
+    graph = layer_graph()
+    assert graph["codegen"] - {"analysis"} <= {"core"}  # analysis: KNOWN_AGAINST_LAYERS (full_tiles)
+    assert graph["smt"] <= {"core"} and graph["polyhedral"] <= {"core", "smt"}
+    assert "ops" not in graph["dsl"] or "dsl" not in graph["ops"]
+
+
+def test_every_module_is_in_a_layer():
+    assert {layer_of(m) for m in import_graph()} <= set(ALLOWED)
+
+
+def _fake_tree(root, files: dict) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_the_layer_check_sees_function_level_imports_and_init_files(tmp_path):
+    # a late import inside a function, and a cycle that only closes through a package's
+    # __init__ (dsl/__init__ -> parser -> ops -> late dsl.printer -> dsl/__init__): both seen
+    from support import archcheck
+
+    _fake_tree(tmp_path, {
+        "verified_sched/__init__.py": "",
+        "verified_sched/core/__init__.py": "",
+        "verified_sched/core/ir.py": "def f():\n    from verified_sched.ops import registry\n",
+        "verified_sched/dsl/__init__.py": "from .parser import parse\n",
+        "verified_sched/dsl/parser.py": "from verified_sched.ops.registry import OPS\nparse = 1\n",
+        "verified_sched/dsl/printer.py": "",
+        "verified_sched/ops/__init__.py": "",
+        "verified_sched/ops/registry.py": "OPS = 1\ndef g():\n    from verified_sched.dsl.printer import x\n",
+    })
+    original = archcheck.ROOT
+    try:
+        archcheck.ROOT = tmp_path
+        graph = archcheck.import_graph()
+        found = archcheck.layer_violations(graph)
+        loops = archcheck.cycles(graph)
+    finally:
+        archcheck.ROOT = original
+    assert ("verified_sched.core.ir", "verified_sched.ops.registry") in found
+    assert ("verified_sched.ops.registry", "verified_sched.dsl") in found  # the __init__ it runs
+    assert ["verified_sched.dsl", "verified_sched.dsl.parser", "verified_sched.ops.registry"] in loops

@@ -15,7 +15,7 @@ import pytest
 from verified_sched.oracle.compare import compare_kernels
 from verified_sched.core import ir
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.dsl.printer import print_program
+from verified_sched.core.printer import print_program
 from verified_sched.ops import apply_op
 from verified_sched.verify.driver import verify_claim, verify_program
 

@@ -76,7 +76,7 @@ def test_internal_error_traceback_with_debug(capsys, monkeypatch, how):
 
 
 def test_internal_error_escaping_a_command_is_exit_4(tmp_path, capsys, monkeypatch, repo_root):
-    import verified_sched.dsl.printer as printer
+    import verified_sched.core.printer as printer
 
     monkeypatch.setattr(printer, "print_program", lambda p: 1 / 0)
     assert main(["show", str(repo_root / "examples" / "matmul.vs")]) == 4

@@ -81,7 +81,7 @@ def test_run_keeps_in_place_inputs(cases_dir, capsys):
 
 
 def test_run_draws_inputs_from_declared_ranges(tmp_path):
-    from codegen.dtypes import bf16_to_f32
+    from verified_sched.core.dtypes import bf16_to_f32
     from verified_sched.oracle.compare import random_inputs
 
     path = tmp_path / "inp.vs"

@@ -6,7 +6,7 @@ import pytest
 
 from codegen.build import load_c
 from codegen.c import emit_c, float_literal
-from codegen.dtypes import bf16_to_f32, f32_to_bf16
+from verified_sched.core.dtypes import bf16_to_f32, f32_to_bf16
 from verified_sched.oracle.compare import compare_kernels, poison, random_inputs
 from verified_sched.core import ir
 from verified_sched.dsl import parse_text

@@ -12,7 +12,7 @@ import math
 import pytest
 
 from codegen.build import load_c
-from codegen.dtypes import check_sizes, param_names, storage_shape
+from verified_sched.core.dtypes import check_sizes, param_names, storage_shape
 from verified_sched.oracle.compare import compare_kernels
 from verified_sched.core.errors import UsageError
 

@@ -1,4 +1,4 @@
-"""Obligations as data: goals (verified_sched/verify/obligations.py) decided in one place
+"""Obligations as data: goals (verified_sched/core/obligations.py) decided in one place
 (verified_sched/verify/discharge.py) that owns budgets, timing and witnesses."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 import z3
 
 from verified_sched.verify.discharge import discharge
-from verified_sched.verify.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
+from verified_sched.core.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
 
 N = z3.Int("N")
 

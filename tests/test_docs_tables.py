@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from verified_sched.core import exits, ir
-from verified_sched.verify import obligations
+from verified_sched.core import obligations
 from verified_sched.dsl import limits
 from verified_sched.core.op_syntax import Field, Outputs, Word
 from verified_sched.ops import registry

@@ -4,7 +4,7 @@ from fractions import Fraction
 import pytest
 
 from verified_sched.dsl import parse_text
-from verified_sched.dsl.printer import print_program
+from verified_sched.core.printer import print_program
 from verified_sched.core.errors import ParseError
 
 SRC = """params N where N >= 1

@@ -9,8 +9,9 @@ import pytest
 
 from verified_sched.core import ir
 from verified_sched.cli import main
-from verified_sched.dsl import limits, parse_text, printer
-from verified_sched.dsl.printer import expr_text, print_program
+from verified_sched.dsl import limits, parse_text
+from verified_sched.core import printer
+from verified_sched.core.printer import expr_text, print_program
 from verified_sched.core.errors import ParseError
 
 HEAD = "params N where N >= 1\ntensor a[N] f32\ntensor y[N] f32\n"

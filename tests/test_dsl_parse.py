@@ -8,7 +8,7 @@ import pytest
 from verified_sched.core import ir
 from verified_sched.ops import schedule as S
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.dsl.printer import cond_text, expr_text, print_kernel, print_program
+from verified_sched.core.printer import cond_text, expr_text, print_kernel, print_program
 from verified_sched.core.errors import Loc
 
 CASES = Path(__file__).resolve().parent / "cases"

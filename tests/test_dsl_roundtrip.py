@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from verified_sched.core import ir
 from verified_sched.dsl import parse_text
-from verified_sched.dsl.printer import cond_text, expr_text, print_program
+from verified_sched.core.printer import cond_text, expr_text, print_program
 from verified_sched.analysis.sizes import eval_cond, eval_int, example_sizes
 from verified_sched.fuzz.strategies import kernels_for, programs
 from verified_sched.analysis.wellformed import check_program

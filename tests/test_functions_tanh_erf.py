@@ -10,7 +10,7 @@ import pytest
 from codegen.build import load_c
 from verified_sched.oracle.compare import compare_kernels
 from verified_sched.dsl.parser import parse_text
-from verified_sched.dsl.printer import print_program
+from verified_sched.core.printer import print_program
 from verified_sched.interp.interpreter import run_kernel
 
 SRC = """params N where N >= 1

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.dsl.printer import print_kernel
+from verified_sched.core.printer import print_kernel
 from verified_sched.core.errors import ScheduleError
 from verified_sched.ops import fuse_epilogue as fe
 from verified_sched.verify.driver import OpContext, op_obligations, own_obligations

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from polyhedral import checks
-from verified_sched.verify.obligations import Decided
+from verified_sched.core.obligations import Decided
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file
 from verified_sched.fuzz.reproducer import read_sizes

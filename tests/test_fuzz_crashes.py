@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from verified_sched.dsl import parse_text
-from verified_sched.dsl.printer import print_program
+from verified_sched.core.printer import print_program
 from support.fake_clock import ExampleClock
 from verified_sched.fuzz.campaign import Config
 from verified_sched.fuzz.crashes import find_crashes, flight_path, note_example

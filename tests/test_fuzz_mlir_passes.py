@@ -15,7 +15,7 @@ from verified_sched.fuzz import mlir_passes  # noqa: E402
 from verified_sched.fuzz.affine_emit import Inexpressible, emit_affine  # noqa: E402
 from verified_sched.mlir import check_pass  # noqa: E402
 from verified_sched.mlir.affine_import import import_affine  # noqa: E402
-from verified_sched.dsl.printer import print_program  # noqa: E402
+from verified_sched.core.printer import print_program  # noqa: E402
 
 needs_iree_opt = pytest.mark.skipif(shutil.which("iree-opt") is None, reason="iree-opt not installed")
 

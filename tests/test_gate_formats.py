@@ -14,7 +14,7 @@ from verified_sched.cli import main
 from verified_sched.report.formats import annotation
 from verified_sched.gate.runner import verify_files
 from verified_sched.report.sarif import RULES, artifact_uri, sarif_document
-from verified_sched.verify.obligations import KINDS
+from verified_sched.core.obligations import KINDS
 
 from gate_support import UNKNOWN
 

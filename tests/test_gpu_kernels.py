@@ -196,7 +196,7 @@ def has_hw(program: ir.Program, kernel: str) -> bool:
 
 def small_sizes(program: ir.Program, count: int = 3) -> list:
     """A few small size sets that satisfy the program's constraints (spread out)."""
-    from codegen.dtypes import check_sizes
+    from verified_sched.core.dtypes import check_sizes
 
     names = list(program.params)
     ok = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from codegen.dtypes import f32_to_bf16
+from verified_sched.core.dtypes import f32_to_bf16
 from verified_sched.oracle.compare import random_inputs
 from verified_sched.dsl import parse_text
 from verified_sched.core.errors import UsageError

@@ -11,7 +11,7 @@ pytest.importorskip("iree.runtime")
 from codegen.build import load_c  # noqa: E402
 from verified_sched.oracle.compare import compare_kernels  # noqa: E402
 from verified_sched.dsl.parser import parse_text  # noqa: E402
-from verified_sched.fuzz.backend import Declined  # noqa: E402
+from verified_sched.oracle.backend import Declined  # noqa: E402
 from verified_sched.fuzz.check import check_example  # noqa: E402
 from verified_sched.mlir.iree_backend import factory, load_iree  # noqa: E402
 

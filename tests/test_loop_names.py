@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.dsl.printer import print_kernel, print_program
+from verified_sched.core.printer import print_kernel, print_program
 from verified_sched.core.errors import ParseError, ScheduleError
 from verified_sched.ops import apply_op, apply_schedule
 from verified_sched.ops.common import split_name

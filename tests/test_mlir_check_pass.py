@@ -15,7 +15,7 @@ pytest.importorskip("xdsl")
 from tests.support.make_affine_after import PAIRS  # noqa: E402
 from verified_sched.cli import main  # noqa: E402
 from verified_sched.dsl.parser import parse_text  # noqa: E402
-from verified_sched.dsl.printer import print_program  # noqa: E402
+from verified_sched.core.printer import print_program  # noqa: E402
 from verified_sched.mlir.affine_import import import_affine  # noqa: E402
 from verified_sched.mlir.check_pass import check_pair, pipeline_arg, split_dumps  # noqa: E402
 

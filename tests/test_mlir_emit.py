@@ -21,7 +21,7 @@ from verified_sched.dsl.parser import parse_file, parse_text  # noqa: E402
 from verified_sched.core.errors import UsageError  # noqa: E402
 from verified_sched.mlir.emit import emit_mlir  # noqa: E402
 from verified_sched.mlir.iree_backend import IreeError, factory, load_iree  # noqa: E402
-from verified_sched.dsl.printer import print_program  # noqa: E402
+from verified_sched.core.printer import print_program  # noqa: E402
 from verified_sched.mlir.run_iree import expressible, has_accumulation  # noqa: E402
 from verified_sched.analysis.sizes import example_sizes  # noqa: E402
 from test_mlir_import import linalg_kernels  # noqa: E402

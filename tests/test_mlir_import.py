@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 pytest.importorskip("xdsl")
 
 from codegen.build import load_c  # noqa: E402
-from codegen.dtypes import NP_DTYPE, global_tensors, storage_shape  # noqa: E402
+from verified_sched.core.dtypes import NP_DTYPE, global_tensors, storage_shape  # noqa: E402
 from verified_sched.oracle.compare import compare_kernels  # noqa: E402
 from verified_sched.dsl.parser import parse_file, parse_text  # noqa: E402
-from verified_sched.dsl.printer import print_kernel, print_program  # noqa: E402
+from verified_sched.core.printer import print_kernel, print_program  # noqa: E402
 from verified_sched.core.errors import UsageError  # noqa: E402
 from verified_sched.generators.conv_backward import conv_backward_dsl, make_conv  # noqa: E402
 from verified_sched.mlir.emit import emit_mlir  # noqa: E402

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("xdsl")
 
 from codegen.build import load_c  # noqa: E402
-from codegen.dtypes import NP_DTYPE, global_tensors, storage_shape  # noqa: E402
+from verified_sched.core.dtypes import NP_DTYPE, global_tensors, storage_shape  # noqa: E402
 from verified_sched.mlir.importer import import_with_constants  # noqa: E402
 from verified_sched.verify.driver import verify_kernel  # noqa: E402
 

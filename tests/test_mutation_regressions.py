@@ -75,7 +75,7 @@ def test_refute_by_run_never_proves(cases_dir, monkeypatch):
     """An obligation isl cannot decide on a correct schedule stays unknown: equal runs prove
     nothing."""
     from polyhedral import checks
-    from verified_sched.verify.obligations import Decided
+    from verified_sched.core.obligations import Decided
 
     monkeypatch.setattr(checks, "coverage", lambda *a, **k: Decided("unknown", "planted: not decided"))
     obls = _obligations(str(cases_dir / "matmul_tiled.vs"))

@@ -17,7 +17,7 @@ from hypothesis.errors import NoSuchExample
 from verified_sched.core.errors import ScheduleError, VschedError
 from verified_sched.fuzz import schedules
 from verified_sched.fuzz.families import family_programs
-from verified_sched.fuzz.names import SHAPES
+from verified_sched.ops.fuzz_names import SHAPES
 from verified_sched.core.op_syntax import op_name
 from verified_sched.ops import apply_op
 from verified_sched.ops.registry import MODULES, OP_NAMES, module_named

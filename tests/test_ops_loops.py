@@ -159,7 +159,7 @@ def test_unroll_materialize_copies_with_sids_and_provenance():
     assert "c[i, j] += a[i, 2 * ko] * b[2 * ko, j]" in body
     assert "if 2 * ko + 1 < K {" in body
     assert sids(after, k) == ["S0#0", "S0#1"]
-    from verified_sched.dsl.printer import expr_text
+    from verified_sched.core.printer import expr_text
     from verified_sched.core.ir import Assign, walk
     provs = [dict((n, expr_text(e)) for n, e in s.provenance)
              for s in walk(after.kernel(k).body) if isinstance(s, Assign)]

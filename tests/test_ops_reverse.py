@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 
 from verified_sched.cli import main
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.dsl.printer import print_program
+from verified_sched.core.printer import print_program
 from verified_sched.core.errors import ParseError, ScheduleError
 from verified_sched.fuzz.check import check_example
 from verified_sched.fuzz.strategies import fuzz_examples

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from verified_sched.dsl import parse_text
-from verified_sched.dsl.printer import expr_text, print_kernel
+from verified_sched.core.printer import expr_text, print_kernel
 from verified_sched.core.ir import BinOp, Call, FloorDiv, Int, Load, Mod, Var
 from verified_sched.analysis.simplify import Context, norm_index, simplify_kernel
 

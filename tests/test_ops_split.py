@@ -39,7 +39,7 @@ for io in 0 .. floor((N + 3) / 4) {
     assert assign.sid == "S0"
     name, expr = assign.provenance[0]
     assert name == "i"
-    from verified_sched.dsl.printer import expr_text
+    from verified_sched.core.printer import expr_text
     assert expr_text(expr) == "4 * io + ii"
 
 
@@ -83,7 +83,7 @@ def test_shift_inward_min_in_index_and_provenance():
     _, after, k = split("split i by 4 -> io, ii tail=shift_inward")
     body = body_of(after, k)
     assert "y[min(4 * io, N - 4) + ii] += x[min(4 * io, N - 4) + ii]" in body
-    from verified_sched.dsl.printer import expr_text
+    from verified_sched.core.printer import expr_text
     from verified_sched.core.ir import Assign, walk
     (a,) = [n for n in walk(after.kernel(k).body) if isinstance(n, Assign)]
     assert expr_text(a.provenance[0][1]) == "min(4 * io, N - 4) + ii"

@@ -8,7 +8,7 @@ import numpy as np
 
 from verified_sched.core import ir
 from verified_sched.dsl import parse_text
-from verified_sched.dsl.printer import print_kernel
+from verified_sched.core.printer import print_kernel
 from verified_sched.ops import apply_schedule
 from verified_sched.analysis.sizes import eval_int
 
@@ -44,7 +44,7 @@ def random_arrays(program, sizes: dict, seed: int) -> dict:
         else:
             vals = rng.integers(-8, 9, size=shape) / 4.0 + 0.125
             if t.prec == "bf16":
-                from codegen.dtypes import f32_to_bf16
+                from verified_sched.core.dtypes import f32_to_bf16
                 out[t.name] = f32_to_bf16(vals.astype(np.float32))
             else:
                 out[t.name] = vals.astype(DTYPES[t.prec])

@@ -72,7 +72,7 @@ def test_privatize_matmul_shape(cases_dir):
     after = scheduled(parse_file(cases_dir / "privatize_matmul.vs"), "matmul")
     acc = after.tensor("c_acc")
     assert acc.memory == "local" and acc.prec == "f32" and len(acc.dims) == 1
-    from verified_sched.dsl.printer import print_kernel
+    from verified_sched.core.printer import print_kernel
     text = print_kernel(after.kernel("matmul"))
     assert re.search(r"c_acc\[ji_ld\] = c\[i, 8 \* jo \+ ji_ld\]", text)
     assert re.search(r"c\[i, 8 \* jo \+ ji_st\] = c_acc\[ji_st\]", text)
@@ -108,7 +108,7 @@ def test_invariant_guard_gates_the_transfers():
     program = lane_program("tensor s[1] f32", "      if t == 0 {\n        s[0] += x[k]\n      }")
     rep = report(program)
     assert rep["verdict"] == "legal", [o["message"] for o in rep["obligations"] if o["status"] != "proved"]
-    from verified_sched.dsl.printer import print_kernel
+    from verified_sched.core.printer import print_kernel
     text = print_kernel(scheduled(program, "g").kernel("g"))
     assert text.count("if t == 0") == 3  # init-load, update, store-back
     assert_runs_equal(program, "g", {"K": 5})
@@ -133,7 +133,7 @@ def test_varying_guard_without_hardware_symbols_stays_on_the_update():
     program = lane_program("tensor s[32] f32", "      if k < K - 1 {\n        s[t] = max(s[t], x[k])\n      }")
     rep = report(program)
     assert rep["verdict"] == "legal"
-    from verified_sched.dsl.printer import print_kernel
+    from verified_sched.core.printer import print_kernel
     assert print_kernel(scheduled(program, "g").kernel("g")).count("k < K - 1") == 1
     assert_runs_equal(program, "g", {"K": 4})
 

@@ -17,7 +17,7 @@ from verified_sched.core import ir
 from verified_sched.verify.discharge import decide, discharge
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.core.ir import Assign, BinOp, For, Int, Load
-from verified_sched.verify.obligations import AllOf, Decided, Goal, IslEmpty
+from verified_sched.core.obligations import AllOf, Decided, Goal, IslEmpty
 from verified_sched.ops import apply_op, privatize
 from verified_sched.ops.privatize.proofs import conjunction
 from verified_sched.verify.driver import OpContext, own_obligations, verify_program

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from codegen.build import load_c
-from codegen.dtypes import storage_shape
+from verified_sched.core.dtypes import storage_shape
 from codegen.emulate import RaceError, load_emulated
 from verified_sched.verify.generic.race import race as race_check
 from polyhedral.model import KernelModel

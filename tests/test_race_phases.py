@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from codegen.build import load_c
-from codegen.dtypes import storage_shape
+from verified_sched.core.dtypes import storage_shape
 from codegen.emulate import RaceError, load_emulated
 from verified_sched.verify.generic.race import race as race_check
 from polyhedral import race

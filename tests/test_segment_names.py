@@ -9,7 +9,7 @@ import pytest
 
 from verified_sched.core import ir
 from verified_sched.dsl import parse_text
-from verified_sched.dsl.printer import print_kernel
+from verified_sched.core.printer import print_kernel
 from verified_sched.ops import apply_schedule
 from verified_sched.verify.driver import file_report_json, verify_program
 from test_ops_support import assert_same_results

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from codegen.build import load_c
-from codegen.dtypes import NP_DTYPE, f32_to_bf16
+from verified_sched.core.dtypes import NP_DTYPE, f32_to_bf16
 from codegen.emulate import load_emulated
 from verified_sched.core import ir, semantics
 from verified_sched.dsl import parse_text

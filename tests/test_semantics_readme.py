@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from codegen.dtypes import NP_DTYPE
+from verified_sched.core.dtypes import NP_DTYPE
 from verified_sched.core import semantics
 
 README = (Path(__file__).resolve().parents[1] / "docs" / "semantics.md").read_text()

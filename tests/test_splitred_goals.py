@@ -14,7 +14,7 @@ from polyhedral.isltools import point_of
 from verified_sched.core import ir
 from verified_sched.verify.discharge import discharge, discharge_one
 from verified_sched.dsl import parse_text
-from verified_sched.verify.obligations import AllOf, Decided, IslEmpty, Procedure
+from verified_sched.core.obligations import AllOf, Decided, IslEmpty, Procedure
 from verified_sched.ops import apply_op
 from verified_sched.ops import split_reduction
 from verified_sched.ops.common import pin_provenance

@@ -142,7 +142,7 @@ def _arrays(program, sizes, seed=1):
 
 
 def ir_text(e):
-    from verified_sched.dsl.printer import expr_text
+    from verified_sched.core.printer import expr_text
     return expr_text(e).replace("floor", "")
 
 
@@ -213,7 +213,7 @@ def test_offset_loop_guard_and_i32_max_bitwise():
 
 @pytest.mark.parametrize("update", ["s[i] = min(s[i], x[i, k])", "s[i] = s[i] * x[i, k]", "s[i] += x[i, k]"])
 def test_result_prints_and_reparses(update):
-    from verified_sched.dsl.printer import print_program
+    from verified_sched.core.printer import print_program
     p = parse_text(rowsum(update, init="s[0] = s[0]"))
     after = scheduled(p)
     text = print_program(dataclasses.replace(after, schedules=()))

@@ -6,7 +6,7 @@ import pytest
 
 from verified_sched.core import ir
 from verified_sched.dsl import parse_text
-from verified_sched.dsl.printer import print_program
+from verified_sched.core.printer import print_program
 from verified_sched.core.errors import ScheduleError
 
 from test_stage_support import case, cpu, rowsum, scheduled

@@ -11,7 +11,7 @@ import pytest
 from polyhedral.model import KernelModel
 from verified_sched.verify.discharge import decide
 from verified_sched.core.ir import Var
-from verified_sched.verify.obligations import Goal, Z3Implies
+from verified_sched.core.obligations import Goal, Z3Implies
 from verified_sched.ops.stage.dataflow import STATEMENT, tile_dataflow
 from verified_sched.ops.stage.proofs import rotation_goal
 from verified_sched.ops.stage.swizzle import BIJECTION, bijection
@@ -239,7 +239,7 @@ def test_stage_goals_are_data():
     staging."""
     from verified_sched import ops
     from verified_sched.verify.discharge import discharge
-    from verified_sched.verify.obligations import AllOf, Procedure
+    from verified_sched.core.obligations import AllOf, Procedure
     from verified_sched.verify.driver import OpContext
 
     p = lanes("cooperative=16 pipeline=2 swizzle=b128")

@@ -134,7 +134,7 @@ def test_race_refuted_when_lanes_write_outside_the_block():
 
 
 def test_goals_are_data_race_an_isl_emptiness_and_profile_a_structural_answer():
-    from verified_sched.verify.obligations import Decided, IslEmpty, Procedure
+    from verified_sched.core.obligations import Decided, IslEmpty, Procedure
     from verified_sched.ops import tensorize
 
     p = parse_text(mm())

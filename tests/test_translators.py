@@ -12,7 +12,8 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegen import c_expr, dtypes
+from codegen import c_expr
+from verified_sched.core import dtypes
 from polyhedral import affine
 from smt import intexpr
 from verified_sched.analysis import int_range, linear_form

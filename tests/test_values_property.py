@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from verified_sched.oracle.compare import compare_kernels
 from verified_sched.core import ir
 from verified_sched.dsl import parse_text
-from verified_sched.dsl.printer import expr_text
+from verified_sched.core.printer import expr_text
 from verified_sched.interp.interpreter import run_kernel
 from verified_sched.verify.refute_run import INPUT_SETS
 from verified_sched.verify.driver import verify_program

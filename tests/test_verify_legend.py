@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from verified_sched.verify import obligations
+from verified_sched.core import obligations
 from verified_sched.cli import main
 from verified_sched.report import legend
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from verified_sched.dsl import parse_text
-from verified_sched.verify.obligations import Obligation, verdict
+from verified_sched.core.obligations import Obligation, verdict
 from verified_sched.verify.driver import OpContext, file_report_json, format_report, verify_program
 
 STENCIL = """params N, M where N >= 2, M >= 2

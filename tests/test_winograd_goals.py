@@ -8,7 +8,7 @@ import time
 
 from verified_sched.core import budget
 from verified_sched.dsl import parse_file, parse_text
-from verified_sched.verify.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
+from verified_sched.core.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
 from verified_sched.ops import apply_op, op_goals, reverse
 from verified_sched.ops import registry, winograd
 from verified_sched.verify.driver import OpContext, own_obligations, verify_program

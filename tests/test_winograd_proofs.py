@@ -10,7 +10,7 @@ from verified_sched.dsl import parse_file, parse_text
 from verified_sched.core.errors import ParseError
 from verified_sched.ops.winograd.apply import rewrite_kernel
 from verified_sched.fuzz.conv_programs import conv_source
-from verified_sched.dsl.inputs import parse_inputs_line
+from verified_sched.core.inputs import parse_inputs_line
 from verified_sched.verify.discharge import answer, discharge
 from verified_sched.ops.winograd.identity import identity_goals
 from verified_sched.ops.winograd.proofs import accesses_in_bounds, coverage, reads_in_direct_set, winograd_goals

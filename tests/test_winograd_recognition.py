@@ -127,7 +127,7 @@ def test_two_sites_in_one_kernel():
 
 
 def test_printed_rewrite_reparses_to_the_same_statements():
-    from verified_sched.dsl.printer import print_program
+    from verified_sched.core.printer import print_program
 
     p, q = _rewrite(conv_source())
     r = parse_text(print_program(q))

@@ -3,10 +3,13 @@
 - `private_uses()`: every place a module imports a `_private` name from another module or
   uses `module._private` of another module (the rule: public names for what others use);
 - `import_graph()` and `cycles()`: the module import graph (every `import`, at the top or
-  inside a function) and its strongly connected components of more than one module;
+  inside a function, plus the package `__init__` files an import runs) and its strongly
+  connected components of more than one module;
+- `layer_of()`, `ALLOWED`, `layer_violations()`, `layer_graph()`: the layers of
+  docs/architecture.md ("Layers") and every import that runs against their one direction;
 - `long_files(limit)`: package files over `limit` lines.
 
-    python tests/support/archcheck.py     # prints all three
+    python tests/support/archcheck.py     # prints them all
 """
 from __future__ import annotations
 
@@ -80,8 +83,32 @@ def private_uses(paths=None) -> list:
     return sorted(set(out))
 
 
-def import_graph() -> dict:
-    """module -> set of package modules it imports (anywhere in the file)."""
+def _run_packages(importer: str, target: str) -> list:
+    """The package `__init__` modules that importing `target` runs from `importer`: every
+    package above `target` that does not contain `importer` (those already ran)."""
+    parts = target.split(".")
+    out = []
+    for k in range(1, len(parts)):
+        pkg = ".".join(parts[:k])
+        if not importer.startswith(pkg + ".") and importer != pkg:
+            out.append(pkg)
+    return out
+
+
+_GRAPHS: dict = {}  # (ROOT, inits) -> graph: the tree does not change during a test run
+
+
+def import_graph(inits: bool = True) -> dict:
+    """module -> set of package modules it imports (anywhere in the file: at the top, inside a
+    function, under TYPE_CHECKING), with (`inits`) the package `__init__` modules each of
+    those imports runs. Read once per root (do not mutate the result)."""
+    key = (str(ROOT), inits)
+    if key not in _GRAPHS:
+        _GRAPHS[key] = _import_graph(inits)
+    return _GRAPHS[key]
+
+
+def _import_graph(inits: bool) -> dict:
     mods = {module_name(p): p for p in package_files()}
     graph = {}
     for mod, path in mods.items():
@@ -90,17 +117,18 @@ def import_graph() -> dict:
             for cand in ([f"{src}.{name}"] if name else []) + [src]:
                 if cand in mods:
                     deps.add(cand)
+                    if inits:
+                        deps.update(p for p in _run_packages(mod, cand) if p in mods)
                     break
         deps.discard(mod)
         graph[mod] = deps
     return graph
 
 
-def cycles(graph=None, top_level_only: bool = False) -> list:
+def cycles(graph=None) -> list:
     """The import cycles: strongly connected components of more than one module, sorted.
-    A package's `__init__` importing its own submodules is not counted as a cycle edge."""
+    Every edge counts, a package `__init__` importing its own submodules included."""
     graph = graph or import_graph()
-    graph = {m: {d for d in ds if not d.startswith(m + ".")} for m, ds in graph.items()}
     index, low, stack, on, comps = {}, {}, [], set(), []
     counter = [0]
 
@@ -132,6 +160,74 @@ def cycles(graph=None, top_level_only: bool = False) -> list:
     return sorted(comps)
 
 
+# ---------------------------------------------------------------- layers
+
+# The layers (docs/architecture.md "Layers"), and which layers each may import. A module's
+# layer is its top-level package (polyhedral, smt, codegen) or its first sub-package of
+# verified_sched; the package root and `__main__` are core and cli.
+BELOW_APPS = {"core", "smt", "polyhedral", "codegen", "analysis", "interp", "oracle", "ops", "dsl",
+              "verify", "report"}
+ALLOWED = {
+    "core": set(),
+    "smt": {"core"},                                  # engines: only core (smt below polyhedral)
+    "polyhedral": {"core", "smt"},
+    "codegen": {"core"},                              # backends: only core
+    "analysis": {"core", "smt", "polyhedral"},
+    "interp": {"core", "analysis"},
+    "oracle": {"core", "analysis", "interp", "codegen"},
+    "ops": {"core", "smt", "polyhedral", "analysis"},
+    "dsl": {"core", "analysis", "ops"},
+    "verify": {"core", "smt", "polyhedral", "codegen", "analysis", "interp", "oracle", "ops", "dsl"},
+    "report": {"core", "smt", "polyhedral", "codegen", "analysis", "interp", "oracle", "ops", "dsl",
+               "verify"},
+    "generators": BELOW_APPS,                         # the applications, in this order
+    "mlir": BELOW_APPS | {"generators"},
+    "fuzz": BELOW_APPS | {"generators", "mlir"},
+    "gate": BELOW_APPS,
+    "tune": BELOW_APPS | {"gate"},
+    "cli": BELOW_APPS | {"generators", "mlir", "fuzz", "gate", "tune"},
+}
+
+
+# Front ends whose module path is fixed from outside: the pytest plugin is named by the installed
+# `pytest11` entry point (verified_sched.gate.pytest_plugin), and runs `vsched run` like the CLI.
+FRONT_ENDS = {"verified_sched.gate.pytest_plugin": "cli"}
+
+
+def layer_of(module: str) -> str:
+    if module in FRONT_ENDS:
+        return FRONT_ENDS[module]
+    parts = module.split(".")
+    if parts[0] != "verified_sched":
+        return parts[0]
+    if len(parts) == 1:
+        return "core"
+    return "cli" if parts[1] == "__main__" else parts[1]
+
+
+def layer_violations(graph=None) -> list:
+    """(importer, imported) for every import (function-level and `__init__` included) that
+    runs against the layers' direction, sorted; a module in no known layer is one too."""
+    graph = graph or import_graph()
+    out = []
+    for mod, deps in graph.items():
+        a = layer_of(mod)
+        if a not in ALLOWED:
+            out.append((mod, f"<no layer {a!r}>"))
+            continue
+        out += [(mod, d) for d in deps if layer_of(d) != a and layer_of(d) not in ALLOWED[a]]
+    return sorted(out)
+
+
+def layer_graph(graph=None) -> dict:
+    """layer -> the layers its modules import (the package-level graph)."""
+    graph = graph or import_graph()
+    out = {layer_of(m): set() for m in graph}
+    for mod, deps in graph.items():
+        out[layer_of(mod)] |= {layer_of(d) for d in deps} - {layer_of(mod)}
+    return out
+
+
 def long_files(limit: int = 500) -> dict:
     return {str(p.relative_to(ROOT)): n for p in package_files()
             if (n := len(p.read_text().splitlines())) > limit}
@@ -141,4 +237,7 @@ if __name__ == "__main__":
     sys.setrecursionlimit(10000)
     print("private names used across modules:", *private_uses() or ["none"], sep="\n  ")
     print("import cycles:", *[" <-> ".join(c) for c in cycles()] or ["none"], sep="\n  ")
+    print("imports against the layers:", *[f"{a} -> {b}" for a, b in layer_violations()] or ["none"],
+          sep="\n  ")
+    print("layer cycles:", *[" <-> ".join(c) for c in cycles(layer_graph())] or ["none"], sep="\n  ")
     print("files over 500 lines:", *[f"{k} {v}" for k, v in long_files().items()] or ["none"], sep="\n  ")

@@ -17,7 +17,7 @@ import sys
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
-from verified_sched.dsl.printer import print_program
+from verified_sched.core.printer import print_program
 from verified_sched.fuzz.strategies import OPS, fuzz_examples
 
 TILED = ("split", "interchange", "retype", "tensorize", "stage")

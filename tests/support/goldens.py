@@ -51,7 +51,7 @@ def record(path: Path) -> tuple:
     """(the JSON golden as a dict, the C golden as text) of one file."""
     from codegen.c import emit_c
     from verified_sched.dsl import parse_text
-    from verified_sched.dsl.printer import print_program
+    from verified_sched.core.printer import print_program
     from verified_sched.core.errors import VschedError
     from verified_sched.verify.driver import file_report_json, verify_program
 

@@ -43,7 +43,7 @@ class Overflow(Exception):
         self.expr, self.lo, self.hi, self.where = expr, lo, hi, where
 
     def text(self) -> str:
-        from ..dsl.printer import expr_text
+        from ..core.printer import expr_text
 
         value = self.hi if self.hi > INT64_MAX else self.lo
         return f"{self.where}: {expr_text(self.expr)} can reach {value}, outside int64"
@@ -267,7 +267,7 @@ def prove(program: ir.Program, kernel: str, corners: int = 1024):
 
 def _corner(program: ir.Program, kernel: str, box: dict, limit: int):
     """Parameters at corners of the box (constraints hold) where check_concrete refuses."""
-    from codegen.dtypes import eval_cond  # the one evaluator (not via .sizes, which imports us)
+    from verified_sched.core.dtypes import eval_cond  # the one evaluator (not via .sizes, which imports us)
 
     names = list(box)
     if 2 ** len(names) > limit:

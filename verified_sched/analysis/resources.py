@@ -69,7 +69,7 @@ def _sizes_text(sizes: dict) -> str:
 def tensor_bytes(programs, sizes: dict) -> tuple[int, int, str]:
     """(total storage bytes of the distinct global tensors, the largest tensor's cell count,
     its name) over `programs` at `sizes`."""
-    from codegen.dtypes import NP_DTYPE, global_tensors, storage_shape
+    from verified_sched.core.dtypes import NP_DTYPE, global_tensors, storage_shape
 
     seen, total, big, big_name = set(), 0, 0, ""
     for program in programs:
@@ -147,9 +147,9 @@ def _interval(e, env: dict, fail):
 def check_int64(program: ir.Program, kernel: str, sizes: dict, max_instances: int = MAX_INSTANCES) -> None:
     """UsageError when the kernel's loop bounds, indices or linear offsets could leave the
     int64 range the compiled code computes them in, at these sizes."""
-    from codegen.dtypes import storage_shape
+    from verified_sched.core.dtypes import storage_shape
 
-    from ..dsl.printer import expr_text
+    from ..core.printer import expr_text
 
     def fail(e, lo, hi):
         raise UsageError(f"at sizes {_sizes_text(sizes)}, the index arithmetic `{expr_text(e)}` in kernel "

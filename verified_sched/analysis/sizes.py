@@ -11,7 +11,7 @@ import numbers
 import random
 import re
 
-from codegen.int_eval import Loader, eval_cond, eval_int
+from verified_sched.core.int_eval import Loader, eval_cond, eval_int
 from ..core import ir
 from ..core.errors import UsageError
 
@@ -25,7 +25,7 @@ def check_sizes(program: ir.Program, sizes: dict, ranges: bool = True) -> None:
     every constraint, and every tensor a non-negative storage shape; with `ranges`, also every
     kernel's index arithmetic within int64 and every global tensor under 2^63 bytes
     (int_range.check_concrete)."""
-    from ..dsl.printer import cond_text
+    from ..core.printer import cond_text
 
     for p in program.params:
         if p not in sizes:

@@ -104,7 +104,7 @@ def _size_sets(program: ir.Program, text) -> list:
 
 
 def cmd_show(args) -> int:
-    from ..dsl.printer import print_program
+    from ..core.printer import print_program
 
     program = _load(args.file)
     if args.kernel is not None:
@@ -261,7 +261,7 @@ def cmd_run(args) -> int:
     from ..analysis.resources import check_run
     from ..oracle.run_plan import name_backends, outcome
 
-    from codegen.dtypes import global_tensors
+    from verified_sched.core.dtypes import global_tensors
     from .exec_support import beside_inputs, fit_array, parse_set
     from ..core.errors import UsageError
 
@@ -312,7 +312,7 @@ def cmd_exec(args) -> int:
 
     from .exec_support import beside_inputs, fit_array, infer_sizes, output_paths, read_inputs, write_npy
     from ..analysis.resources import EXEC_COPIES, check_run
-    from codegen.dtypes import NP_DTYPE, global_tensors, logical_shape, storage_shape
+    from verified_sched.core.dtypes import NP_DTYPE, global_tensors, logical_shape, storage_shape
     from ..analysis.sizes import check_sizes, parse_size_arg
 
     program = _load(args.file)

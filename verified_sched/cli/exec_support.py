@@ -157,7 +157,7 @@ def _check_agree(program: ir.Program, sizes: dict, arrays: dict, source: dict) -
 def fit_array(program: ir.Program, name: str, arr: np.ndarray, sizes: dict) -> np.ndarray:
     """The given array as the tensor's storage: its storage shape, or its logical shape (the
     padding then starts at zero); its dtype, or values that convert to it exactly."""
-    from codegen.dtypes import NP_DTYPE, bf16_to_f32, f32_to_bf16, logical_shape, storage_shape
+    from verified_sched.core.dtypes import NP_DTYPE, bf16_to_f32, f32_to_bf16, logical_shape, storage_shape
 
     t = program.tensor(name)
     store, logical = storage_shape(t, sizes), logical_shape(t, sizes)

@@ -14,7 +14,7 @@ from ..core.errors import UsageError
 
 
 def add_subparser(sub) -> None:
-    from ..fuzz.names import SHAPES
+    from ..ops.fuzz_names import SHAPES
 
     p = sub.add_parser("fuzz", help="property-based fuzzing of rewrites (and of another backend)")
     p.add_argument("--ops", metavar="split,stage,...", help="ops to draw, comma-separated (default: every op of the DSL)")
@@ -63,7 +63,7 @@ def config_from_args(args):
     except ImportError:
         raise UsageError("'vsched fuzz' needs hypothesis: pip install 'verified_sched[fuzz]'") from None
     from ..fuzz.campaign import Config, load_backend
-    from ..fuzz.names import SHAPES
+    from ..ops.fuzz_names import SHAPES
 
     if args.examples is not None and args.examples < 1:
         raise UsageError("--examples must be at least 1")

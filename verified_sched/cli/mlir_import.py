@@ -21,7 +21,7 @@ def add_subparser(subparsers) -> argparse.ArgumentParser:
 def run_import(args) -> int:
     from pathlib import Path
 
-    from verified_sched.dsl.printer import print_program
+    from verified_sched.core.printer import print_program
 
     import numpy as np
 

@@ -103,7 +103,7 @@ def _int_pick(lower: bool):
 
 
 def _f2bf(v) -> int:
-    """One float -> bf16 bits, round to nearest even, a NaN kept quiet (codegen.dtypes' rule)."""
+    """One float -> bf16 bits, round to nearest even, a NaN kept quiet (verified_sched.core.dtypes' rule)."""
     u = int(np.float32(v).view(np.uint32))
     if (u & 0x7FFFFFFF) > 0x7F800000:
         return (u >> 16) | 0x40

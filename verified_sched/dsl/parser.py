@@ -14,7 +14,7 @@ from ..core.errors import Loc, ParseError
 from .exprs import TokenStream
 from .lexer import tokenize
 from .limits import check_program_limits, read_source
-from .inputs import parse_inputs_line, ranges_from_comments
+from ..core.inputs import parse_inputs_line, ranges_from_comments
 from .ops_parser import parse_axis, parse_op
 
 _TOP = ("params", "profile", "tensor", "kernel", "schedule", "claim", "inputs")

@@ -113,7 +113,7 @@ def run_batch(cfg: Config, index: int, examples: int | None = None, deadline: fl
     def prop(ex):
         if deadline is not None and not state["shrinking"] and (cfg.clock or time.time)() >= deadline:
             raise _PastDeadline
-        from ..dsl.printer import print_program
+        from ..core.printer import print_program
 
         text = print_program(ex.program)
         key = text + repr(ex.sizes)

@@ -29,7 +29,7 @@ from ..core.op_syntax import op_name
 from ..ops import apply_op
 from ..analysis.sizes import eval_int
 from ..verify.driver import verify_program
-from .backend import Declined
+from ..oracle.backend import Declined
 from .options import op_options  # noqa: F401 (the labels an op list exercises; used below and re-exported)
 
 REPLAYABLE = ("coverage", "dependence", "in_bounds", "race")

@@ -16,7 +16,7 @@ from ..core import ir
 from ..dsl import parse_text
 from .conv_programs import conv_source
 from .kernels import programs
-from .names import SHAPES
+from ..ops.fuzz_names import SHAPES
 
 
 

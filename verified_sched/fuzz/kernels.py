@@ -12,7 +12,7 @@ import functools
 from hypothesis import strategies as st
 
 from ..core import ir
-from .names import FLOATS, LOOP_NAMES, PARAM_NAMES, SAFE_FUNCS, TENSOR_NAMES, aff_add as _aff_add, aff_expr, aff_max as _aff_max
+from ..ops.fuzz_names import FLOATS, LOOP_NAMES, PARAM_NAMES, SAFE_FUNCS, TENSOR_NAMES, aff_add as _aff_add, aff_expr, aff_max as _aff_max
 from .records import op_records, schedules_for
 
 # ---------------------------------------------------------------- kernel generation

@@ -12,7 +12,7 @@ from ..core import ir
 from ..core.op_syntax import LOOP_NAME, Custom, Field, Outputs, default
 from ..ops.registry import SPECS
 from ..analysis.sizes import example_sizes
-from .names import PARAM_NAMES
+from ..ops.fuzz_names import PARAM_NAMES
 
 
 def _loop_names(kernel: ir.Kernel) -> list:

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from ..core.budget import DEFAULT_TIMEOUT
-from ..dsl.printer import print_program
+from ..core.printer import print_program
 from ..ops.registry import SPECS
 
 EXPECT = {"verifier": "illegal", "counterexample": None, "backend": "legal", "crash": None}

@@ -54,7 +54,7 @@ from ..analysis.sizes import check_sizes, example_sizes
 from ..core.errors import UsageError
 from .families import SHAPES, family_programs
 from .kernels import kernels_for, number, programs
-from .names import SAFE_FUNCS, aff_expr
+from ..ops.fuzz_names import SAFE_FUNCS, aff_expr
 from .records import op_records, schedules_for, sizes_for
 from .schedules import OPS, applicable_schedule
 

@@ -25,6 +25,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from ..core.version import package_version
+
 FORMAT = 1  # entry layout version (part of the key)
 _PACKAGES = ("verified_sched", "polyhedral", "smt")
 
@@ -47,15 +49,6 @@ def compile_dir() -> Path:
 
 
 @functools.cache
-def package_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("verified_sched")
-    except PackageNotFoundError:
-        return "0+unknown"
-
-
 @functools.cache
 def code_fingerprint() -> str:
     """sha256 of the verifier's source files (verified_sched, polyhedral, smt) and of the
@@ -78,7 +71,7 @@ def code_fingerprint() -> str:
 
 
 def normalized_text(program) -> str:
-    from ..dsl.printer import print_program
+    from ..core.printer import print_program
 
     return print_program(program)
 

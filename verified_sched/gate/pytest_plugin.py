@@ -159,7 +159,7 @@ class VschedItem(pytest.Item):
 
         from ..cli import main
         from ..dsl import parse_text
-        from ..dsl.printer import print_program
+        from ..core.printer import print_program
 
         kind, node = self.unit
         out = io.StringIO()

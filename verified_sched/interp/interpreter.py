@@ -32,7 +32,7 @@ import random
 
 import numpy as np
 
-from codegen.dtypes import NP_DTYPE, check_array, check_sizes, storage_shape
+from verified_sched.core.dtypes import NP_DTYPE, check_array, check_sizes, storage_shape
 from ..core import ir
 from ..core.errors import InternalError, UsageError
 from .phases import run_phases

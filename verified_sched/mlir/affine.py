@@ -8,7 +8,7 @@ turns it into a UsageError naming the statement.
 from __future__ import annotations
 
 from verified_sched.core import ir
-from verified_sched.dsl.printer import expr_text
+from verified_sched.core.printer import expr_text
 from verified_sched.analysis.simplify import add_linear, scale_linear
 
 

@@ -341,7 +341,7 @@ def program_of(functions: list, claim: tuple | None = None, profile: str | None 
 def import_affine(text: str, filename: str = "<mlir>", iree_opt: str | None = None) -> ir.Program:
     """`vsched import` of affine/scf/memref MLIR: one kernel per function (printed, parsed back)."""
     from verified_sched.dsl.parser import parse_text
-    from verified_sched.dsl.printer import print_program
+    from verified_sched.core.printer import print_program
 
     funcs = import_affine_functions(text, filename, iree_opt=iree_opt)
     return parse_text(print_program(program_of(funcs)), filename + ".vs")

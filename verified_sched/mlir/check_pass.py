@@ -71,7 +71,7 @@ def claim_program(before_text: str, after_text: str, before_name: str = "<before
     """The program `kernel before`, `kernel after`, `claim after == before` (parsed, with the
     in-bounds precondition of before among its constraints)."""
     from verified_sched.dsl.parser import parse_text
-    from verified_sched.dsl.printer import print_program
+    from verified_sched.core.printer import print_program
 
     bs = import_affine_functions(before_text, before_name, iree_opt=iree_opt)
     b = _pick(bs, func, before_name)
@@ -106,7 +106,7 @@ def _pick(funcs: list, name: str | None, where: str):
 def check_pair(before_text: str, after_text: str, before_name="<before>", after_name="<after>", func=None,
                profile: str | None = None, timeout: float | None = None, iree_opt=None, assume=()) -> PassCheck:
     from verified_sched.core.budget import DEFAULT_TIMEOUT
-    from verified_sched.dsl.printer import print_program
+    from verified_sched.core.printer import print_program
     from verified_sched.verify.driver import verify_program
 
     program = claim_program(before_text, after_text, before_name, after_name, func, profile, iree_opt, assume)

@@ -25,9 +25,9 @@ index the written cell of a non-accumulation, reads outside a tensor's storage.
 """
 from __future__ import annotations
 
-from codegen.dtypes import eval_int, global_tensors
+from verified_sched.core.dtypes import eval_int, global_tensors
 from verified_sched.core import ir
-from verified_sched.dsl.printer import expr_text, stmt_text
+from verified_sched.core.printer import expr_text, stmt_text
 from verified_sched.core.errors import UsageError
 
 from .affine import NotAffine, affine_text, interval, iterator_plus_const, linear

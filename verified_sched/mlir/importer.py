@@ -28,7 +28,7 @@ import re
 from verified_sched.core import ir
 from verified_sched.dsl.exprs import RESERVED
 from verified_sched.dsl.parser import parse_text
-from verified_sched.dsl.printer import print_program
+from verified_sched.core.printer import print_program
 
 from .generalize import NAMED, REGION_OPS, Spec, named_spec, region_spec
 from .import_body import BodyTranslator, add, float_literal, mul, scalar_constant

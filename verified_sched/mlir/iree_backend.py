@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from codegen.dtypes import NP_DTYPE, global_tensors
+from verified_sched.core.dtypes import NP_DTYPE, global_tensors
 from verified_sched.core import ir
 
 from .emit import emit_mlir
@@ -140,7 +140,7 @@ class FuzzRunner(IreeRunner):
     """The fuzz backend: a kernel linalg cannot express is declined (fuzz/backend.py), not a finding."""
 
     def run(self, kernel_name: str, sizes: dict, arrays: dict) -> None:
-        from verified_sched.fuzz.backend import Declined
+        from verified_sched.oracle.backend import Declined
 
         from .emit import Inexpressible
 

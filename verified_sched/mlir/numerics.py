@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from codegen.dtypes import NP_DTYPE, bf16_to_f32, f32_to_bf16, global_tensors, storage_shape
+from verified_sched.core.dtypes import NP_DTYPE, bf16_to_f32, f32_to_bf16, global_tensors, storage_shape
 from verified_sched.core import ir
 from verified_sched.core.errors import VschedError
 

@@ -22,7 +22,7 @@ report (numerics.py).
 from __future__ import annotations
 
 from verified_sched.dsl.parser import parse_text
-from verified_sched.dsl.printer import print_kernel
+from verified_sched.core.printer import print_kernel
 from verified_sched.core.errors import VschedError
 from verified_sched.generators.conv_backward import Conv, make_conv
 

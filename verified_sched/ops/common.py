@@ -251,7 +251,7 @@ def rename_segment_loops(stmts: tuple, suffix: str, used: set) -> tuple:
 def decided(statement: str, status: str, message: str, counterexample: dict | None = None,
             engine: str = "isl"):
     """The answer of one of an op's decision procedures (a `Procedure` goal's result)."""
-    from ..verify.obligations import Decided
+    from ..core.obligations import Decided
     return Decided(status, message, statement, counterexample, engine=engine)
 
 
@@ -259,7 +259,7 @@ def goal(fn, ctx, kind: str):
     """The goal `kind` decided by `fn(ctx)` (-> Decided) when discharged
     (verified_sched.verify.discharge: its own budget, timing, unknown when the budget runs out); its
     statement is the "Formal statement" paragraph of `fn`'s docstring."""
-    from ..verify.obligations import Goal, Procedure, formal_statement
+    from ..core.obligations import Goal, Procedure, formal_statement
     return Goal(kind, formal_statement(fn) or kind, Procedure(lambda: fn(ctx)))
 
 

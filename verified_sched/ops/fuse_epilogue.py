@@ -74,7 +74,7 @@ def _mentions(stmt, tensor: str) -> bool:
 
 
 def _text(e) -> str:
-    from ..dsl.printer import expr_text
+    from ..core.printer import expr_text
     return expr_text(e)
 
 
@@ -281,7 +281,7 @@ def final_value(ctx):
     tail is a later top-level statement than every write of T (and nothing after it writes T),
     so this is exactly "the tail reads the final value of T". Decided by isl over the after
     model's writes and order; a sample point names the update the tail overtakes."""
-    from verified_sched.verify.obligations import Decided
+    from verified_sched.core.obligations import Decided
     from polyhedral.describe import coords, instance, param_values
     from polyhedral.isltools import params_text, point_of
     op, model = ctx.op, ctx.model_after

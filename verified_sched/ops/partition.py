@@ -56,7 +56,7 @@ def _partition_parse(ts, outputs) -> tuple:
 
 
 def _partition_text(op) -> str:
-    from ..dsl.printer import expr_text  # late import: the printer's package imports the ops
+    from ..core.printer import expr_text  # late import: the printer's package imports the ops
 
     at = "auto" if op.breakpoints is None else "at " + ", ".join(expr_text(b) for b in op.breakpoints)
     return f" {at} -> {', '.join(op.names)}"
@@ -65,7 +65,7 @@ def _partition_text(op) -> str:
 def _partition_draw(draw, params: tuple) -> tuple:
     from hypothesis import strategies as st  # fuzzing only (an optional dependency)
 
-    from ..fuzz.names import aff_expr
+    from .fuzz_names import aff_expr
 
     if not params or draw(st.booleans()):
         return None, tuple(f"p{n}" for n in range(draw(st.integers(2, 3))))
@@ -237,7 +237,7 @@ def apply(program: ir.Program, kernel_name: str, op: Partition) -> ir.Program:
 
 
 def _text(e) -> str:
-    from ..dsl.printer import expr_text
+    from ..core.printer import expr_text
     return expr_text(e)
 
 

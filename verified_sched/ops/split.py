@@ -251,7 +251,7 @@ def apply(program: ir.Program, kernel_name: str, op: Split) -> ir.Program:
 
 
 def _text(e) -> str:
-    from ..dsl.printer import expr_text
+    from ..core.printer import expr_text
     return expr_text(e)
 
 

@@ -30,7 +30,7 @@ import numpy as np
 from verified_sched.core import ir
 from verified_sched.core.errors import UsageError
 
-from codegen.dtypes import (NP_DTYPE, bf16_to_f32, check_sizes, eval_int, f32_to_bf16, global_tensors,
+from verified_sched.core.dtypes import (NP_DTYPE, bf16_to_f32, check_sizes, eval_int, f32_to_bf16, global_tensors,
                      logical_shape, storage_shape)
 from codegen import special_inputs
 from codegen.storage_error import OutOfStorage  # re-exported: importers take it from here

@@ -113,7 +113,7 @@ def _display(lp) -> str:
 
 
 def _loops(st) -> list:
-    from ..dsl.printer import expr_text
+    from ..core.printer import expr_text
 
     return [(_display(lp), lp.axis, f"{expr_text(lp.lo)} .. {expr_text(lp.hi)}") for lp in st.loops]
 

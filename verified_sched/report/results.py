@@ -19,7 +19,7 @@ from typing import Optional
 from ..core import ir
 from ..core.errors import Loc, VschedError
 from ..core.exits import FINDING, INTERNAL, OK, UNKNOWN, USAGE
-from ..verify.obligations import Obligation
+from ..core.obligations import Obligation
 
 # exit code of a file's status (README "CI gate"): legal/illegal/unknown: verified; "input":
 # the file could not be read or parsed (or its verification raised a user error); "internal":
@@ -158,7 +158,7 @@ def kernel_reports(result: FileResult) -> list:
 def verdict_of(packed: list) -> str:
     from types import SimpleNamespace
 
-    from ..verify.obligations import verdict
+    from ..core.obligations import verdict
 
     return verdict([SimpleNamespace(status=o["status"]) for r in packed for o in r["obligations"]])
 

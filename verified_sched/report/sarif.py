@@ -12,8 +12,8 @@ import hashlib
 from pathlib import PurePath
 from urllib.parse import quote
 
-from ..verify.obligations import KINDS
-from ..gate.cache import package_version
+from ..core.obligations import KINDS
+from ..core.version import package_version
 from .results import finding_text, findings
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

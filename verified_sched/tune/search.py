@@ -118,7 +118,7 @@ def with_schedule(program: ir.Program, kernel_name: str, ops) -> ir.Program:
     import dataclasses
 
     from ..dsl import parse_text
-    from ..dsl.printer import print_program
+    from ..core.printer import print_program
 
     others = tuple(s for s in program.schedules if s.kernel != kernel_name)
     base = print_program(dataclasses.replace(program, schedules=others, claims=()))
@@ -131,7 +131,7 @@ def verdict_of(program: ir.Program, cache, timeout: float) -> str:
     from ..gate.cache import proof_key
     from ..report.results import pack_reports
     from ..verify.gpu_limits import SHARED_LIMIT
-    from ..verify.obligations import verdict
+    from ..core.obligations import verdict
     from ..verify.driver import verify_program
 
     key = proof_key(program, None, timeout, SHARED_LIMIT)
@@ -166,7 +166,7 @@ def tune(program: ir.Program, kernel_name: str, sizes: dict, *, cflags: str = ""
     import numpy as np
 
     from codegen.build import flags_for, load_c
-    from codegen.dtypes import eval_int
+    from verified_sched.core.dtypes import eval_int
     from verified_sched.oracle.compare import random_inputs
     from ..gate.cache import ProofCache
     from ..ops import apply_schedule
@@ -258,7 +258,7 @@ def with_text(program: ir.Program, kernel_name: str) -> str:
     """The program's DSL text without `kernel_name`'s schedule (the tuned one follows it)."""
     import dataclasses
 
-    from ..dsl.printer import print_program
+    from ..core.printer import print_program
 
     others = tuple(s for s in program.schedules if s.kernel != kernel_name)
     return print_program(dataclasses.replace(program, schedules=others))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from ..core import budget
-from .obligations import AllOf, Decided, Goal, IslEmpty, Obligation, Procedure, Z3Implies
+from ..core.obligations import AllOf, Decided, Goal, IslEmpty, Obligation, Procedure, Z3Implies
 
 
 def discharge(goals, deadline: float, op_index: int = 0, op_text: str = "") -> list:

@@ -28,7 +28,7 @@ from .generic.in_bounds import in_bounds_goal
 from .generic.independence import independence_goal
 from .generic.launch_scope import launch_scope_goals
 from .generic.race import barrier_goal, race_goal
-from .obligations import Goal, Obligation, Procedure, verdict
+from ..core.obligations import Goal, Obligation, Procedure, verdict
 
 GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence")
 # shared-memory bytes per block for hardware_limits (a one-element list so a CLI option can set it)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import z3
 
-from verified_sched.verify.obligations import Decided
+from verified_sched.core.obligations import Decided
 from smt.intexpr import NoTerm, cond, term
 from smt.solver import solver, model_dict
 from ..core import budget, ir

@@ -196,7 +196,7 @@ def _texts(idx) -> str:
 
 
 def _text(e) -> str:
-    from ...dsl.printer import expr_text
+    from ...core.printer import expr_text
     return expr_text(e)
 
 

@@ -42,7 +42,7 @@ from polyhedral.model import HW_AXES, Access, KernelModel
 
 from ...core import ir
 from ...core.ir import Assign, Load
-from ...verify.obligations import AllOf, Decided, Goal, IslEmpty
+from ...core.obligations import AllOf, Decided, Goal, IslEmpty
 from ...analysis.simplify import norm_index
 from .. import common
 from .apply import Plan, analyze, load_sid, store_sid

@@ -15,7 +15,7 @@ from polyhedral.describe import coords, instance, param_values
 from polyhedral.isltools import params_text, point_of
 from polyhedral.model import Access
 from ...core import ir
-from ...verify.obligations import AllOf, Decided, Goal, IslEmpty, Procedure
+from ...core.obligations import AllOf, Decided, Goal, IslEmpty, Procedure
 from ...analysis.simplify import norm_index
 from .. import common
 from .apply import Found, recognize
@@ -179,7 +179,7 @@ def wrong_initial(ctx, f, ma, I_):
     """(message, counterexample) when a partial cell's initial value is not the identity of
     the accumulation's operator (for max/min: the target cell the original accumulates into),
     else None. A wrong start value shifts every result by it, at every size with a term."""
-    from ...dsl.printer import expr_text
+    from ...core.printer import expr_text
 
     prec = ctx.before.tensor(ctx.op.tensor).prec
     want = _identity(f.acc_op, prec, ir.Load(ctx.op.tensor, f.assign.index))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from polyhedral.isltools import params_text, point_of
 from ...core import ir
-from ...verify.obligations import AllOf, Decided, Goal, IslEmpty, Procedure
+from ...core.obligations import AllOf, Decided, Goal, IslEmpty, Procedure
 from .apply import tree
 from .proofs import Parts, duplicate_pairs, pair_instances, who, write_map
 

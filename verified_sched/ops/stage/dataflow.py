@@ -27,7 +27,7 @@ from polyhedral.model import HW_AXES, Access, KernelModel, Stmt, lex_before
 
 from ...core import ir
 from ...core.ir import Load
-from ...verify.obligations import AllOf, Decided, IslEmpty
+from ...core.obligations import AllOf, Decided, IslEmpty
 
 STATEMENT = ("forall params and every read r of the tile: the writes of r's cell that happen before r "
              "(same thread earlier, or same block across a barrier) are non-empty with one last element, "

@@ -8,7 +8,7 @@ import dataclasses
 
 from ...core import ir
 from ...core.ir import Assign, Barrier, For, If, Load, TensorCore
-from ...verify.obligations import AllOf, Decided, Goal
+from ...core.obligations import AllOf, Decided, Goal
 from ...analysis.simplify import norm_index, simplify_kernel
 from ...analysis.sizes import eval_int
 from .. import common

@@ -13,7 +13,7 @@ from smt.intexpr import NoTerm, term
 
 from ...core import budget, ir
 from ...core.ir import BinOp, FloorDiv, Int, Mod, Var
-from ...verify.obligations import Decided, Z3Implies
+from ...core.obligations import Decided, Z3Implies
 
 WIDTH = 32
 BIJECTION = ("forall row in [0, R), col, col2 in [0, C): the rendered swizzle f(row, col) equals the XOR spec, "

@@ -29,7 +29,7 @@ from polyhedral.model import KernelModel
 from ...core import ir
 from ...core.errors import ScheduleError, UsageError
 from ...core.ir import Assign, BinOp, For, If, Int, Load, TensorCore, Var
-from ...verify.obligations import Decided, Goal, IslEmpty, Procedure, formal_statement
+from ...core.obligations import Decided, Goal, IslEmpty, Procedure, formal_statement
 from .. import common
 from .apply import Tile, tile
 
@@ -157,13 +157,13 @@ def race_goal(ctx, site) -> Goal:
 
 
 def renders_wmma(ctx, site) -> bool:
-    """Whether the CUDA backend renders the block at `site` as WMMA (codegen.cuda_mma.match,
+    """Whether the CUDA backend renders the block at `site` as WMMA (core/mma_rule.match,
     the one rule deciding it)."""
-    from codegen import cuda_mma
+    from ...core import mma_rule
 
     tc = site.stmt
     lane_loop = next((lp for lp in site.loops if lp.var == tc.lane), None)
-    return cuda_mma.match(ctx.after, tc, lane_loop) is not None
+    return mma_rule.match(ctx.after, tc, lane_loop) is not None
 
 
 def _sizes(program) -> dict:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...core import budget, ir
-from ...verify.obligations import Decided, Goal
+from ...core.obligations import Decided, Goal
 from .apply import rewrite_kernel
 from .exact import declared_ranges
 from .proofs import winograd_goals

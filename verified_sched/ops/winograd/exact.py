@@ -27,7 +27,7 @@ from smt import intexpr
 from smt.solver import solver
 
 from ...core import budget, ir
-from ...verify.obligations import Decided, formal_statement, procedure
+from ...core.obligations import Decided, formal_statement, procedure
 from .apply import Minted, rewrite_kernel
 
 LIMIT = 2 ** 24
@@ -165,7 +165,7 @@ class _Analysis:
             raise Unknown("a reduction loop's extent depends on other iterators")
         if isinstance(e, ir.Int):
             return Bound.const(max(e.value, 0))
-        from ...dsl.printer import expr_text
+        from ...core.printer import expr_text
 
         key = expr_text(e)
         self.extents[key] = e

@@ -8,7 +8,7 @@ from fractions import Fraction
 import z3
 
 from ...core import ir
-from ...verify.obligations import Decided, Goal, Z3Implies, formal_statement
+from ...core.obligations import Decided, Goal, Z3Implies, formal_statement
 from .apply import Minted
 
 

@@ -26,7 +26,7 @@ from polyhedral.memo import isl_map, isl_set
 from polyhedral.affine import NonAffine
 
 from ...core import budget, ir
-from ...verify.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, formal_statement
+from ...core.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, formal_statement
 from . import isl_text as wi
 from .apply import Minted, rewrite_kernel
 from .exact import exactness_goal

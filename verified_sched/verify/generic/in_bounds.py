@@ -24,7 +24,7 @@ from polyhedral.model import KernelModel
 from ...analysis import int_range
 from ...core import ir
 from ...core.budget import DEFAULT_TIMEOUT
-from ..obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
+from ...core.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
 
 STATEMENT = ("forall params, instances s: every access f_s(s) lies in [0, dims + pad) of its tensor; "
              + int_range.STATEMENT)

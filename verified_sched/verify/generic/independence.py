@@ -14,7 +14,7 @@ from functools import cache
 
 from polyhedral import checks
 from polyhedral.model import KernelModel
-from ..obligations import AllOf, Decided, Goal, IslEmpty
+from ...core.obligations import AllOf, Decided, Goal, IslEmpty
 
 
 def independence_goal(model: KernelModel, loop, inside, depth: int, label: str = "after") -> Goal:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ...core import ir
 from ...core.errors import VschedError
-from ..obligations import Decided, Goal, Procedure
+from ...core.obligations import Decided, Goal, Procedure
 
 STATEMENT = ("shared and local tensors live for one launch: every read of one sees a value stored in its own "
              "launch, or, in a launch without hardware loops, one of the storage those launches share")

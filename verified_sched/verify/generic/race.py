@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from polyhedral import race as engine
 from polyhedral.model import KernelModel
-from ..obligations import AllOf, Goal, Procedure
+from ...core.obligations import AllOf, Goal, Procedure
 
 STATEMENT = engine.STATEMENT
 UNIFORMITY = engine.UNI_STATEMENT

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from ..core import ir
-from ..core.errors import Loc, ParseError
+from . import ir
+from .errors import Loc, ParseError
 
 _LINE = re.compile(r"^inputs\s+(?P<names>[A-Za-z_]\w*(\s*,\s*[A-Za-z_]\w*)*)\s+(?P<int>int\s+)?in\s*"
                    r"\[\s*(?P<lo>[-+]?[\d./]+)\s*,\s*(?P<hi>[-+]?[\d./]+)\s*\]\s*(grid\s+(?P<grid>\S+))?\s*$")

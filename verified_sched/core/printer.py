@@ -7,7 +7,7 @@ as `-3`, which parses back as the literal; neg applied to a literal prints `-(3)
 """
 from __future__ import annotations
 
-from ..core import ir
+from . import ir
 from .inputs import inputs_text
 
 _ADD, _MUL, _UNARY, _ATOM = 1, 2, 3, 4
