@@ -36,7 +36,8 @@ from codegen import build  # noqa: E402
 from verified_sched.oracle.compare import compare_kernels, random_inputs  # noqa: E402
 from verified_sched.dsl import parse_text  # noqa: E402
 from verified_sched.ops import apply_schedule  # noqa: E402
-from verified_sched.verify.driver import file_report_json, verify_program  # noqa: E402
+from verified_sched.verify.driver import verify_program  # noqa: E402
+from verified_sched.verify.kernel_report import file_report_json
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ("sgemm_register_tile.vs", "matmul.vs")

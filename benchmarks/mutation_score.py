@@ -42,7 +42,8 @@ import json, sys, io, contextlib
 from pathlib import Path
 files, timeout, do_run = json.loads(sys.argv[1]), float(sys.argv[2]), sys.argv[3] == "1"
 from verified_sched.dsl import parse_file
-from verified_sched.verify.driver import verify_program, file_report_json
+from verified_sched.verify.driver import verify_program
+from verified_sched.verify.kernel_report import file_report_json
 out = {}
 for f in files:
     try:

@@ -36,7 +36,8 @@ from verified_sched.core import ir  # noqa: E402
 from verified_sched.dsl import parse_file  # noqa: E402
 from verified_sched.core.errors import VschedError  # noqa: E402
 from verified_sched.ops import apply_op  # noqa: E402
-from verified_sched.verify.driver import file_report_json, verify_program  # noqa: E402
+from verified_sched.verify.driver import verify_program  # noqa: E402
+from verified_sched.verify.kernel_report import file_report_json
 
 
 def pinned(program, value):

@@ -9,7 +9,7 @@ raise `NonAffine`; callers over-approximate soundly (see `approx_cond`).
 """
 from __future__ import annotations
 
-import islpy as isl
+from .lazy_isl import isl
 
 from verified_sched.core.expr_mapper import ExprMapper, register
 from verified_sched.core.ir import And, BoolConst, Cmp, Int, Load, Not, Or, Var, walk

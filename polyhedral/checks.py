@@ -341,7 +341,7 @@ def independence_witness(model: KernelModel, loop, depth, label, pt, sure, phase
                        f"{phases_unclear}")
     params, (n1, v1, i1), (n2, v2, i2) = instance_pair(model, pt, label)
     cells = shared_cells(model, v1, model, v2, n1, n2, params)
-    from .describe import fmt_instance
+    from verified_sched.core.cex_text import fmt_instance
     ctext = ", ".join(f"{c['tensor']}[{', '.join(map(str, c['index']))}]" for c in cells)
     return Decided("refuted", f"iterations {loop.var}={v1[depth]} and {loop.var}={v2[depth]} of the {loop.axis} "
                    f"loop both access {ctext} (at least one writes) at {params_text(params)}: "

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import struct
 
-import islpy as isl
+from .lazy_isl import isl
 
 from verified_sched.core.ir import BinOp, Float, Int, Load
 from .affine import NonAffine, aff

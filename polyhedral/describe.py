@@ -6,7 +6,7 @@ ints and strings (JSON-ready).
 """
 from __future__ import annotations
 
-import islpy as isl
+from .lazy_isl import isl
 
 from .evaluate import Dynamic, ev
 
@@ -86,15 +86,6 @@ def shared_cells(model_a, inst_a: dict, model_b, inst_b: dict, name_a, name_b, p
                 if c not in out:
                     out.append(c)
     return out
-
-
-def fmt_instance(inst: dict) -> str:
-    at = ", ".join(f"{k}={v}" for k, v in inst["at"].items())
-    orig = ", ".join(f"{k}={v}" for k, v in inst.get("original", {}).items())
-    w = inst.get("writes")
-    wtext = f" writing {w['tensor']}[{', '.join(map(str, w['index']))}]" if w and w.get("index") is not None else ""
-    o = f" (original {orig})" if orig and orig != at else ""
-    return f"{inst['stmt']} at ({at}){o}{wtext}"
 
 
 def sets_of(u) -> list:

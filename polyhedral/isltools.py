@@ -1,7 +1,7 @@
 """Small isl helpers shared by the checks: sampling, tensor boxes, text of parameters."""
 from __future__ import annotations
 
-import islpy as isl
+from .lazy_isl import isl
 
 from .affine import aff, join_and
 from .memo import isl_set

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-import islpy as isl
+from .lazy_isl import isl
 
 from verified_sched.core import ir
 from verified_sched.core.ir import Load

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 
-import islpy as isl
+from .lazy_isl import isl
 
 from .memo import isl_map
 

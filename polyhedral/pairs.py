@@ -10,7 +10,7 @@ statements' domains, which holds for relations built from the model's access map
 """
 from __future__ import annotations
 
-import islpy as isl
+from .lazy_isl import isl
 
 
 def restrict(rel: isl.UnionMap, stmts: dict, constraint, union):

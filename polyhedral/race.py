@@ -24,7 +24,9 @@ from functools import cache
 import islpy as isl
 
 from verified_sched.core.obligations import Decided
-from .describe import coords, fmt_instance, instance, param_values, shared_cells
+from verified_sched.core.cex_text import fmt_instance
+
+from .describe import coords, instance, param_values, shared_cells
 from .isltools import params_text
 from .model import KernelModel
 from .phases import AXES, Phases

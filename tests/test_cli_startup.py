@@ -3,6 +3,8 @@ it takes: benchmarks/startup.py measures that), the help texts, and optional dep
 that are missing (exit 2 with the pip command, never 4)."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -51,13 +53,28 @@ def test_verify_help_lists_exit_codes_without_the_engines():
     assert "verified_sched.cli.fuzz" not in mods and "verified_sched.generators.conv_backward" not in mods
 
 
-def test_verify_of_one_file_imports_neither_multiprocessing_nor_the_runners(repo_root):
-    """numpy is loaded (the semantics table's exact evaluation is numpy scalars, and every
-    translator derives from that table); the process pool, cffi and the fuzzer are not."""
+def test_verify_of_one_file_imports_neither_numpy_nor_multiprocessing_nor_the_runners(repo_root):
+    """The semantics table's numpy evaluation (core/semantics_ev.py) loads on first use, so
+    verifying imports no numpy; nor the process pool, cffi or the fuzzer."""
     rc, out, mods = _modules_after(["verify", "--no-cache", "examples/reverse.vs"], cwd=repo_root)
     assert rc == 0 and "LEGAL" in out
-    assert "multiprocessing" not in mods and "cffi" not in mods
+    assert "numpy" not in mods and "multiprocessing" not in mods and "cffi" not in mods
     assert "verified_sched.cli.fuzz" not in mods
+
+
+def test_a_proof_cache_hit_imports_no_engine_and_no_numpy(repo_root, tmp_path, monkeypatch):
+    """Issue 23 item 8: a cached verdict is parsed, keyed and rendered without isl, z3 or numpy
+    (the engines load on their first use: polyhedral/lazy_isl.py, the verify driver only on a
+    miss)."""
+    monkeypatch.setenv("VSCHED_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "reverse.vs"
+    path.write_text((repo_root / "examples" / "reverse.vs").read_text())
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert cli.main(["verify", str(path)]) == 0  # verified here, stored in the cache
+    rc, out, mods = _modules_after(["verify", str(path)], cwd=tmp_path)
+    assert rc == 0 and "LEGAL" in out
+    assert not {"z3", "islpy", "numpy"} & set(mods)
+    assert "verified_sched.verify.driver" not in mods
 
 
 def test_every_subcommand_is_in_the_table_with_its_help():

@@ -18,7 +18,8 @@ import pytest
 
 from verified_sched.dsl import parse_file
 from verified_sched.report.html import render_html
-from verified_sched.verify.driver import file_report_json, verify_program
+from verified_sched.verify.driver import verify_program
+from verified_sched.verify.kernel_report import file_report_json
 
 CASES = ("stencil_interchange_illegal.vs", "shared_missing_barrier.vs", "matmul_round_up_oob.vs")
 # Added to the test's copy of the page only (the report itself has no scripts): records that

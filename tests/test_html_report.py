@@ -15,7 +15,8 @@ from verified_sched.dsl import parse_file
 from verified_sched.report.html import render_html
 from verified_sched.report.geometry import MAX_SPAN, MAX_X, DrawError, choose_dims, window
 from verified_sched.report.iterspace import scene
-from verified_sched.verify.driver import file_report_json, verify_program
+from verified_sched.verify.driver import verify_program
+from verified_sched.verify.kernel_report import file_report_json
 
 DRAWN = ("stencil_interchange_illegal.vs", "shared_missing_barrier.vs", "matmul_round_up_oob.vs")
 

@@ -23,7 +23,8 @@ from verified_sched.ops.common import split_name
 from verified_sched.ops.interchange import Interchange
 from verified_sched.ops.reverse import Reverse
 from verified_sched.ops.split import Split
-from verified_sched.verify.driver import file_report_json, verify_program
+from verified_sched.verify.driver import verify_program
+from verified_sched.verify.kernel_report import file_report_json
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

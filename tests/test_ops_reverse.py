@@ -20,7 +20,8 @@ from verified_sched.fuzz.strategies import fuzz_examples
 from verified_sched.ops import apply_op
 from verified_sched.ops.registry import OP_NAMES
 from verified_sched.ops.reverse import Reverse
-from verified_sched.verify.driver import file_report_json, verify_program
+from verified_sched.verify.driver import verify_program
+from verified_sched.verify.kernel_report import file_report_json
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -11,7 +11,8 @@ from verified_sched.core import ir
 from verified_sched.dsl import parse_text
 from verified_sched.core.printer import print_kernel
 from verified_sched.ops import apply_schedule
-from verified_sched.verify.driver import file_report_json, verify_program
+from verified_sched.verify.driver import verify_program
+from verified_sched.verify.kernel_report import file_report_json
 from test_ops_support import assert_same_results
 
 MATMUL = """params N, M, K where N >= 1, M >= 1, K >= 1

@@ -16,7 +16,7 @@ import pytest
 from codegen.build import load_c
 from verified_sched.core.dtypes import NP_DTYPE, f32_to_bf16
 from codegen.emulate import load_emulated
-from verified_sched.core import ir, semantics
+from verified_sched.core import ir, semantics, semantics_ev
 from verified_sched.dsl import parse_text
 from verified_sched.core.expr_mapper import ExprMapper
 from verified_sched.interp.interpreter import run_kernel
@@ -111,21 +111,21 @@ class TableEval(ExprMapper):
         return semantics.integer_typed(e, self.prec.get)
 
     def map_int(self, e, ct):
-        return semantics.const(ct, e.value)
+        return semantics_ev.const(ct, e.value)
 
     map_float = map_int
 
     def map_var(self, e, ct):
-        return semantics.CONVERT[ct](self.env[e.name])
+        return semantics_ev.CONVERT[ct](self.env[e.name])
 
     def map_load(self, e, ct):
         index = tuple(self(x, "index") for x in e.index)
         raw = self.arrays[e.tensor][index]
-        return semantics.CONVERT[ct](semantics.FROM_STORAGE[self.prec[e.tensor]](raw))
+        return semantics_ev.CONVERT[ct](semantics_ev.FROM_STORAGE[self.prec[e.tensor]](raw))
 
     def _row(self, e, ct, *args):
         if ct != "index" and self.integer(e) and isinstance(e, (ir.FloorDiv, ir.Mod)):
-            return semantics.CONVERT[ct](self(e, "index"))
+            return semantics_ev.CONVERT[ct](self(e, "index"))
         return semantics.row_of(e).ev[ct](*args)
 
     def map_binop(self, e, ct):
@@ -136,14 +136,14 @@ class TableEval(ExprMapper):
 
     def map_floordiv(self, e, ct):
         if ct != "index" and self.integer(e):
-            return semantics.CONVERT[ct](self(e, "index"))
+            return semantics_ev.CONVERT[ct](self(e, "index"))
         return semantics.row_of(e).ev[ct](self(e.a, ct), e.divisor)
 
     map_mod = map_floordiv
 
     def map_cast(self, e, ct):
         inner = semantics.COMPUTE[e.prec]
-        return semantics.CONVERT[ct](semantics.CASTS[e.prec].ev[inner](self(e.a, inner)))
+        return semantics_ev.CONVERT[ct](semantics.CASTS[e.prec].ev[inner](self(e.a, inner)))
 
     def map_where(self, e, ct):
         return self(e.a, ct) if self(e.cond, ct) else self(e.b, ct)
@@ -162,7 +162,7 @@ def reference(program, exprs, prec, n, arrays) -> dict:
         for i in range(n):
             ev = TableEval(program, {"N": n, "i": i}, arrays)
             with np.errstate(all="ignore"):
-                col[i] = semantics.TO_STORAGE[prec](ev(stmt.value, ct))
+                col[i] = semantics_ev.TO_STORAGE[prec](ev(stmt.value, ct))
         out[f"y{k}"] = col
     return out
 
@@ -203,7 +203,7 @@ def _subnormal(v) -> bool:
     """Below the smallest normal of f32 (f16, bf16 and casts compute in f32) or of its own type."""
     v = np.asarray(v)
     if v.dtype == np.uint16:  # bf16 bits
-        v = semantics.FROM_STORAGE["bf16"](v)
+        v = semantics_ev.FROM_STORAGE["bf16"](v)
     if v.dtype.kind != "f" or not np.isfinite(v):
         return False
     return 0 < abs(float(v)) < max(np.finfo(np.float32).tiny, np.finfo(v.dtype).tiny)
@@ -212,7 +212,7 @@ def _subnormal(v) -> bool:
 def _nan(v) -> bool:
     v = np.asarray(v)
     if v.dtype == np.uint16:
-        v = semantics.FROM_STORAGE["bf16"](v)
+        v = semantics_ev.FROM_STORAGE["bf16"](v)
     return v.dtype.kind == "f" and bool(np.isnan(v))
 
 

@@ -22,7 +22,7 @@ from codegen.c import is_int_expr
 from codegen.emulate import load_emulated
 from polyhedral import affine
 from verified_sched.analysis import int_range
-from verified_sched.core import ir, ir_nodes, semantics
+from verified_sched.core import errors, ir, ir_nodes, semantics, semantics_ev
 from verified_sched.dsl import parse_text
 from verified_sched.interp.interpreter import Compiler, run_kernel
 
@@ -63,7 +63,7 @@ def z3_value(ct: str, term):
     if ct == "index":
         return t.as_long()
     if ct == "i32":
-        return semantics.wrap32(t.as_long())
+        return semantics_ev.wrap32(t.as_long())
     scalar = np.float32 if ct == "f32" else np.float64
     if z3.is_true(z3.simplify(z3.fpIsNaN(t))):
         return scalar(np.nan)
@@ -122,7 +122,7 @@ def test_z3_encoding_agrees_with_evaluation_on_special_values(ct):
             try:
                 with np.errstate(all="ignore"):
                     want = row.ev[ct](*args)
-            except semantics.KernelError:
+            except errors.KernelError:
                 continue
             if row.kind == "node":
                 got = z3_value(ct, row.z3(ct, z3_const(ct, args[0]), args[1]))
@@ -145,8 +145,8 @@ def test_casts_and_conversions_agree_with_z3():
     for src, dst in pairs:
         for v in special(src):
             try:
-                want = semantics.CONVERT[dst](v)
-            except (semantics.KernelError, OverflowError, ValueError):
+                want = semantics_ev.CONVERT[dst](v)
+            except (errors.KernelError, OverflowError, ValueError):
                 continue  # outside i32: an error in the interpreter, undefined in C
             got = z3_value(dst, semantics.z3_convert(z3_const(src, v), src, dst))
             assert same(want, got), (src, dst, v, want, got)

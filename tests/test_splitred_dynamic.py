@@ -16,7 +16,8 @@ from verified_sched.verify.generic.independence import independence
 from verified_sched.dsl import parse_text
 from verified_sched.core.errors import ScheduleError
 from verified_sched.ops import apply_op, apply_schedule
-from verified_sched.verify.driver import OpContext, file_report_json, own_obligations, verify_program
+from verified_sched.verify.driver import OpContext, own_obligations, verify_program
+from verified_sched.verify.kernel_report import file_report_json
 
 HEAD = ("params N, V, D where N >= 1, V >= 1, D >= 1\ntensor ids[N] i32\ntensor g[N, D] f32\n"
         "tensor emb[V, D] f32\n")

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from verified_sched.oracle.compare import compare_kernels
 from verified_sched.dsl import parse_text
 from verified_sched.interp.interpreter import run_kernel
-from verified_sched.verify.driver import file_report_json, verify_program
+from verified_sched.verify.driver import verify_program
+from verified_sched.verify.kernel_report import file_report_json
 from support.scheduling import scheduled
 
 # name -> (params, tensors, loops, target index, term, reduction loop)

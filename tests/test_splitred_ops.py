@@ -13,7 +13,8 @@ from verified_sched.core import ir
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.core.errors import ScheduleError
 from verified_sched.ops import apply_op
-from verified_sched.verify.driver import file_report_json, verify_program
+from verified_sched.verify.driver import verify_program
+from verified_sched.verify.kernel_report import file_report_json
 from support.scheduling import scheduled
 
 HEAD = "params N, K where N >= 1, K >= 1\ntensor x[N, K] f32\ntensor y[K] f32\ntensor s[N] f32\n"

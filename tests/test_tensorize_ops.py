@@ -12,7 +12,8 @@ from verified_sched.core import ir
 from verified_sched.dsl import parse_file, parse_text
 from verified_sched.core.errors import ScheduleError
 from verified_sched.ops import apply_op
-from verified_sched.verify.driver import OpContext, file_report_json, own_obligations, verify_program
+from verified_sched.verify.driver import OpContext, own_obligations, verify_program
+from verified_sched.verify.kernel_report import file_report_json
 from support.scheduling import scheduled
 
 

@@ -8,7 +8,8 @@ from verified_sched.tune import search as tune
 from verified_sched.cli import main
 from verified_sched.dsl import parse_text
 from verified_sched.gate.cache import ProofCache
-from verified_sched.verify.driver import file_report_json, verify_program
+from verified_sched.verify.driver import verify_program
+from verified_sched.verify.kernel_report import file_report_json
 
 MATMUL = """
 params N, M, K where N >= 1, M >= 1, K >= 1

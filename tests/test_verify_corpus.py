@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from verified_sched.dsl import parse_file
-from verified_sched.verify.driver import file_report_json, verify_program
+from verified_sched.verify.driver import verify_program
+from verified_sched.verify.kernel_report import file_report_json
 
 # The whole verdict corpus (tests/cases, a copy of the public corpus), every file.
 CASES = sorted(p.stem for p in (Path(__file__).resolve().parent / "cases").glob("*.vs"))

@@ -3,7 +3,8 @@ enclosing guards and the tensor's declared `inputs` range; never proved without 
 import pytest
 
 from verified_sched.dsl import parse_text
-from verified_sched.verify.driver import file_report_json, verify_program
+from verified_sched.verify.driver import verify_program
+from verified_sched.verify.kernel_report import file_report_json
 
 SRC = """params N, V, D where N >= 1, V >= {vmin}, D >= 1
 {inputs}

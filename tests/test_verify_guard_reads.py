@@ -1,6 +1,7 @@
 """Reads inside enclosing conditions are evaluated where the guarded statement does not run."""
 from verified_sched.dsl import parse_text
-from verified_sched.verify.driver import file_report_json, verify_program
+from verified_sched.verify.driver import verify_program
+from verified_sched.verify.kernel_report import file_report_json
 
 
 def statuses(src, kind):

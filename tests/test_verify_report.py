@@ -8,7 +8,8 @@ import pytest
 
 from verified_sched.dsl import parse_text
 from verified_sched.core.obligations import Obligation, verdict
-from verified_sched.verify.driver import OpContext, file_report_json, format_report, verify_program
+from verified_sched.verify.driver import OpContext, verify_program
+from verified_sched.verify.kernel_report import file_report_json, format_report
 
 STENCIL = """params N, M where N >= 2, M >= 2
 tensor x[N, M] f32

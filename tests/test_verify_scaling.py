@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from polyhedral import memo
 from verified_sched.dsl import parse_file
-from verified_sched.verify.driver import file_report_json, verify_program
+from verified_sched.verify.driver import verify_program
+from verified_sched.verify.kernel_report import file_report_json
 
 
 def test_winograd_isl_maps_are_parsed_once_per_text(repo_root, monkeypatch):

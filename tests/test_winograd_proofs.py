@@ -14,7 +14,8 @@ from verified_sched.core.inputs import parse_inputs_line
 from verified_sched.verify.discharge import answer, discharge
 from verified_sched.ops.winograd.identity import identity_goals
 from verified_sched.ops.winograd.proofs import accesses_in_bounds, coverage, reads_in_direct_set, winograd_goals
-from verified_sched.verify.driver import file_report_json, verify_program
+from verified_sched.verify.driver import verify_program
+from verified_sched.verify.kernel_report import file_report_json
 
 
 def _json(path):

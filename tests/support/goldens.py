@@ -53,7 +53,8 @@ def record(path: Path) -> tuple:
     from verified_sched.dsl import parse_text
     from verified_sched.core.printer import print_program
     from verified_sched.core.errors import VschedError
-    from verified_sched.verify.driver import file_report_json, verify_program
+    from verified_sched.verify.driver import verify_program
+    from verified_sched.verify.kernel_report import file_report_json
 
     # parsed under its path relative to the repository: messages quote it, whatever the checkout
     program = parse_text(path.read_text(), str(path.relative_to(ROOT)))

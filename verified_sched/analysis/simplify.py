@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 from functools import lru_cache
 
-import islpy as isl
+from polyhedral.lazy_isl import isl
 
 from polyhedral import affine
 

@@ -54,7 +54,7 @@ def _write_program(args, text: str, label: str = "") -> str:
 
 def run_check_pass(args) -> int:
     from verified_sched.core.errors import UsageError
-    from verified_sched.verify.driver import format_report
+    from verified_sched.verify.kernel_report import format_report
 
     from ..mlir.check_pass import check_pair, run_pipeline, split_dumps
 

@@ -50,3 +50,9 @@ class UsageError(VschedError):
 
 class InternalError(Exception):
     """A bug in verified_sched: an IR invariant was violated by our own code."""
+
+
+class KernelError(VschedError):
+    """The kernel failed while running: an index outside storage, a divergent barrier, an
+    integer division by zero, a float converted to i32 outside its range. A finding about the
+    kernel, not a usage error."""

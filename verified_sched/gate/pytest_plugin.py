@@ -129,7 +129,7 @@ class VschedItem(pytest.Item):
         mine = reports.get(self._report_name())
         if mine is None:
             raise VschedFailure(f"no verification report for {self.name}")
-        from ..verify.driver import format_report
+        from ..verify.kernel_report import format_report
 
         report = format_report(next(r for r in kernel_reports(result) if r.kernel == mine["kernel"]))
         got = verdict_of([mine])

@@ -244,8 +244,9 @@ def run_verify(args) -> int:
                     print(text, file=out or sys.stdout, flush=True)
 
         from ..core import memlimit  # --max-memory: workers inherit the address-space cap
-        from ..verify import driver as verify  # noqa: F401 - the solvers' native libraries (isl, z3) load before the cap
 
+        if getattr(args, "max_memory", None):  # the solvers' native libraries (isl, z3) load before the cap
+            from ..verify import driver as verify  # noqa: F401
         with memlimit.capped(getattr(args, "max_memory", None), "verifying"):
             results = verify_files(args.files, args.profile, args.timeout, args.shared_limit, args.jobs,
                                    not args.no_cache, emit, unordered=args.unordered)

@@ -9,9 +9,10 @@ through the very libm functions the compiled C calls (ctypes), so even fma is ex
 """
 from __future__ import annotations
 
-from ..core.errors import InternalError
+from ..core.errors import InternalError, KernelError
 from ..core.semantics import COMPUTE as SEM_COMPUTE
-from ..core.semantics import CONVERT, FROM_STORAGE, ROWS, TO_STORAGE, KernelError, const
+from ..core.semantics import ROWS
+from ..core.semantics_ev import CONVERT, FROM_STORAGE, TO_STORAGE, const
 
 __all__ = ["COMPUTE", "NUMS", "KernelError", "Num", "bounds_checker", "describe_instance",
            "read_scalar", "to_storage"]

@@ -307,7 +307,7 @@ def final_value(ctx):
         params = param_values(model, p)
         iu = instance(model, tup[0][0], tup[0][1], params, "after")
         ix = instance(model, tup[1][0], tup[1][1], params, "after")
-        from polyhedral.describe import fmt_instance
+        from ..core.cex_text import fmt_instance
         f = Decided("refuted", f"the fused tail reads {op.tensor} before its final value: at {params_text(params)} "
                     f"{fmt_instance(ix)} does not run after {fmt_instance(iu)}", statement,
                     {"params": params, "instances": [iu, ix], "cells": [iu["writes"]],

@@ -69,7 +69,8 @@ def _kernel(program: ir.Program, args) -> str | None:
 
 def obligations_for(program: ir.Program, args, path: str) -> tuple:
     """(reports, what): the reports `explain` draws, restricted to op K when given."""
-    from ..verify.driver import KernelReport, verify_kernel, verify_program
+    from ..verify.driver import verify_kernel, verify_program
+    from ..verify.kernel_report import KernelReport
 
     kernel = _kernel(program, args)
     if kernel is None:
@@ -96,7 +97,7 @@ def run(args) -> int:
         print(legend.explain_kind(args.file))
         return 0
     from ..dsl import parse_text
-    from ..verify.driver import file_report_json
+    from ..verify.kernel_report import file_report_json
     from .html import render_html
 
     text = _read(args.file)

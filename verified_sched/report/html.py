@@ -1,7 +1,7 @@
 """Counterexamples you can look at: a self-contained HTML page of a verification run.
 
 `render_html(results)` takes [(path, program text, merged report)], the merged report being
-`verified_sched.verify.driver.file_report_json(reports, path)`, and returns one HTML page: per file
+`verified_sched.verify.kernel_report.file_report_json(reports, path)`, and returns one HTML page: per file
 its verdict, and per refuted obligation the source with the op's line highlighted next to
 SVG pictures of the counterexample at its sizes (iterspace.py computes them with isl,
 svgdraw.py draws them): the involved statements' iteration slices before and after the op
@@ -16,7 +16,7 @@ from html import escape
 import islpy as isl
 
 from polyhedral.affine import NonAffine
-from polyhedral.describe import fmt_instance
+from ..core.cex_text import fmt_instance
 from ..core.errors import VschedError
 from .iterspace import DrawError, report_kernels, scene
 from .svgdraw import COLOR, ORDER_COLOR, UNORDERED_COLOR, grid_svg, view_svg

@@ -146,7 +146,7 @@ def pack_reports(reports, program: ir.Program, filename: str) -> list:
 def kernel_reports(result: FileResult) -> list:
     """The result's reports as verify.KernelReport objects (for verify.format_report and
     verify.file_report_json), positions filled in for the file as it is now."""
-    from ..verify.driver import KernelReport
+    from ..verify.kernel_report import KernelReport
 
     out = []
     for rep in _show_locs(result.reports, result.loc_strings):
@@ -169,7 +169,7 @@ def has_unknown(packed: list) -> bool:
 
 def merged_json(result: FileResult) -> dict:
     """`vsched verify --json`'s object for the file (verify.file_report_json)."""
-    from ..verify.driver import file_report_json
+    from ..verify.kernel_report import file_report_json
 
     return file_report_json(kernel_reports(result), result.path)
 
@@ -178,7 +178,7 @@ def text_report(result: FileResult, first: bool = False, timeout: float | None =
     """The human report of `vsched verify` for one verified file: its kernels' reports (the
     first with the column headers; the legend before it when `first`, the run's first
     report), on illegal or unknown what to do next (gate/legend.py), and its verdict."""
-    from ..verify.driver import format_report
+    from ..verify.kernel_report import format_report
     from .legend import header, legend, next_step
 
     lines = [legend()] if first else []

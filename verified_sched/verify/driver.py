@@ -13,44 +13,25 @@ from __future__ import annotations
 from collections import Counter
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from polyhedral import checks, claims_value
-from polyhedral.describe import fmt_instance
 from polyhedral.model import KernelModel
 from ..core import budget, ir
 from . import gpu_limits
 from ..core.budget import DEFAULT_TIMEOUT
 from ..core.errors import ScheduleError
 from .discharge import discharge
+from .kernel_report import KernelReport
 from .generic.in_bounds import in_bounds_goal
 from .generic.independence import independence_goal
 from .generic.launch_scope import launch_scope_goals
 from .generic.race import barrier_goal, race_goal
-from ..core.obligations import Goal, Obligation, Procedure, verdict
+from ..core.obligations import Goal, Obligation, Procedure
 
 GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence")
 # shared-memory bytes per block for hardware_limits (a one-element list so a CLI option can set it)
-
-
-@dataclass
-class KernelReport:
-    file: str
-    kernel: str
-    obligations: list = field(default_factory=list)
-
-    @property
-    def verdict(self) -> str:
-        return verdict(self.obligations)
-
-    @property
-    def reassociates(self) -> bool:
-        return any(o.reassociates for o in self.obligations)
-
-    def to_json(self) -> dict:
-        return {"file": self.file, "kernel": self.kernel, "verdict": self.verdict,
-                "reassociates": self.reassociates, "obligations": [o.to_json() for o in self.obligations]}
 
 
 @dataclass
@@ -293,74 +274,3 @@ def verify_program(program: ir.Program, profile: str | None = None, timeout: flo
     for k in program.kernels:
         reports.append(verify_kernel(program, k.name, prof, timeout, filename, shared_limit))
     return reports
-
-
-def file_report_json(reports, filename: str) -> dict:
-    """One object per file: claims and kernels together."""
-    obls = [o for r in reports for o in r.obligations]
-    return {"file": filename, "kernel": ", ".join(r.kernel for r in reports), "verdict": verdict(obls),
-            "reassociates": any(r.reassociates for r in reports),
-            "obligations": [o.to_json() for o in obls]}
-
-
-# ---------------------------------------------------------------- human report
-
-
-def _cex_text(o: Obligation) -> list:
-    c = o.counterexample
-    if not c:
-        return []
-    lines = []
-    if c.get("params"):
-        lines.append("sizes: " + ", ".join(f"{k}={v}" for k, v in c["params"].items()))
-    insts = c.get("instances") or []
-    order = c.get("order")
-    for n, inst in enumerate(insts):
-        who = ("first " if n == 0 else "second ") if len(insts) == 2 else ""
-        if "at" in inst:
-            lines.append(f"{who}instance ({inst.get('kernel', '')}): {fmt_instance(inst)}")
-        else:
-            lines.append(f"{who}instance: {inst}")
-    if order:
-        lines.append(f"order before the op: {order['before']}; after the op: {order['after']}")
-    if c.get("observed_by"):
-        lines.append(f"read that sees the other store: {fmt_instance(c['observed_by'])}")
-    for cell in c.get("cells") or []:
-        if cell.get("index") is not None:
-            lines.append(f"cell: {cell['tensor']}[{', '.join(map(str, cell['index']))}]")
-    for t in c.get("threads") or []:
-        where = ", ".join(f"{k}={v}" for k, v in {**t.get("block", {}), **t.get("thread", {})}.items())
-        extra = "" if "reaches" not in t else (" reaches the barrier" if t["reaches"] else " does not reach it")
-        lines.append(f"thread: ({where or 'the only thread'}){extra}")
-    if "phase" in c:
-        lines.append(f"barrier phase: {c['phase']}")
-    if c.get("barrier"):
-        lines.append(f"barrier: {c['barrier']}")
-    if c.get("profile"):
-        lines.append(f"active profile: {c['profile']} (any sizes)")
-    for key in ("term", "missing_in", "extra_in"):
-        if key in c:
-            lines.append(f"{key.replace('_', ' ')}: {c[key]}")
-    if c.get("inputs"):  # replay: vsched run --inputs special --seed S
-        lines.append(f"inputs: {c['inputs']} (vsched run --inputs {c['inputs']} --seed {c.get('seed', 0)})")
-    for v in c.get("values") or []:  # replay: vsched run --set 'x[i]=V'
-        lines.append(f"input: {v['tensor']}[{', '.join(map(str, v['index']))}] = {v['value']} (bits {v['bits']})")
-    if not lines:
-        lines.append(str(c))
-    return lines
-
-
-def format_report(report: KernelReport) -> str:
-    head = f"{report.file + ': ' if report.file else ''}{report.kernel}: {report.verdict.upper()}"
-    if report.reassociates:
-        head += " (reassociates a reduction)"
-    lines = [head]
-    current = None
-    for o in report.obligations:
-        if (o.op_index, o.op) != current:
-            current = (o.op_index, o.op)
-            lines.append(f"  [{o.op_index}] {o.op}" if o.op_index else f"  {o.op}")
-        lines.append(f"    {o.status:<8} {o.kind:<14} {o.engine:<10} {o.seconds:7.3f}s  {o.message}")
-        for line in _cex_text(o) if o.status == "refuted" else []:
-            lines.append(f"        {line}")
-    return "\n".join(lines)

@@ -33,10 +33,11 @@ import dataclasses
 import functools
 from dataclasses import dataclass
 
-import islpy as isl
+from polyhedral.lazy_isl import isl
 
 from polyhedral.affine import aff
-from polyhedral.describe import coords, fmt_instance, instance_pair, param_values, shared_cells
+from polyhedral.describe import coords, instance_pair, param_values, shared_cells
+from ...core.cex_text import fmt_instance
 from polyhedral.isltools import params_text
 from polyhedral.model import HW_AXES, Access, KernelModel
 

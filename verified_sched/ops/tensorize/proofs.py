@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 
-import islpy as isl
+from polyhedral.lazy_isl import isl
 
 from polyhedral import contraction
 from polyhedral.describe import coords, instance, param_values

@@ -7,7 +7,7 @@ read back by position and mapped to the user's names.
 """
 from __future__ import annotations
 
-import islpy as isl
+from polyhedral.lazy_isl import isl
 
 from polyhedral.memo import isl_set
 
