@@ -106,6 +106,14 @@ class Compare:
                                self.names[1])
             self.hyp.setdefault((x.stmt, y.stmt), []).append((x.inst, y.inst, dom))
             return self.cmp(x.body, y.body, dom)
+        if isinstance(x, (At, Ref)) and isinstance(y, (At, Ref)):
+            # an instance's value met again inside a recurrence on one side, expanded on the other
+            # (a recurrence split into two statements: partition): the pair must be among those
+            # compared, as for two Refs (check_refs; both instances run before the one whose
+            # value is being compared, so the co-induction stays well-founded)
+            rel = x.inst.intersect_domain(dom).reverse().apply_range(y.inst.intersect_domain(dom))
+            self.refs.append(((x.stmt, y.stmt), rel))
+            return
         for at, side in ((x, self.a), (y, self.b)):
             if isinstance(at, At) and self.rounds(side, at):
                 self.structure(dom, f"a value rounded to {self.rounds(side, at)} by a store in "
