@@ -23,9 +23,6 @@ CASES = Path(__file__).resolve().parent / "cases"
 LEGAL = [f"{key}/{stem}" for key, stem in legal_corpus()]
 # Not proved, with the reason (never proved wrongly):
 NOT_PROVED = {
-    # a sum privatized with k split outside the private tile: each k block's chain loads the
-    # previous block's result through two copies (an in-place recurrence of the copy-out)
-    "examples/sgemm_register_tile": "unknown",
     # the indices of the scatter are data (ids[n]): the value flow is not modelled
     "examples/embedding_backward": "unknown",
     # the value comparison of the rewritten nest runs out of isl's operation budget
