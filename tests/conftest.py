@@ -74,7 +74,6 @@ SLOW = {
     "test_fuzz_speed.py::test_restricted_pair_relations_on_the_gpu_corpus",
     "test_stage_fuzz.py::test_cpu_packing_stages",
     # one parameter of a test (its id in brackets): the others stay in the default run
-    "test_claims_value.py::test_scheduled_equals_original_by_value[cases/fuzz_partition_winograd_renamed_provenance]",
     "test_claims_value.py::test_scheduled_equals_original_by_value[cases/fuzz_expand_zero_split_blend_coverage]",
 }
 

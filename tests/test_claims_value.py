@@ -25,8 +25,6 @@ LEGAL = [f"{key}/{stem}" for key, stem in legal_corpus()]
 NOT_PROVED = {
     # the indices of the scatter are data (ids[n]): the value flow is not modelled
     "examples/embedding_backward": "unknown",
-    # the value comparison of the rewritten nest runs out of isl's operation budget
-    "cases/fuzz_partition_winograd_renamed_provenance": "unknown",
 }
 
 
