@@ -40,7 +40,7 @@ from .claims_terms import (continues, flat_terms, has_amb, has_red, is_neg_zero,
 from .affine import NonAffine
 from verified_sched.obligations import Decided
 from .describe import coords, param_values
-from . import finite_zero, value_smt
+from . import claims_lift, finite_zero, value_smt
 from .finite_zero import ctx_first
 from .isltools import tensor_box, params_text, point_of
 from .model import KernelModel, safe_name
@@ -413,7 +413,12 @@ def _pure_sums(ma: KernelModel, mb: KernelModel) -> bool:
 
 
 def equivalence(ma: KernelModel, mb: KernelModel, profile: str, timeout: float = DEFAULT_TIMEOUT) -> list:
-    """[(kind, Decided)]: equivalence and, when equal, reassociation."""
+    """[(kind, Decided)]: equivalence and, when equal, reassociation (data-dependent scatter
+    rows lifted: claims_lift.py)."""
+    return claims_lift.decide(ma, mb, profile, timeout, _equivalence)
+
+
+def _equivalence(ma: KernelModel, mb: KernelModel, profile: str, timeout: float) -> list:
     na, nb = ma.kernel.name, mb.kernel.name
     if _pure_sums(ma, mb):
         from . import contraction
