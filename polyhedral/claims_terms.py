@@ -161,3 +161,35 @@ def plain(n) -> bool:
     if isinstance(n, Op):
         return all(plain(a) for a in n.args)
     return isinstance(n, (Const, Leaf, Iter))
+
+
+def same_init(n, init, to_ctx: isl.Map, d: isl.Set, rounds) -> bool:
+    """Within one kernel: `n` (over a term context d) is the value `init` (over the cell context,
+    d -> cell by to_ctx) has at the term's cell: the same constant (by its bits) or a read of the
+    same cell or iterator value, through stores that keep the value (`rounds(at)` is None)."""
+    n, init = _kept(n, rounds), _kept(init, rounds)
+    if n is None or init is None or d.is_empty():
+        return n is not None and init is not None
+    if isinstance(n, Pw):
+        return all(same_init(e, init, to_ctx, d.intersect(pd), rounds) for pd, e in n.pieces)
+    if isinstance(init, Pw):
+        back = to_ctx.intersect_domain(d)
+        return all(same_init(n, e, to_ctx, back.intersect_range(pd).domain(), rounds) for pd, e in init.pieces)
+    if isinstance(n, Const) and isinstance(init, Const):
+        return same_const(n.value, init.value)
+    if (isinstance(n, Leaf) and isinstance(init, Leaf) and n.tensor == init.tensor) or \
+            (isinstance(n, Iter) and isinstance(init, Iter)):
+        try:
+            return n.map.intersect_domain(d).is_equal(to_ctx.intersect_domain(d).apply_range(init.map))
+        except isl.Error:
+            return False
+    return False
+
+
+def _kept(n, rounds):
+    """n without its stores, or None when one of them rounds the value."""
+    while isinstance(n, At):
+        if rounds(n) is not None:
+            return None
+        n = n.body
+    return n
