@@ -34,8 +34,9 @@ from smt import fp
 from verified_sched.budget import DEFAULT_TIMEOUT
 
 from . import term_counts
-from .claims_terms import (continues, flat_terms, has_amb, has_red, is_neg_zero, is_zero, leaf_map, node_kind,
-                           plain, same_const, same_ctx, same_init, sched_dims, shape_text, single_cell, strip)
+from .claims_terms import (compute_type, continues, flat_terms, has_amb, has_red, is_neg_zero, is_zero, leaf_map,
+                           node_kind, plain, same_const, same_ctx, same_init, sched_dims, shape_text, single_cell,
+                           strip)
 from verified_sched.obligations import Decided
 from .describe import coords, param_values
 from . import claims_lift, finite_zero, value_smt
@@ -418,12 +419,9 @@ def _equivalence(ma: KernelModel, mb: KernelModel, profile: str, timeout: float)
         if out[0][1].status != "unknown":
             return out  # else (other groupings or constants, say) the value comparison decides
     try:
-        precs = {ma.program.tensor(st.accesses[0].tensor).prec for m in (ma, mb) for st in m.stmts}
-        if len({fp.COMPUTE[p] for p in precs}) > 1:  # (reads of other precisions convert alike)
-            raise Unsupported(f"the kernels compute in several precisions ({', '.join(sorted(precs))}): "
-                              "conversions between compute types inside a value are not modelled")
+        compute = compute_type((ma, mb))  # (reads of other precisions convert alike)
         sa, sb = Side(ma), Side(mb)
-        cmp = Compare(sa, sb, profile, sorted(precs)[0] if precs else "f32", timeout)
+        cmp = Compare(sa, sb, profile, compute or "f32", timeout)
         for t in sorted(sa.writes() | sb.writes()):
             tensor = ma.program.tensor(t)
             if tensor.memory != "global" or tensor.scratch:

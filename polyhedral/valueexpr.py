@@ -38,6 +38,8 @@ from .model import KernelModel, Stmt, safe_name
 from .valueflow import Unsupported, ValueFlow, read_tuple
 
 BUDGET = 4000  # nodes per kernel expansion
+# precisions whose every value a float type holds exactly
+EXACT_IN = {"f32": {"f16", "bf16", "f32"}, "f64": {"f16", "bf16", "f32", "f64"}}
 
 
 @dataclass
@@ -321,7 +323,10 @@ class Expander:
             case Call(fn=fn, args=args):
                 return Op(fn, [self.expr(st, a, inst) for a in args])
             case Cast(prec=p, a=a):
-                return Op(f"cast {p}", [self.expr(st, a, inst)])
+                x = self.expr(st, a, inst)
+                if isinstance(x, Leaf) and self.m.program.tensor(x.tensor).prec in EXACT_IN.get(p, ()):
+                    return x  # a widening cast of an input (`f64(b[..])`): the same value
+                return Op(f"cast {p}", [x])
             case Where(cond=c, a=a, b=b):
                 if is_data_cond(c, names):
                     raise Unsupported(f"{st.sid}: a data-dependent where")

@@ -39,15 +39,15 @@ def legal_corpus() -> list:
     return [(k, s) for k, s in corpus() if recorded_verdict(k, s) == "legal"]
 
 
-def scheduled_claim(path: Path) -> str:
-    """The program with every schedule applied, each original kernel added as K_original, and
-    `claim K == K_original` for every kernel."""
+def scheduled_claim(path) -> str:
+    """The program (a file, or a parsed ir.Program) with every schedule applied, each original
+    kernel added as K_original, and `claim K == K_original` for every kernel."""
     from verified_sched import ir
     from verified_sched.dsl import parse_file
     from verified_sched.dsl.printer import print_program
     from verified_sched.ops import apply_op
 
-    program = parse_file(path)
+    program = path if isinstance(path, ir.Program) else parse_file(path)
     out = program
     for sched in program.schedules:
         for op in sched.ops:
