@@ -35,7 +35,8 @@ from .affine import NonAffine, aff, cond, is_data_cond
 from .describe import maps_of
 from .lazy import blend_of
 from .model import KernelModel, Stmt, safe_name
-from .valueflow import Unsupported, ValueFlow, read_tuple
+from .valuedeps import closure_of
+from .valueflow import TooComplex, Unsupported, ValueFlow, read_tuple
 
 BUDGET = 4000  # nodes per kernel expansion
 # precisions whose every value a float type holds exactly
@@ -182,7 +183,10 @@ class Expander:
                 cur = nxt
             if reach is None or reach.is_empty():
                 continue
-            closure, exact = reach.apply_range(start).transitive_closure()
+            try:  # (a relation too complex for isl's closure, which has overflowed the C stack: none)
+                closure, exact = closure_of(reach.apply_range(start))
+            except TooComplex:
+                continue
             if exact:
                 out[op] = (reach, closure)
         return out
