@@ -8,7 +8,7 @@ import struct
 
 import islpy as isl
 
-from .valueexpr import At, Const, Iter, Leaf, Op, Pw, Red
+from .valueexpr import EXACT_IN, At, Const, Iter, Leaf, Op, Pw, Red
 from .valueflow import Unsupported
 
 
@@ -161,3 +161,77 @@ def plain(n) -> bool:
     if isinstance(n, Op):
         return all(plain(a) for a in n.args)
     return isinstance(n, (Const, Leaf, Iter))
+
+
+def same_init(n, init, to_ctx: isl.Map, d: isl.Set, rounds) -> bool:
+    """Within one kernel: `n` (over a term context d) is the value `init` (over the cell context,
+    d -> cell by to_ctx) has at the term's cell: the same constant (by its bits) or a read of the
+    same cell or iterator value, through stores that keep the value (`rounds(at)` is None)."""
+    n, init = _kept(n, rounds), _kept(init, rounds)
+    if n is None or init is None or d.is_empty():
+        return n is not None and init is not None
+    if isinstance(n, Pw):
+        return all(same_init(e, init, to_ctx, d.intersect(pd), rounds) for pd, e in n.pieces)
+    if isinstance(init, Pw):
+        back = to_ctx.intersect_domain(d)
+        return all(same_init(n, e, to_ctx, back.intersect_range(pd).domain(), rounds) for pd, e in init.pieces)
+    if isinstance(n, Const) and isinstance(init, Const):
+        return same_const(n.value, init.value)
+    if (isinstance(n, Leaf) and isinstance(init, Leaf) and n.tensor == init.tensor) or \
+            (isinstance(n, Iter) and isinstance(init, Iter)):
+        try:
+            return n.map.intersect_domain(d).is_equal(to_ctx.intersect_domain(d).apply_range(init.map))
+        except isl.Error:
+            return False
+    return False
+
+
+def _kept(n, rounds):
+    """n without its stores, or None when one of them rounds the value."""
+    while isinstance(n, At):
+        if rounds(n) is not None:
+            return None
+        n = n.body
+    return n
+
+
+
+
+def compute_type(models) -> str | None:
+    """The one compute type (fp.COMPUTE of the stored tensor's precision) of the kernels'
+    statements, or None when there is none. A plain copy of a tensor whose values that type
+    holds exactly into a wider tensor (a tile packed in f64: `stage ... prec=f64`) does not count:
+    the value stays exact there and back. Raises Unsupported for several."""
+    from smt import fp
+    from verified_sched import ir
+    main, copies = set(), []
+    for m in models:
+        for st in m.stmts:
+            prec = m.program.tensor(st.accesses[0].tensor).prec
+            node = st.node
+            v = node.value.a if isinstance(node, ir.Assign) and isinstance(node.value, ir.Cast) else \
+                getattr(node, "value", None)
+            if isinstance(v, ir.Load) and st.blend is None:  # a copy, or a cast copy (`f64(b[..])`)
+                copies.append((fp.COMPUTE[prec], m.program.tensor(v.tensor).prec))
+            elif isinstance(v, ir.Float) and v is node.value and st.blend is None and _f32_exact(v.value):
+                copies.append((fp.COMPUTE[prec], "f32"))  # a constant every float type holds (a pad's 0.0)
+            else:
+                main.add(fp.COMPUTE[prec])
+    if not main:
+        main = {c for c, _ in copies}
+        copies = []
+    for c, src in copies:
+        if len(main) == 1 and c not in main and src not in EXACT_IN.get(next(iter(main)), ()):
+            main.add(c)
+    if len(main) > 1:
+        raise Unsupported(f"the kernels compute in several precisions ({', '.join(sorted(main))}): "
+                          "conversions between compute types inside a value are not modelled")
+    return next(iter(main), None)
+
+
+def _f32_exact(v: float) -> bool:
+    """v is an f32 value (by its bits)."""
+    try:
+        return same_const(struct.unpack("<f", struct.pack("<f", v))[0], v)
+    except OverflowError:
+        return False

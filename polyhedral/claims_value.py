@@ -33,14 +33,13 @@ import islpy as isl
 from smt import fp
 from verified_sched.core.budget import DEFAULT_TIMEOUT
 
-from verified_sched.core import ir
 from . import term_counts
-from .claims_terms import (continues, flat_terms, has_amb, has_red, is_neg_zero, is_zero, leaf_map, node_kind,
-                           plain, same_const, same_ctx, sched_dims, shape_text, single_cell, strip)
-from .affine import NonAffine
+from .claims_terms import (compute_type, continues, flat_terms, has_amb, has_red, is_neg_zero, is_zero, leaf_map,
+                           node_kind, plain, same_const, same_ctx, same_init, sched_dims, shape_text, single_cell,
+                           strip)
 from verified_sched.core.obligations import Decided
 from .describe import coords, param_values
-from . import finite_zero, value_smt
+from . import claims_lift, finite_zero, value_smt
 from .finite_zero import ctx_first
 from .isltools import tensor_box, params_text, point_of
 from .model import KernelModel, safe_name
@@ -106,6 +105,14 @@ class Compare:
                                self.names[1])
             self.hyp.setdefault((x.stmt, y.stmt), []).append((x.inst, y.inst, dom))
             return self.cmp(x.body, y.body, dom)
+        if isinstance(x, (At, Ref)) and isinstance(y, (At, Ref)):
+            # an instance's value met again inside a recurrence on one side, expanded on the other
+            # (a recurrence split into two statements: partition): the pair must be among those
+            # compared, as for two Refs (check_refs; both instances run before the one whose
+            # value is being compared, so the co-induction stays well-founded)
+            rel = x.inst.intersect_domain(dom).reverse().apply_range(y.inst.intersect_domain(dom))
+            self.refs.append(((x.stmt, y.stmt), rel))
+            return
         for at, side in ((x, self.a), (y, self.b)):
             if isinstance(at, At) and self.rounds(side, at):
                 self.structure(dom, f"a value rounded to {self.rounds(side, at)} by a store in "
@@ -330,6 +337,25 @@ class Compare:
                 continue
             if red.op == "+" and (is_neg_zero(inner) or (skip_pos and is_zero(inner))):
                 continue  # adding +0.0 (an empty partial sum, a predicated-off term) changes nothing
+            if red.op in ("max", "min"):  # idempotent: a set of terms, the init among them
+                def init(e, dd):
+                    return same_init(e, red.init, to_ctx, dd, lambda at: self.rounds(side, at))
+                if isinstance(inner, Pw) and (has_red(inner) or any(init(e, d.intersect(pd)) for pd, e in inner.pieces)):
+                    pieces += [(d.intersect(pd), to_ctx, e, ymap) for pd, e in inner.pieces]
+                    continue
+                if isinstance(inner, Op) and inner.name == red.op and has_red(inner):
+                    nested = True  # max(partial, partial): each a set of terms
+                    pieces += [(d, to_ctx, a, None) for a in inner.args]
+                    continue
+                if isinstance(inner, Red) and inner.op == red.op and init(inner.init, d):
+                    nested = True  # a partial max from the same init: its terms
+                    for t in inner.terms:
+                        ch = t.chain.intersect_domain(d)
+                        if not ch.is_empty():
+                            pieces.append((ch.wrap(), ch.domain_map().apply_range(to_ctx), t.body, None))
+                    continue
+                if init(inner, d):
+                    continue  # max(init, init) is init
             for dd, shape, leaves in flat_terms(body, d):
                 if drop and finite_zero.zero_shape(shape, self.lim):
                     self.dropped.terms += 1  # 0 * input: +-0 for finite inputs (finite_zero.py)
@@ -379,46 +405,23 @@ class Compare:
                 raise Unsupported("an in-place recurrence could not be matched instance by instance")
 
 
-def _pure_sums(ma: KernelModel, mb: KernelModel) -> bool:
-    """Both kernels only accumulate (+, no fma) products of inputs into tensors they zeroed first
-    or that start from their inputs: then each cell's value is its initial value plus the sum of
-    its terms, which contraction.py compares as multisets (much cheaper than the value flow)."""
-    from . import contraction
-    if any(st.blend is not None or (isinstance(st.node, ir.Assign) and isinstance(st.node.value, ir.Call)
-                                    and st.node.value.fn == "fma") for m in (ma, mb) for st in m.stmts):
-        return False
-    try:
-        fams = {}
-        shapes = [contraction.Shape(ma, fams), contraction.Shape(mb, fams)]
-    except (contraction.Unsupported, NonAffine, isl.Error):
-        return False
-    if any(p == "set" for s in shapes for p in s.pattern.values()):
-        return False
-    for m in (ma, mb):  # padding is not observable: the sum form would compare it
-        for st in m.stmts:
-            if not st.zero_like:
-                w = st.accesses[0]
-                cells = m.access_map(st, w, storage_view=True).range()
-                if not cells.is_subset(tensor_box(m, w.tensor, False)):
-                    return False
-    return True
-
-
 def equivalence(ma: KernelModel, mb: KernelModel, profile: str, timeout: float = DEFAULT_TIMEOUT) -> list:
-    """[(kind, Decided)]: equivalence and, when equal, reassociation."""
+    """[(kind, Decided)]: equivalence and, when equal, reassociation (data-dependent scatter
+    rows lifted: claims_lift.py)."""
+    return claims_lift.decide(ma, mb, profile, timeout, _equivalence)
+
+
+def _equivalence(ma: KernelModel, mb: KernelModel, profile: str, timeout: float) -> list:
     na, nb = ma.kernel.name, mb.kernel.name
-    if _pure_sums(ma, mb):
-        from . import contraction
+    from . import contraction
+    if contraction.pure_sums(ma, mb):
         out = contraction.equivalence(ma, mb, profile)
         if out[0][1].status != "unknown":
             return out  # else (other groupings or constants, say) the value comparison decides
     try:
-        precs = {ma.program.tensor(st.accesses[0].tensor).prec for m in (ma, mb) for st in m.stmts}
-        if len({fp.COMPUTE[p] for p in precs}) > 1:  # (reads of other precisions convert alike)
-            raise Unsupported(f"the kernels compute in several precisions ({', '.join(sorted(precs))}): "
-                              "conversions between compute types inside a value are not modelled")
+        compute = compute_type((ma, mb))  # (reads of other precisions convert alike)
         sa, sb = Side(ma), Side(mb)
-        cmp = Compare(sa, sb, profile, sorted(precs)[0] if precs else "f32", timeout)
+        cmp = Compare(sa, sb, profile, compute or "f32", timeout)
         for t in sorted(sa.writes() | sb.writes()):
             tensor = ma.program.tensor(t)
             if tensor.memory != "global" or tensor.scratch:

@@ -22,6 +22,7 @@ import struct
 
 from .lazy_isl import isl
 
+from verified_sched.core import ir
 from verified_sched.core.ir import BinOp, Float, Int, Load
 from .affine import NonAffine, aff
 from .isltools import tensor_box, params_text, point_of
@@ -283,3 +284,27 @@ def _order(sa: Shape, sb: Shape, profile: str) -> Decided:
                        {"params": params, "points": [list(tup[0][1]), list(tup[1][1])]})
     return Decided("proved", f"the kernels sum in different orders (reassociation allowed by the {profile} profile)",
                    statement, None, reassociates=True)
+
+
+def pure_sums(ma: KernelModel, mb: KernelModel) -> bool:
+    """Both kernels only accumulate (+, no fma) products of inputs into tensors they zeroed first
+    or that start from their inputs: then each cell's value is its initial value plus the sum of
+    its terms, which contraction.py compares as multisets (much cheaper than the value flow)."""
+    if any(st.blend is not None or (isinstance(st.node, ir.Assign) and isinstance(st.node.value, ir.Call)
+                                    and st.node.value.fn == "fma") for m in (ma, mb) for st in m.stmts):
+        return False
+    try:
+        fams = {}
+        shapes = [Shape(ma, fams), Shape(mb, fams)]
+    except (Unsupported, NonAffine, isl.Error):
+        return False
+    if any(p == "set" for s in shapes for p in s.pattern.values()):
+        return False
+    for m in (ma, mb):  # padding is not observable: the sum form would compare it
+        for st in m.stmts:
+            if not st.zero_like:
+                w = st.accesses[0]
+                cells = m.access_map(st, w, storage_view=True).range()
+                if not cells.is_subset(tensor_box(m, w.tensor, False)):
+                    return False
+    return True

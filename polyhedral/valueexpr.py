@@ -16,7 +16,9 @@ staged tiles disappear because their reads are replaced by what was copied. Node
   the value before the chain's first instance, each `Term` the body `e` over the context
   `[ctx -> Y[y]]` of the chain's instances y of one statement. A chain is every accumulation
   instance of the same operator on the cell, after the last other write of it (so two
-  `s[i] += ...` statements of one nest form one sum).
+  `s[i] += ...` statements of one nest form one sum). A chain whose accumulator is loaded
+  through exact copies from the end of an earlier chain of the operator continues it
+  (`Expander.rounds`: a private accumulator reloaded once per block of the reduction loop).
 """
 from __future__ import annotations
 
@@ -33,9 +35,12 @@ from .affine import NonAffine, aff, cond, is_data_cond
 from .describe import maps_of
 from .lazy import blend_of
 from .model import KernelModel, Stmt, safe_name
-from .valueflow import Unsupported, ValueFlow, read_tuple
+from .valuedeps import closure_of
+from .valueflow import TooComplex, Unsupported, ValueFlow, read_tuple
 
 BUDGET = 4000  # nodes per kernel expansion
+# precisions whose every value a float type holds exactly
+EXACT_IN = {"f32": {"f16", "bf16", "f32"}, "f64": {"f16", "bf16", "f32", "f64"}}
 
 
 @dataclass
@@ -147,8 +152,63 @@ class Expander:
             out[op] = (cand.subtract(blocked), xs.subtract(blocked))
         return out
 
+    @cached_property
+    def rounds(self) -> dict:
+        """op -> (start s -> round end e, start s -> every earlier round's start): a chain whose
+        accumulator is loaded, through exact copies only (`c_acc = c`, `c = c_acc`: a plain
+        read stored at its own precision), from the end e of an earlier chain of the same
+        operator continues that chain (privatize with the reduction loop split outside the
+        private tile: the k blocks are rounds of one sum). Only where isl's transitive closure
+        of the round relation is exact; otherwise the op is absent (each chain's init is then
+        the value it loads, as before)."""
+        out = {}
+        for op, (chain, start) in self.chains.items():
+            starts = start.range()
+            acc = chain.domain()
+            cur = self.m.union_map(self._acc_source(st) for st in self.m.stmts
+                                   if acc_key(st, self.m.pnames) == op).intersect_domain(starts)
+            reach = None
+            for _ in range(8):  # copy hops followed
+                hit = cur.intersect_range(acc)
+                reach = hit if reach is None else reach.union(hit)
+                nxt = None
+                for mp in maps_of(cur.subtract(hit)):
+                    w = self.m.stmt(mp.get_tuple_name(isl.dim_type.out))
+                    k = self._exact_copy(w)
+                    if k is not None:
+                        u = isl.UnionMap.from_map(mp).apply_range(self._source(w, k))
+                        nxt = u if nxt is None else nxt.union(u)
+                if nxt is None or nxt.is_empty():
+                    break
+                cur = nxt
+            if reach is None or reach.is_empty():
+                continue
+            try:  # (a relation too complex for isl's closure, which has overflowed the C stack: none)
+                closure, exact = closure_of(reach.apply_range(start))
+            except TooComplex:
+                continue
+            if exact:
+                out[op] = (reach, closure)
+        return out
+
+    def _exact_copy(self, st: Stmt) -> int | None:
+        """The read access of a statement that stores a plain read at its own precision (its
+        value is the read value, bit for bit), or None."""
+        node = st.node
+        if st.blend is not None or st.acc_op is not None or st.zero_like or not isinstance(node, ir.Assign) \
+                or not isinstance(node.value, Load):
+            return None
+        prec = self.m.program.tensor
+        if prec(node.tensor).prec != prec(node.value.tensor).prec:
+            return None
+        return self._index(st, node.value)
+
     def _acc_source(self, st: Stmt) -> isl.UnionMap:
         k = next(k for k, a in enumerate(st.accesses) if not a.write and a.accumulator)
+        return self._source(st, k)
+
+    def _source(self, st: Stmt, k: int) -> isl.UnionMap:
+        """st instance -> the write instance its read k sees."""
         src = self.f.source_of(st, k)
         out = None
         for mp in maps_of(src):
@@ -181,14 +241,21 @@ class Expander:
     def reduction(self, st: Stmt, key: str, inst: isl.Map) -> Red:
         chain, start = self.chains[key]
         prec = self.m.program.tensor(st.accesses[0].tensor).prec
+        first = isl.UnionMap.from_map(inst).apply_range(start)
+        members = isl.UnionMap.from_map(inst).apply_range(chain)
+        if key in self.rounds:  # earlier rounds of the sum (rounds): their terms, the first one's init
+            reach, closure = self.rounds[key]
+            every = first.union(first.apply_range(closure))
+            members = members.union(every.intersect_range(reach.domain()).apply_range(reach).apply_range(chain))
+            first = every.subtract_range(reach.domain())
         pieces = []
-        for sm in maps_of(isl.UnionMap.from_map(inst).apply_range(start)):
+        for sm in maps_of(first):
             s = self.m.stmt(sm.get_tuple_name(isl.dim_type.out))
             k = next(k for k, a in enumerate(s.accesses) if not a.write and a.accumulator)
             pieces.append((sm.domain(), self.load(s, k, sm)))
         init = pieces[0][1] if len(pieces) == 1 else Pw(pieces)
         red = Red(key, prec, init)
-        for cm in maps_of(isl.UnionMap.from_map(inst).apply_range(chain)):
+        for cm in maps_of(members):
             y = self.m.stmt(cm.get_tuple_name(isl.dim_type.out))
             inner = cm.range_map()
             v = _value(y, self.m.pnames)
@@ -260,7 +327,10 @@ class Expander:
             case Call(fn=fn, args=args):
                 return Op(fn, [self.expr(st, a, inst) for a in args])
             case Cast(prec=p, a=a):
-                return Op(f"cast {p}", [self.expr(st, a, inst)])
+                x = self.expr(st, a, inst)
+                if isinstance(x, Leaf) and self.m.program.tensor(x.tensor).prec in EXACT_IN.get(p, ()):
+                    return x  # a widening cast of an input (`f64(b[..])`): the same value
+                return Op(f"cast {p}", [x])
             case Where(cond=c, a=a, b=b):
                 if is_data_cond(c, names):
                     raise Unsupported(f"{st.sid}: a data-dependent where")

@@ -1,66 +1,37 @@
 """Claims decided by value (polyhedral/claims_value.py) and the value-based dependence fixes.
 
-Item 0: for every legal corpus case, the fully scheduled program plus the original kernel
+Item 0: for every legal kernel of the corpus (tests/cases and examples), the fully scheduled program plus the original kernel
 under another name and `claim scheduled == original` must be proved, and mutants of the
 scheduled kernel whose results differ refuted with a counterexample that replays.
 """
 from __future__ import annotations
 
-import dataclasses
-import re
 from pathlib import Path
 
 import pytest
 
 from verified_sched.oracle.compare import compare_kernels
+from support.claims_corpus import claim_reports, legal_corpus, own_reports, scheduled_claim
 from verified_sched.core import ir
-from verified_sched.dsl import parse_file, parse_text
-from verified_sched.core.printer import print_program
-from verified_sched.ops import apply_op
-from verified_sched.verify.driver import verify_claim, verify_program
+from verified_sched.dsl import parse_text
+from verified_sched.verify.driver import verify_program
 
 CASES = Path(__file__).resolve().parent / "cases"
-LEGAL = sorted(p.stem for p in CASES.glob("*.vs") if re.search(r"#\s*expect:\s*legal", p.read_text()))
-# Not proved, with the reason (never proved wrongly): a fuzz regression kept for its dependence
-# verdict, whose blended tail leaves `y[I] = y[I]` pieces: the scheduled kernel's value
-# expression then reads y's own earlier value, which the comparison takes for an in-place
-# recurrence the original does not have.
-NOT_PROVED = {"fuzz_partition_blend_noop_dependence": "unknown",
-              # the winograd op's claim hook recognizes a kernel that IS the rewrite of the other;
-              # after a partition it is not, and the value comparison of the rewritten nest runs
-              # out of isl's operation budget: unknown, never legal
-              "fuzz_partition_winograd_renamed_provenance": "unknown"}
-
-
-def scheduled_claim(path: Path) -> str:
-    """The program with every schedule applied, each original kernel added as K_original, and
-    `claim K == K_original` for every kernel."""
-    program = parse_file(path)
-    out = program
-    for sched in program.schedules:
-        for op in sched.ops:
-            out = apply_op(out, sched.kernel, op)
-    extra = tuple(dataclasses.replace(k, name=k.name + "_original") for k in program.kernels)
-    claims = tuple(ir.Claim(k.name, k.name + "_original") for k in program.kernels)
-    out = dataclasses.replace(out, kernels=out.kernels + extra, schedules=(), claims=claims)
-    return print_program(out)
-
-
-def claim_reports(text: str, profile=None):
-    program = parse_text(text)
-    prof = profile or program.profile or "default"
-    return [verify_claim(program, c, prof, 30.0) for c in program.claims]
+# every legal kernel of tests/cases and examples (legal by its golden verify report):
+# `claim scheduled == original` is proved for each (tests/support/claims_corpus.py, which also
+# runs as a script and reports proved / unknown / refuted per file)
+LEGAL = [f"{key}/{stem}" for key, stem in legal_corpus()]
+# Not proved, with the reason (never proved wrongly): none.
+NOT_PROVED: dict = {}
 
 
 def test_the_legal_corpus_is_collected():
-    assert len(LEGAL) >= 20
+    assert len(LEGAL) >= 60 and any(n.startswith("examples/") for n in LEGAL)
 
 
 @pytest.mark.parametrize("name", LEGAL)
 def test_scheduled_equals_original_by_value(name):
-    text = scheduled_claim(CASES / f"{name}.vs")
-    reports = claim_reports(text)
-    own = [r for r in reports if r.kernel.endswith("_original")]
+    own = own_reports(*name.split("/"))
     assert own
     for r in own:  # every one, split_reduction (scratch partials) and winograd_odd included
         assert r.verdict == NOT_PROVED.get(name, "legal"), [(o.kind, o.status, o.message) for o in r.obligations]

@@ -7,7 +7,8 @@ bounds, the transform identity per tile position by z3, the profile and, with de
 ranges, exactness). A claim reuses those proofs unchanged when one side IS that rewrite of the
 other: the rewrite of the other kernel (`rewrite_kernel`) is structurally equal to it, up to
 statement ids and provenance (which only name instances for the verifier; `vsched show`
-prints neither, so a printed scheduled program re-parsed has parser ids), and the tensors the
+prints neither, so a printed scheduled program re-parsed has parser ids) and the names of
+loop iterators (a partition before the rewrite renames them), and the tensors the
 rewrite mints are declared as the rewrite declares them. Then the op's obligations of the
 pair (other kernel, its rewrite) are the claim's, and the claim is proved exactly where the op
 is: under the approximate profile (under another profile the `profile` obligation is refuted,
@@ -43,6 +44,35 @@ def _anonymous(body: tuple) -> tuple:
     return tuple(ir.rewrite(s, fn) for s in body)
 
 
+def _alpha(body: tuple) -> tuple | None:
+    """The body with every loop iterator renamed by its binding position (`%0`, `%1`, ...:
+    no identifier can be spelled so), its uses inside the loop renamed alike: two bodies equal
+    after it are equal up to the names of their loop iterators, which mean nothing for a run
+    (a partition before the rewrite renames `n` to `np0_0`, and the rewrite names its loops
+    after it). None for a body with a tensor-core block (its lane names a loop too)."""
+    count = iter(range(1 << 30))
+
+    def go(stmts: tuple, env: dict):
+        out = []
+        for s in stmts:
+            if isinstance(s, ir.For):
+                name = f"%{next(count)}"
+                out.append(dataclasses.replace(s, var=name, lo=ir.substitute(s.lo, env), hi=ir.substitute(s.hi, env),
+                                               body=go(s.body, {**env, s.var: ir.Var(name)})))
+            elif isinstance(s, ir.If):
+                out.append(dataclasses.replace(s, cond=ir.substitute(s.cond, env), then=go(s.then, env),
+                                               orelse=go(s.orelse, env)))
+            elif isinstance(s, ir.TensorCore):
+                raise LookupError
+            else:
+                out.append(ir.substitute(s, env))
+        return tuple(out)
+    try:
+        return go(body, {})
+    except LookupError:
+        return None
+
+
 def rewrite_pair(program: ir.Program, new: str, old: str):
     """(before, after) programs of the `winograd` op that turns kernel `old` into kernel `new`
     (the after side is the op's own rewrite, with its statement ids), or None when `new` is not
@@ -52,7 +82,10 @@ def rewrite_pair(program: ir.Program, new: str, old: str):
     before = dataclasses.replace(program, tensors=tuple(t for t in program.tensors if t.name not in only_new),
                                  kernels=(kold,), schedules=(), claims=())
     after, minted, _ = rewrite_kernel(before, old)
-    if not minted or _anonymous(after.kernel(old).body) != _anonymous(knew.body):
+    if not minted:
+        return None
+    mine, theirs = _anonymous(after.kernel(old).body), _anonymous(knew.body)
+    if mine != theirs and (_alpha(mine) is None or _alpha(mine) != _alpha(theirs)):
         return None
     declared = {t.name: t for t in program.tensors}
     minted_tensors = [t for t in after.tensors if t.name in only_new]
