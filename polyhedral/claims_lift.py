@@ -25,7 +25,7 @@ import dataclasses
 
 import islpy as isl
 
-from verified_sched import ir
+from verified_sched.core import ir
 from .affine import NonAffine, aff, cond
 
 
@@ -173,7 +173,7 @@ def decide(ma, mb, profile: str, timeout: float, compare) -> list:
     """`compare(ma, mb, profile, timeout)` (claims_value's comparison) on the lifted kernels
     where a statement reads data in an index or a guard, else on the kernels themselves. A
     lifted answer other than proved is unknown (module docstring)."""
-    from verified_sched.obligations import Decided
+    from verified_sched.core.obligations import Decided
     from .model import KernelModel
     names = (ma.kernel.name, mb.kernel.name)
     if all(ma.is_exact(st) for st in ma.stmts) and all(mb.is_exact(st) for st in mb.stmts):

@@ -203,7 +203,7 @@ def compute_type(models) -> str | None:
     holds exactly into a wider tensor (a tile packed in f64: `stage ... prec=f64`) does not count:
     the value stays exact there and back. Raises Unsupported for several."""
     from smt import fp
-    from verified_sched import ir
+    from verified_sched.core import ir
     main, copies = set(), []
     for m in models:
         for st in m.stmts:

@@ -42,9 +42,9 @@ def legal_corpus() -> list:
 def scheduled_claim(path) -> str:
     """The program (a file, or a parsed ir.Program) with every schedule applied, each original
     kernel added as K_original, and `claim K == K_original` for every kernel."""
-    from verified_sched import ir
+    from verified_sched.core import ir
     from verified_sched.dsl import parse_file
-    from verified_sched.dsl.printer import print_program
+    from verified_sched.core.printer import print_program
     from verified_sched.ops import apply_op
 
     program = path if isinstance(path, ir.Program) else parse_file(path)
@@ -60,7 +60,7 @@ def scheduled_claim(path) -> str:
 
 def claim_reports(text: str, profile=None, timeout: float = 30.0):
     from verified_sched.dsl import parse_text
-    from verified_sched.verify import verify_claim
+    from verified_sched.verify.driver import verify_claim
 
     program = parse_text(text)
     prof = profile or program.profile or "default"
@@ -75,8 +75,8 @@ def own_reports(key: str, stem: str, timeout: float = 30.0) -> list:
 
 def verify_legal(key: str, stem: str) -> bool:
     from verified_sched.dsl import parse_file
-    from verified_sched.obligations import verdict
-    from verified_sched.verify import verify_program
+    from verified_sched.core.obligations import verdict
+    from verified_sched.verify.driver import verify_program
 
     reps = verify_program(parse_file(DIRS[key] / f"{stem}.vs"))
     return verdict([o for r in reps for o in r.obligations]) == "legal"
