@@ -169,13 +169,67 @@ def _isl_set(params: tuple, iters: tuple, text: str) -> isl.Set:
 
 class Context:
     """What is known at a program point: parameter constraints, enclosing loop bounds and
-    enclosing guards, as affine conditions (the ones isl cannot read are dropped)."""
+    enclosing guards, as affine conditions (the ones isl cannot read are dropped).
+
+    `add` and `with_loop` are lazy: the conditions are turned into isl text only when a
+    decision needs the context (`facts`), once per context, each context sharing the text of
+    the one it was made from. The simplifier enters every loop of a nest but asks isl only
+    where something is left to decide, so entering a loop costs no conversion.
+
+    `decide` states only the facts that share a name with the condition, directly or through
+    other such facts (params included): the rest constrain other names, so they cannot make
+    the condition true or false (they can only make the whole context empty, where any answer
+    holds). A guard deep in a nest is then decided over its own loops, not the whole nest."""
 
     def __init__(self, params: tuple, facts: tuple = (), iters: tuple = (), exact: bool = True):
         self.params = tuple(params)
-        self.facts = tuple(facts)
+        self._facts = tuple(facts)
+        self._names = tuple(None for _ in self._facts)  # each fact's names (None: unknown, all)
         self.iters = tuple(iters)
-        self.exact = exact  # False once a fact isl cannot read was dropped
+        self._exact = exact  # False once a fact isl cannot read was dropped
+        self._base = None  # (the context this one extends, its conditions: (cond, iters known then))
+
+    @property
+    def facts(self) -> tuple:
+        self._resolve()
+        return self._facts
+
+    @property
+    def exact(self) -> bool:
+        self._resolve()
+        return self._exact
+
+    def _resolve(self) -> None:
+        chain, ctx = [], self
+        while ctx._base is not None:  # the unresolved contexts this one extends, innermost first
+            chain.append(ctx)
+            ctx = ctx._base[0]
+        for ctx in reversed(chain):
+            parent, conds = ctx._base
+            facts, names, exact = list(parent._facts), list(parent._names), parent._exact
+            for cond, known in conds:
+                text = self._text(cond, known)
+                if text is None:
+                    exact = False
+                else:
+                    facts.append(text)
+                    names.append(frozenset(ir.free_vars(cond)))
+            ctx._facts, ctx._names, ctx._exact, ctx._base = tuple(facts), tuple(names), exact, None
+
+    def _text(self, cond, known: tuple):
+        """The isl text of `cond`, or None when it mentions a name not known (params, the
+        iterators `known` when it was added) or isl cannot read it."""
+        if not all(n in self.params or n in known for n in ir.free_vars(cond)):
+            return None
+        try:
+            return isl_cond(cond)
+        except NotAffine:
+            return None
+
+    def _extended(self, iters: tuple, conds: tuple) -> "Context":
+        ctx = Context(self.params, (), iters)
+        ctx._base = (self, tuple((c, iters) for c in conds))
+        return ctx
 
     @staticmethod
     def of_program(program: ir.Program) -> "Context":
@@ -185,32 +239,41 @@ class Context:
                 facts.append(isl_cond(c))
             except NotAffine:
                 pass
-        return Context(tuple(program.params), tuple(facts), (),
-                       len(facts) == len(program.constraints))
+        ctx = Context(tuple(program.params), tuple(facts), (), len(facts) == len(program.constraints))
+        ctx._names = tuple(frozenset(program.params) for _ in facts)
+        return ctx
 
     def _known_var(self, names) -> bool:
         return all(n in self.params or n in self.iters for n in names)
 
     def add(self, cond) -> "Context":
-        if not self._known_var(ir.free_vars(cond)):
-            return Context(self.params, self.facts, self.iters, False)
-        try:
-            text = isl_cond(cond)
-        except NotAffine:
-            return Context(self.params, self.facts, self.iters, False)
-        return Context(self.params, self.facts + (text,), self.iters, self.exact)
+        return self._extended(self.iters, (cond,))
 
     def with_loop(self, loop: For) -> "Context":
-        ctx = Context(self.params, self.facts, self.iters + (loop.var,), self.exact)
         v = Var(loop.var)
-        return ctx.add(Cmp("<=", loop.lo, v)).add(Cmp("<", v, loop.hi))
+        return self._extended(self.iters + (loop.var,), (Cmp("<=", loop.lo, v), Cmp("<", v, loop.hi)))
 
     def with_iter(self, name: str) -> "Context":
-        return Context(self.params, self.facts, self.iters + (name,), self.exact)
+        return self._extended(self.iters + (name,), ())
 
     def set(self, extra: str | None = None) -> isl.Set:
         parts = list(self.facts) + ([extra] if extra else [])
         return _isl_set(self.params, self.iters, " and ".join(parts) if parts else "0 = 0")
+
+    def _relevant(self, names) -> tuple:
+        """(facts, iterators) that share a name with `names`, directly or through other such
+        facts (a fact whose names are unknown, or that has none, is always kept)."""
+        self._resolve()
+        names, keep = set(names), [False] * len(self._facts)
+        grew = True
+        while grew:
+            grew = False
+            for k, fn in enumerate(self._names):
+                if not keep[k] and (fn is None or not fn or not fn.isdisjoint(names)):
+                    keep[k], grew = True, True
+                    names |= set(self.params) | set(self.iters) if fn is None else fn
+        return (tuple(f for f, k in zip(self._facts, keep) if k),
+                tuple(v for v in self.iters if v in names))
 
     def _space_ok(self, node) -> bool:
         return self._known_var(ir.free_vars(node))
@@ -219,16 +282,21 @@ class Context:
         """True / False when isl proves `cond` always / never holds here, else None."""
         if isinstance(cond, BoolConst):
             return cond.value
+        if isinstance(cond, Cmp):  # constants on both sides: decided exactly, without isl
+            la, lb = linear_form(cond.a, False), linear_form(cond.b, False)
+            if la is not None and lb is not None and not la[0] and not lb[0]:
+                return _CMP[cond.op](la[1], lb[1])
         if not self._space_ok(cond):
             return None
         try:
             text = isl_cond(cond)
         except NotAffine:
             return None
-        dom = self.set()
+        facts, iters = self._relevant(ir.free_vars(cond))
+        dom = _isl_set(self.params, iters, " and ".join(facts) if facts else "0 = 0")
         if dom.is_empty():
             return None  # unreachable: leave it to the caller (loops are dropped separately)
-        yes = self.set(text)
+        yes = _isl_set(self.params, iters, " and ".join(facts + (text,)))
         if yes.is_empty():
             return False
         if dom.is_subset(yes):
@@ -248,6 +316,10 @@ class Context:
         if s.is_empty():
             return None
         return point_dict(s.sample_point(), self.params, self.iters)
+
+
+_CMP = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__, "==": int.__eq__,
+        "!=": int.__ne__}
 
 
 def point_dict(point: isl.Point, params: tuple, iters: tuple) -> dict:
