@@ -171,64 +171,45 @@ class Context:
     """What is known at a program point: parameter constraints, enclosing loop bounds and
     enclosing guards, as affine conditions (the ones isl cannot read are dropped).
 
-    `add` and `with_loop` are lazy: the conditions are turned into isl text only when a
-    decision needs the context (`facts`), once per context, each context sharing the text of
-    the one it was made from. The simplifier enters every loop of a nest but asks isl only
-    where something is left to decide, so entering a loop costs no conversion.
-
+    `add` and `with_loop` are lazy: a condition becomes isl text only when a decision states
+    it, once (contexts made from this one share its facts), so entering a loop costs nothing.
     `decide` states only the facts that share a name with the condition, directly or through
     other such facts (params included): the rest constrain other names, so they cannot make
-    the condition true or false (they can only make the whole context empty, where any answer
-    holds). A guard deep in a nest is then decided over its own loops, not the whole nest."""
+    the condition true or false (only the whole context empty, where any answer holds). A
+    guard deep in a nest is decided over its own loops, not the whole nest."""
 
     def __init__(self, params: tuple, facts: tuple = (), iters: tuple = (), exact: bool = True):
         self.params = tuple(params)
-        self._facts = tuple(facts)
-        self._names = tuple(None for _ in self._facts)  # each fact's names (None: unknown, all)
         self.iters = tuple(iters)
-        self._exact = exact  # False once a fact isl cannot read was dropped
-        self._base = None  # (the context this one extends, its conditions: (cond, iters known then))
+        self.exact = exact  # every parameter constraint is a fact (a later one isl cannot read is dropped)
+        # one entry per fact, shared with the contexts made from this one: [condition or None,
+        # iterators known when added, its names or None, its text, None (dropped) or _PENDING]
+        self._entries = tuple([None, (), None, f] for f in facts)
 
     @property
     def facts(self) -> tuple:
-        self._resolve()
-        return self._facts
+        return tuple(t for t in map(self._entry_text, self._entries) if t is not None)
 
-    @property
-    def exact(self) -> bool:
-        self._resolve()
-        return self._exact
+    def _entry_text(self, entry):
+        if entry[3] is _PENDING:
+            entry[3] = None
+            if all(n in self.params or n in entry[1] for n in ir.free_vars(entry[0])):
+                try:
+                    entry[3] = isl_cond(entry[0])
+                except NotAffine:
+                    pass
+        return entry[3]
 
-    def _resolve(self) -> None:
-        chain, ctx = [], self
-        while ctx._base is not None:  # the unresolved contexts this one extends, innermost first
-            chain.append(ctx)
-            ctx = ctx._base[0]
-        for ctx in reversed(chain):
-            parent, conds = ctx._base
-            facts, names, exact = list(parent._facts), list(parent._names), parent._exact
-            for cond, known in conds:
-                text = self._text(cond, known)
-                if text is None:
-                    exact = False
-                else:
-                    facts.append(text)
-                    names.append(frozenset(ir.free_vars(cond)))
-            ctx._facts, ctx._names, ctx._exact, ctx._base = tuple(facts), tuple(names), exact, None
-
-    def _text(self, cond, known: tuple):
-        """The isl text of `cond`, or None when it mentions a name not known (params, the
-        iterators `known` when it was added) or isl cannot read it."""
-        if not all(n in self.params or n in known for n in ir.free_vars(cond)):
-            return None
-        try:
-            return isl_cond(cond)
-        except NotAffine:
-            return None
+    @staticmethod
+    def _entry_names(entry):
+        """The names a fact mentions (None: not known, taken as every name)."""
+        if entry[2] is None and entry[0] is not None:
+            entry[2] = frozenset(ir.free_vars(entry[0]))
+        return entry[2]
 
     def _extended(self, iters: tuple, conds: tuple) -> "Context":
-        ctx = Context(self.params, (), iters)
-        ctx._base = (self, tuple((c, iters) for c in conds))
+        ctx = Context(self.params, (), iters, self.exact)
+        ctx._entries = self._entries + tuple([c, iters, None, _PENDING] for c in conds)
         return ctx
 
     @staticmethod
@@ -240,7 +221,8 @@ class Context:
             except NotAffine:
                 pass
         ctx = Context(tuple(program.params), tuple(facts), (), len(facts) == len(program.constraints))
-        ctx._names = tuple(frozenset(program.params) for _ in facts)
+        for e in ctx._entries:
+            e[2] = frozenset(program.params)
         return ctx
 
     def _known_var(self, names) -> bool:
@@ -262,18 +244,22 @@ class Context:
 
     def _relevant(self, names) -> tuple:
         """(facts, iterators) that share a name with `names`, directly or through other such
-        facts (a fact whose names are unknown, or that has none, is always kept)."""
-        self._resolve()
-        names, keep = set(names), [False] * len(self._facts)
+        facts (a fact whose names are unknown, or that has none, is always kept); only those
+        facts are turned into isl text."""
+        names, entries = set(names), self._entries
+        keep = [False] * len(entries)
         grew = True
         while grew:
             grew = False
-            for k, fn in enumerate(self._names):
-                if not keep[k] and (fn is None or not fn or not fn.isdisjoint(names)):
+            for k, e in enumerate(entries):
+                if keep[k]:
+                    continue
+                fn = self._entry_names(e)
+                if fn is None or not fn or not fn.isdisjoint(names):
                     keep[k], grew = True, True
                     names |= set(self.params) | set(self.iters) if fn is None else fn
-        return (tuple(f for f, k in zip(self._facts, keep) if k),
-                tuple(v for v in self.iters if v in names))
+        facts = tuple(t for e, k in zip(entries, keep) if k for t in [self._entry_text(e)] if t is not None)
+        return facts, tuple(v for v in self.iters if v in names)
 
     def _space_ok(self, node) -> bool:
         return self._known_var(ir.free_vars(node))
@@ -318,6 +304,7 @@ class Context:
         return point_dict(s.sample_point(), self.params, self.iters)
 
 
+_PENDING = object()  # a fact not yet turned into isl text
 _CMP = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__, "==": int.__eq__,
         "!=": int.__ne__}
 
