@@ -30,7 +30,7 @@ from verified_sched.ir import Load
 from .affine import NonAffine, TRUE, aff, approx_cond, cond, join_and
 from . import pairs
 from .memo import isl_map, isl_set, memoized
-from .order import piece
+from .order import always, piece
 # the statements and their builder (re-exported: other modules import them from here)
 from .model_build import HW_AXES, Access, Loop, Stmt, StatementBuilder, safe_name  # noqa: F401
 
@@ -248,8 +248,10 @@ class KernelModel:
     @cached_property
     def conflicts(self) -> isl.UnionMap:
         """Pairs of instances (either order) where one writes a cell the other accesses."""
-        w, a = self.writes, self.accesses
-        return w.apply_range(a.reverse()).union(a.apply_range(w.reverse()))
+        w, r = self.writes, self.reads
+        # W.A^-1 + A.W^-1 with A = W + R: the write-write pairs composed once, not twice
+        wr = w.apply_range(r.reverse())
+        return w.apply_range(w.reverse()).union(wr).union(wr.reverse())
 
     @memoized
     def prov_map(self, st: Stmt) -> isl.Map:
@@ -348,7 +350,9 @@ class KernelModel:
             return self.conflicts.intersect(self.before)
         def constraint(s, t):  # (conflicts lie within the statements' domains already)
             c = self.before_pair(s, t)
-            return None if c is None else isl_map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))
+            if c is None or always(c):  # always: the piece as it is (no map parsed per pair)
+                return None if c is None else True
+            return isl_map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))
         out = pairs.restrict(self.conflicts, {st.name: st for st in self.stmts}, constraint, self.union_map)
         return self.conflicts.intersect(self.before) if out is None else out
 

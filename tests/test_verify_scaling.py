@@ -145,3 +145,49 @@ def test_32_one_cell_statements_are_decided():
     from verified_sched.dsl import parse_text
 
     assert file_report_json(verify_program(parse_text(_one_cell(32))), "c")["verdict"] == "legal"
+
+
+def test_one_cell_dependences_parse_no_map_per_statement_pair(monkeypatch):
+    """Two top-level statements are ordered by their positions alone: their pieces of the
+    dependences and of the order are the conflicting pairs / the domains' product as they
+    are, not a map parsed and intersected per statement pair (n^2 for n statements)."""
+    from polyhedral import model as model_mod
+    from polyhedral import order
+    from polyhedral.model import KernelModel
+    from verified_sched.dsl import parse_text
+
+    counts = {}
+    for n in (8, 16):
+        m = KernelModel(parse_text(_one_cell(n)), "k")
+        m.conflicts  # noqa: B018 - built first: only the order's maps are counted
+        parsed = []
+        for mod in (model_mod, order):
+            real = getattr(mod, "isl_map")
+            monkeypatch.setattr(mod, "isl_map", lambda t, real=real, parsed=parsed: parsed.append(t) or real(t))
+        assert not m.dependences.is_empty()
+        assert not order.before_on(m, m.dependences).is_empty()
+        counts[n] = len(parsed)
+        monkeypatch.undo()
+    assert counts[8] == counts[16] <= 1, counts  # (the loop statement with itself)
+
+
+def test_conflicts_equal_writes_against_all_accesses():
+    """`conflicts` composes the write-write pairs once: the same relation as W.A^-1 + A.W^-1."""
+    from polyhedral.model import KernelModel
+    from verified_sched.dsl import parse_text
+
+    text = """params N where N >= 2
+tensor x[N] f32
+tensor y[N] f32
+tensor s[1] f32
+kernel k {
+  for i in 0 .. N {
+    y[i] = x[i] + y[N - 1 - i]
+    s[0] += y[i]
+  }
+  x[0] = s[0]
+}
+"""
+    m = KernelModel(parse_text(text), "k")
+    w, a = m.writes, m.accesses
+    assert m.conflicts.is_equal(w.apply_range(a.reverse()).union(a.apply_range(w.reverse())))
