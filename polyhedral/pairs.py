@@ -16,8 +16,9 @@ import islpy as isl
 def restrict(rel: isl.UnionMap, stmts: dict, constraint, union):
     """`rel` with each piece (statement s -> statement t, `stmts` mapping tuple names to
     statements) intersected with `constraint(s, t)` (an isl.Map in that piece's space; None
-    when no pair of those statements qualifies, True when every pair does); `union(maps)` builds the result. None when a
-    piece's tuple names no statement (the caller then intersects the general way)."""
+    when no pair of those statements qualifies, True when every pair does: the piece as it
+    is); `union(maps)` builds the result. None when a piece's tuple names no statement (the
+    caller then intersects the general way)."""
     pieces, maps = [], []
     rel.foreach_map(pieces.append)
     for piece in pieces:
