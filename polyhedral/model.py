@@ -30,7 +30,7 @@ from verified_sched.core.ir import Load
 from .affine import NonAffine, TRUE, aff, approx_cond, cond, join_and
 from . import pairs
 from .memo import isl_map, isl_set, memoized
-from .order import piece
+from .order import always, piece
 # the statements and their builder (re-exported: other modules import them from here)
 from .model_build import HW_AXES, Access, Loop, Stmt, StatementBuilder, safe_name  # noqa: F401
 
@@ -199,11 +199,15 @@ class KernelModel:
         return out
 
     def union_map(self, maps) -> isl.UnionMap:
-        u = None
-        for m in maps:
-            m = isl.UnionMap.from_map(m) if isinstance(m, isl.Map) else m
-            u = m if u is None else u.union(m)
-        return u if u is not None else isl.UnionMap.empty(isl.Space.params_alloc(isl.DEFAULT_CONTEXT, 0))
+        """The union of `maps` (isl.Map or isl.UnionMap), merged pairwise in rounds: each union
+        copies its operands, so adding one map at a time costs quadratic time in their number
+        (n statements on one cell relate n^2 statement pairs)."""
+        us = [isl.UnionMap.from_map(m) if isinstance(m, isl.Map) else m for m in maps]
+        if not us:
+            return isl.UnionMap.empty(isl.Space.params_alloc(isl.DEFAULT_CONTEXT, 0))
+        while len(us) > 1:
+            us = [us[k].union(us[k + 1]) if k + 1 < len(us) else us[k] for k in range(0, len(us), 2)]
+        return us[0]
 
     def store_map(self, st: Stmt) -> isl.Map:
         """The effective stores of a statement: `t[f] = t[g]` stores nothing where f = g."""
@@ -244,8 +248,10 @@ class KernelModel:
     @cached_property
     def conflicts(self) -> isl.UnionMap:
         """Pairs of instances (either order) where one writes a cell the other accesses."""
-        w, a = self.writes, self.accesses
-        return w.apply_range(a.reverse()).union(a.apply_range(w.reverse()))
+        w, r = self.writes, self.reads
+        # W.A^-1 + A.W^-1 with A = W + R: the write-write pairs composed once, not twice
+        wr = w.apply_range(r.reverse())
+        return w.apply_range(w.reverse()).union(wr).union(wr.reverse())
 
     @memoized
     def prov_map(self, st: Stmt) -> isl.Map:
@@ -269,12 +275,17 @@ class KernelModel:
 
     def same_acc_op(self) -> isl.UnionMap:
         """Universe pairs of accumulation statements with the same operator: accumulations of one
-        operator into one cell form one reduction, even from two statements of a nest."""
+        operator into one cell form one reduction, even from two statements of a nest. Built per
+        operator as the product of its statements' universe with itself (one isl operation per
+        operator, not one parsed map per statement pair)."""
+        by_op: dict = {}
+        for st in self.stmts:
+            if st.acc_op is not None:
+                by_op.setdefault(st.acc_op, []).append(st)
         maps = []
-        for a in self.stmts:
-            for b in self.stmts:
-                if a.acc_op is not None and a.acc_op == b.acc_op:
-                    maps.append(isl_map(self.space(f"{self.tup(a, 'a')} -> {self.tup(b, 'b')}")))
+        for sts in by_op.values():
+            u = isl.UnionSet(self.space("; ".join(self.tup(st) for st in sts)))
+            maps.append(isl.UnionMap.from_domain_and_range(u, u))
         return self.union_map(maps)
 
     @cached_property
@@ -339,7 +350,9 @@ class KernelModel:
             return self.conflicts.intersect(self.before)
         def constraint(s, t):  # (conflicts lie within the statements' domains already)
             c = self.before_pair(s, t)
-            return None if c is None else isl_map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))
+            if c is None or always(c):  # always: the piece as it is (no map parsed per pair)
+                return None if c is None else True
+            return isl_map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))
         out = pairs.restrict(self.conflicts, {st.name: st for st in self.stmts}, constraint, self.union_map)
         return self.conflicts.intersect(self.before) if out is None else out
 

@@ -15,9 +15,10 @@ from .lazy_isl import isl
 
 def restrict(rel: isl.UnionMap, stmts: dict, constraint, union):
     """`rel` with each piece (statement s -> statement t, `stmts` mapping tuple names to
-    statements) intersected with `constraint(s, t)` (an isl.Map in that piece's space, or None
-    when no pair of those statements qualifies); `union(maps)` builds the result. None when a
-    piece's tuple names no statement (the caller then intersects the general way)."""
+    statements) intersected with `constraint(s, t)` (an isl.Map in that piece's space; None
+    when no pair of those statements qualifies, True when every pair does: the piece as it
+    is); `union(maps)` builds the result. None when a piece's tuple names no statement (the
+    caller then intersects the general way)."""
     pieces, maps = [], []
     rel.foreach_map(pieces.append)
     for piece in pieces:
@@ -26,6 +27,8 @@ def restrict(rel: isl.UnionMap, stmts: dict, constraint, union):
         if s is None or t is None:
             return None
         c = constraint(s, t)
-        if c is not None:
+        if c is True:
+            maps.append(piece)
+        elif c is not None:
             maps.append(piece.intersect(c))
     return union(maps) if maps else rel.subtract(rel)

@@ -44,3 +44,151 @@ def test_nested_splits_affine_text_walks_no_leaf(monkeypatch):
     monkeypatch.setattr(affine, "walk", lambda e: walks.append(e) or real(e))
     assert file_report_json(verify_program(program), "s")["verdict"] == "legal"
     assert walks == []
+
+
+def _nested_splits(n: int) -> str:
+    ops = "".join(f"  split i{k} by 2 -> i{k + 1}, j{k + 1}\n" for k in range(n))
+    return (f"params T where T >= 1\ntensor x[{2 ** n} * T] f32\ntensor y[{2 ** n} * T] f32\n"
+            f"kernel k {{\n  for i0 in 0 .. {2 ** n} * T {{\n    y[i0] = x[i0]\n  }}\n}}\n"
+            f"schedule k {{\n{ops}}}\n")
+
+
+def _apply_all(text: str):
+    from verified_sched.dsl import parse_text
+    from verified_sched.ops import apply_op
+    from verified_sched.ops.common import pin_provenance
+
+    program = parse_text(text)
+    for op in program.schedule_for("k").ops:
+        program = apply_op(pin_provenance(program, "k"), "k", op)
+    return program
+
+
+def test_nested_splits_simplifier_states_facts_linearly(monkeypatch):
+    """Each split's simplification entered every loop of the deepened nest and turned each
+    loop's bounds into isl text (and parsed the whole nest's context to drop the tail guard):
+    quadratic in the splits. Now a fact becomes text only when a decision states it, and the
+    guard is decided over the facts that share its names: the texts grow linearly."""
+    from verified_sched import simplify
+
+    counts, real = {}, simplify.isl_cond
+    for n in (8, 16):
+        calls = []
+        monkeypatch.setattr(simplify, "isl_cond", lambda c, calls=calls: calls.append(c) or real(c))
+        _apply_all(_nested_splits(n))
+        counts[n] = len(calls)
+    assert counts[16] <= 2 * counts[8], counts  # 64 and 128 (were 164 and 520)
+
+
+def test_context_decides_over_the_facts_sharing_names():
+    """A condition is decided over the facts connected to its names (params included): the
+    unrelated loop j is left out, the chain i -> k -> N is kept."""
+    from verified_sched.ir import Cmp, Int, Var
+    from verified_sched.simplify import Context
+
+    i, j, k, n = Var("i"), Var("j"), Var("k"), Var("N")
+    ctx = Context(("N",), ()).with_iter("k").add(Cmp("<", k, n)).add(Cmp(">=", k, Int(0)))
+    ctx = ctx.with_iter("j").add(Cmp(">=", j, Int(5))).with_iter("i").add(Cmp("<", i, k))
+    ctx = ctx.add(Cmp(">=", i, Int(0)))
+    facts, iters = ctx._relevant({"i"})  # noqa: SLF001
+    assert iters == ("k", "i") and not any("v_j" in f for f in facts)
+    assert ctx.decide(Cmp("<", i, n)) is True
+    assert ctx.decide(Cmp(">", j, Int(4))) is True
+    assert ctx.decide(Cmp("<", i, Int(3))) is None
+    assert ctx.facts and ctx.exact
+
+
+def _one_cell(n: int) -> str:
+    stmts = "\n".join(f"  s[0] += x[{k}]" for k in range(n))
+    return (f"params N where N >= {n}\ntensor x[N] f32\ntensor y[N] f32\ntensor s[1] f32\n"
+            f"kernel k {{\n{stmts}\n  for i in 0 .. N {{\n    y[i] = x[i]\n  }}\n}}\n"
+            "schedule k {\n  split i by 4 -> io, ii\n}\n")
+
+
+def test_one_cell_accumulations_pair_per_operator_not_per_statement_pair(monkeypatch):
+    """`same_acc_op` parsed one universe map per pair of accumulation statements (n^2 for n
+    statements on one cell) and added them to a union one at a time; now one product per
+    operator, equal to the pairwise union."""
+    import islpy as isl
+
+    from polyhedral import model as model_mod
+    from polyhedral.model import KernelModel
+    from verified_sched.dsl import parse_text
+
+    m = KernelModel(parse_text(_one_cell(12)), "k")
+    parsed = []
+    real = model_mod.isl_map
+    monkeypatch.setattr(model_mod, "isl_map", lambda t, real=real: parsed.append(t) or real(t))
+    got = m.same_acc_op()
+    assert parsed == []
+    acc = [st for st in m.stmts if st.acc_op is not None]
+    want = [isl.Map(m.space(f"{m.tup(a, 'a')} -> {m.tup(b, 'b')}")) for a in acc for b in acc]
+    assert len(acc) == 12 and got.is_equal(m.union_map(want))
+
+
+def test_union_map_merges_in_rounds_equal_to_one_at_a_time():
+    import islpy as isl
+
+    from polyhedral.model import KernelModel
+    from verified_sched.dsl import parse_text
+
+    m = KernelModel(parse_text(_one_cell(2)), "k")
+    maps = [isl.Map(f"[N] -> {{ S{k % 3}[i] -> T[i + {k}] : 0 <= i < N }}") for k in range(7)]
+    seq = isl.UnionMap.from_map(maps[0])
+    for x in maps[1:]:
+        seq = seq.union(isl.UnionMap.from_map(x))
+    assert m.union_map(maps).is_equal(seq)
+    assert m.union_map([]).is_empty()
+
+
+def test_32_one_cell_statements_are_decided():
+    """32 statements updating one cell (issue 25: the pairwise work exhausted isl's budget)."""
+    from verified_sched.dsl import parse_text
+
+    assert file_report_json(verify_program(parse_text(_one_cell(32))), "c")["verdict"] == "legal"
+
+
+def test_one_cell_dependences_parse_no_map_per_statement_pair(monkeypatch):
+    """Two top-level statements are ordered by their positions alone: their pieces of the
+    dependences and of the order are the conflicting pairs / the domains' product as they
+    are, not a map parsed and intersected per statement pair (n^2 for n statements)."""
+    from polyhedral import model as model_mod
+    from polyhedral import order
+    from polyhedral.model import KernelModel
+    from verified_sched.dsl import parse_text
+
+    counts = {}
+    for n in (8, 16):
+        m = KernelModel(parse_text(_one_cell(n)), "k")
+        m.conflicts  # noqa: B018 - built first: only the order's maps are counted
+        parsed = []
+        for mod in (model_mod, order):
+            real = getattr(mod, "isl_map")
+            monkeypatch.setattr(mod, "isl_map", lambda t, real=real, parsed=parsed: parsed.append(t) or real(t))
+        assert not m.dependences.is_empty()
+        assert not order.before_on(m, m.dependences).is_empty()
+        counts[n] = len(parsed)
+        monkeypatch.undo()
+    assert counts[8] == counts[16] <= 1, counts  # (the loop statement with itself)
+
+
+def test_conflicts_equal_writes_against_all_accesses():
+    """`conflicts` composes the write-write pairs once: the same relation as W.A^-1 + A.W^-1."""
+    from polyhedral.model import KernelModel
+    from verified_sched.dsl import parse_text
+
+    text = """params N where N >= 2
+tensor x[N] f32
+tensor y[N] f32
+tensor s[1] f32
+kernel k {
+  for i in 0 .. N {
+    y[i] = x[i] + y[N - 1 - i]
+    s[0] += y[i]
+  }
+  x[0] = s[0]
+}
+"""
+    m = KernelModel(parse_text(text), "k")
+    w, a = m.writes, m.accesses
+    assert m.conflicts.is_equal(w.apply_range(a.reverse()).union(a.apply_range(w.reverse())))

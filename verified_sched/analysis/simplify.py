@@ -169,13 +169,48 @@ def _isl_set(params: tuple, iters: tuple, text: str) -> isl.Set:
 
 class Context:
     """What is known at a program point: parameter constraints, enclosing loop bounds and
-    enclosing guards, as affine conditions (the ones isl cannot read are dropped)."""
+    enclosing guards, as affine conditions (the ones isl cannot read are dropped).
+
+    `add` and `with_loop` are lazy: a condition becomes isl text only when a decision states
+    it, once (contexts made from this one share its facts), so entering a loop costs nothing.
+    `decide` states only the facts that share a name with the condition, directly or through
+    other such facts (params included): the rest constrain other names, so they cannot make
+    the condition true or false (only the whole context empty, where any answer holds). A
+    guard deep in a nest is decided over its own loops, not the whole nest."""
 
     def __init__(self, params: tuple, facts: tuple = (), iters: tuple = (), exact: bool = True):
         self.params = tuple(params)
-        self.facts = tuple(facts)
         self.iters = tuple(iters)
-        self.exact = exact  # False once a fact isl cannot read was dropped
+        self.exact = exact  # every parameter constraint is a fact (a later one isl cannot read is dropped)
+        # one entry per fact, shared with the contexts made from this one: [condition or None,
+        # iterators known when added, its names or None, its text, None (dropped) or _PENDING]
+        self._entries = tuple([None, (), None, f] for f in facts)
+
+    @property
+    def facts(self) -> tuple:
+        return tuple(t for t in map(self._entry_text, self._entries) if t is not None)
+
+    def _entry_text(self, entry):
+        if entry[3] is _PENDING:
+            entry[3] = None
+            if all(n in self.params or n in entry[1] for n in ir.free_vars(entry[0])):
+                try:
+                    entry[3] = isl_cond(entry[0])
+                except NotAffine:
+                    pass
+        return entry[3]
+
+    @staticmethod
+    def _entry_names(entry):
+        """The names a fact mentions (None: not known, taken as every name)."""
+        if entry[2] is None and entry[0] is not None:
+            entry[2] = frozenset(ir.free_vars(entry[0]))
+        return entry[2]
+
+    def _extended(self, iters: tuple, conds: tuple) -> "Context":
+        ctx = Context(self.params, (), iters, self.exact)
+        ctx._entries = self._entries + tuple([c, iters, None, _PENDING] for c in conds)
+        return ctx
 
     @staticmethod
     def of_program(program: ir.Program) -> "Context":
@@ -185,32 +220,46 @@ class Context:
                 facts.append(isl_cond(c))
             except NotAffine:
                 pass
-        return Context(tuple(program.params), tuple(facts), (),
-                       len(facts) == len(program.constraints))
+        ctx = Context(tuple(program.params), tuple(facts), (), len(facts) == len(program.constraints))
+        for e in ctx._entries:
+            e[2] = frozenset(program.params)
+        return ctx
 
     def _known_var(self, names) -> bool:
         return all(n in self.params or n in self.iters for n in names)
 
     def add(self, cond) -> "Context":
-        if not self._known_var(ir.free_vars(cond)):
-            return Context(self.params, self.facts, self.iters, False)
-        try:
-            text = isl_cond(cond)
-        except NotAffine:
-            return Context(self.params, self.facts, self.iters, False)
-        return Context(self.params, self.facts + (text,), self.iters, self.exact)
+        return self._extended(self.iters, (cond,))
 
     def with_loop(self, loop: For) -> "Context":
-        ctx = Context(self.params, self.facts, self.iters + (loop.var,), self.exact)
         v = Var(loop.var)
-        return ctx.add(Cmp("<=", loop.lo, v)).add(Cmp("<", v, loop.hi))
+        return self._extended(self.iters + (loop.var,), (Cmp("<=", loop.lo, v), Cmp("<", v, loop.hi)))
 
     def with_iter(self, name: str) -> "Context":
-        return Context(self.params, self.facts, self.iters + (name,), self.exact)
+        return self._extended(self.iters + (name,), ())
 
     def set(self, extra: str | None = None) -> isl.Set:
         parts = list(self.facts) + ([extra] if extra else [])
         return _isl_set(self.params, self.iters, " and ".join(parts) if parts else "0 = 0")
+
+    def _relevant(self, names) -> tuple:
+        """(facts, iterators) that share a name with `names`, directly or through other such
+        facts (a fact whose names are unknown, or that has none, is always kept); only those
+        facts are turned into isl text."""
+        names, entries = set(names), self._entries
+        keep = [False] * len(entries)
+        grew = True
+        while grew:
+            grew = False
+            for k, e in enumerate(entries):
+                if keep[k]:
+                    continue
+                fn = self._entry_names(e)
+                if fn is None or not fn or not fn.isdisjoint(names):
+                    keep[k], grew = True, True
+                    names |= set(self.params) | set(self.iters) if fn is None else fn
+        facts = tuple(t for e, k in zip(entries, keep) if k for t in [self._entry_text(e)] if t is not None)
+        return facts, tuple(v for v in self.iters if v in names)
 
     def _space_ok(self, node) -> bool:
         return self._known_var(ir.free_vars(node))
@@ -219,16 +268,21 @@ class Context:
         """True / False when isl proves `cond` always / never holds here, else None."""
         if isinstance(cond, BoolConst):
             return cond.value
+        if isinstance(cond, Cmp):  # constants on both sides: decided exactly, without isl
+            la, lb = linear_form(cond.a, False), linear_form(cond.b, False)
+            if la is not None and lb is not None and not la[0] and not lb[0]:
+                return _CMP[cond.op](la[1], lb[1])
         if not self._space_ok(cond):
             return None
         try:
             text = isl_cond(cond)
         except NotAffine:
             return None
-        dom = self.set()
+        facts, iters = self._relevant(ir.free_vars(cond))
+        dom = _isl_set(self.params, iters, " and ".join(facts) if facts else "0 = 0")
         if dom.is_empty():
             return None  # unreachable: leave it to the caller (loops are dropped separately)
-        yes = self.set(text)
+        yes = _isl_set(self.params, iters, " and ".join(facts + (text,)))
         if yes.is_empty():
             return False
         if dom.is_subset(yes):
@@ -248,6 +302,11 @@ class Context:
         if s.is_empty():
             return None
         return point_dict(s.sample_point(), self.params, self.iters)
+
+
+_PENDING = object()  # a fact not yet turned into isl text
+_CMP = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__, "==": int.__eq__,
+        "!=": int.__ne__}
 
 
 def point_dict(point: isl.Point, params: tuple, iters: tuple) -> dict:
