@@ -69,7 +69,7 @@ def test_nested_splits_simplifier_states_facts_linearly(monkeypatch):
     loop's bounds into isl text (and parsed the whole nest's context to drop the tail guard):
     quadratic in the splits. Now a fact becomes text only when a decision states it, and the
     guard is decided over the facts that share its names: the texts grow linearly."""
-    from verified_sched import simplify
+    from verified_sched.analysis import simplify
 
     counts, real = {}, simplify.isl_cond
     for n in (8, 16):
@@ -83,8 +83,8 @@ def test_nested_splits_simplifier_states_facts_linearly(monkeypatch):
 def test_context_decides_over_the_facts_sharing_names():
     """A condition is decided over the facts connected to its names (params included): the
     unrelated loop j is left out, the chain i -> k -> N is kept."""
-    from verified_sched.ir import Cmp, Int, Var
-    from verified_sched.simplify import Context
+    from verified_sched.core.ir import Cmp, Int, Var
+    from verified_sched.analysis.simplify import Context
 
     i, j, k, n = Var("i"), Var("j"), Var("k"), Var("N")
     ctx = Context(("N",), ()).with_iter("k").add(Cmp("<", k, n)).add(Cmp(">=", k, Int(0)))
