@@ -130,3 +130,18 @@ def test_a_batch_draws_without_scanning_source_for_constants(monkeypatch):
     res = run_batch(Config(shapes=("matmul",), ops=("interchange",), shrink_seconds=1.0), 0, 3)
     assert res.stats.examples == 3 and scanned == []
     assert providers._get_local_constants is saved  # restored after the batch
+
+
+def test_a_small_gpu_example_compiles_only_the_race_detecting_emulator(cases_dir, monkeypatch):
+    _no_compile(monkeypatch)
+    emulated = []
+    real = check.load_emulated
+
+    def counted(*a, **k):
+        emulated.append(1)
+        return real(*a, **k)
+    monkeypatch.setattr(check, "load_emulated", counted)
+    program = parse_file(cases_dir / "stage_shared_matmul.vs")
+    sizes = tuple({p: 1 for p in program.params} for _ in range(2))  # 16^3 instances
+    out = check.check_example(program, program.schedules[0].kernel, sizes)
+    assert out.verdict == "legal" and out.finding is None and emulated == [1] and len(out.sizes_run) == 2

@@ -186,19 +186,27 @@ def _interp_legal(program, final, kernel, size_sets, rtol, seeds, out: Outcome) 
 def _check_legal(program, kernel, ops, size_sets, report, backend, seeds, out: Outcome) -> None:
     final = steps(program, kernel, ops)[-1]
     rtol = tolerance(program, [kernel]) if report.reassociates or (program.profile == "approximate") else None
-    interp = not _hardware(final, kernel) and backend is None and small(program, kernel, size_sets)
-    if interp and _interp_legal(program, final, kernel, size_sets, rtol, seeds, out):
+    hardware = _hardware(final, kernel)
+    # small: the interpreter instead of C on both sides; then only the emulator's race detector
+    # (hardware loops) still compiles
+    interp = backend is None and small(program, kernel, size_sets) and \
+        _interp_legal(program, final, kernel, size_sets, rtol, seeds, out)
+    if out.finding is not None or (interp and not hardware):
         out.sizes_run.extend(dict(s) for s in size_sets)
         return
     with _Timer(out.times, "compile"):
-        if _barrier_in_hw(final, kernel):
+        if interp:
+            ref = cand_c = None  # the interpreter ran the "c" side
+        elif _barrier_in_hw(final, kernel):
             ref, cand_c = load_c(program).run, None
         else:
             ref, cand_c = paired_runners(program, final, kernel)
-        emu = load_emulated(final, 0, detect_races=True) if _hardware(final, kernel) else None
+        emu = load_emulated(final, 0, detect_races=True) if hardware else None
     for sizes in size_sets:
         out.sizes_run.append(dict(sizes))
         for seed in seeds:
+            if interp:
+                ref = _interp(program, seed)
             for target, runner in (("c", cand_c), ("emulate", emu and emu.run)):
                 if runner is None:
                     continue
