@@ -145,3 +145,16 @@ def test_a_small_gpu_example_compiles_only_the_race_detecting_emulator(cases_dir
     sizes = tuple({p: 1 for p in program.params} for _ in range(2))  # 16^3 instances
     out = check.check_example(program, program.schedules[0].kernel, sizes)
     assert out.verdict == "legal" and out.finding is None and emulated == [1] and len(out.sizes_run) == 2
+
+
+def test_a_small_serial_refutation_is_confirmed_without_compiling(cases_dir, monkeypatch):
+    import codegen.checked
+    from verified_sched.verify import verify_program
+
+    def refuse(*a, **k):
+        raise AssertionError("compiled a small serial refutation run")
+    monkeypatch.setattr(codegen.checked, "load_checked", refuse)
+    program = parse_file(cases_dir / "stencil_interchange_illegal.vs")
+    report = next(iter(verify_program(program, timeout=10)))
+    refuted = [o for o in report.obligations if o.status == "refuted"]
+    assert report.verdict == "illegal" and [o.kind for o in refuted] == ["dependence"]
