@@ -12,6 +12,7 @@ away the work in flight. A finding found before the deadline is still shrunk.
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sys
@@ -105,7 +106,7 @@ def run_batch(cfg: Config, index: int, examples: int | None = None, deadline: fl
     cluster) when given."""
     from .reproducer import finding_record
 
-    t0, cpu0 = time.perf_counter(), time.process_time()
+    t0, cpu0 = time.perf_counter(), _cpu()
     backend = load_backend(cfg.backend, cfg.cwd)
     stats = Stats()
     state = {"shrinking": False, "deadline": 0.0, "failing": {}, "last": {}}
@@ -154,7 +155,7 @@ def run_batch(cfg: Config, index: int, examples: int | None = None, deadline: fl
     if saved is not None:
         engine.MAX_SHRINKING_SECONDS = cfg.shrink_seconds
     try:
-        with apply_memo.active():  # the draw, verify and the checks apply the same ops
+        with apply_memo.active(), _no_source_constants():  # the draw, verify and the checks apply the same ops
             test()
     except _PastDeadline:
         pass  # the campaign's time is up: the examples run so far are the batch
@@ -170,8 +171,36 @@ def run_batch(cfg: Config, index: int, examples: int | None = None, deadline: fl
         if saved is not None:
             engine.MAX_SHRINKING_SECONDS = saved
     stats.times["draw"] += max(0.0, time.perf_counter() - t0 - stats.times.get("total", 0.0)) if not findings else 0.0
-    stats.times["cpu"] += time.process_time() - cpu0  # this worker's CPU time (the others' load aside)
+    stats.times["cpu"] += _cpu() - cpu0  # this worker's CPU time (the others' load aside)
     return BatchResult(stats, findings, time.perf_counter() - t0, index)
+
+
+@contextlib.contextmanager
+def _no_source_constants():
+    """Hypothesis now and then draws a constant it found in the source of a loaded local
+    module, and finds them by parsing every such module the first time it sees it loaded (in a
+    fresh worker, seconds: the whole package, imported lazily as examples need its parts). The
+    fuzzer's strategies draw from their own ranges, so a batch draws without them."""
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - another hypothesis layout: nothing to skip
+        yield
+        return
+    saved = getattr(providers, "_get_local_constants", None)
+    if saved is None or not hasattr(providers, "_local_constants"):
+        yield
+        return
+    providers._get_local_constants = lambda: providers._local_constants
+    try:
+        yield
+    finally:
+        providers._get_local_constants = saved
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of the children it waited for (the C compiler)."""
+    t = os.times()
+    return time.process_time() + t.children_user + t.children_system
 
 
 def _seed(base: int, index: int) -> int:

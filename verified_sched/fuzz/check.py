@@ -26,6 +26,7 @@ from ..core.errors import UsageError, VschedError
 from ..interp.interpreter import run_kernel
 from ..interp.scalar import KernelError
 from ..core.op_syntax import op_name
+from ..analysis.resources import check_int64
 from ..ops import apply_op
 from ..analysis.sizes import eval_int
 from ..verify.driver import verify_program
@@ -150,18 +151,62 @@ def _compare(p_ref, p_cand, kernel, sizes, seed, ref, cand, rtol, out):
     return rep
 
 
+INTERP_INSTANCES = 20000  # statement instances of one run up to which the interpreter beats a C compile
+
+
+def small(program: ir.Program, kernel: str, size_sets) -> bool:
+    """Whether `kernel` runs at most INTERP_INSTANCES statement instances at every size set
+    (the product of its loop extents, as `resources.check_int64` counts them)."""
+    try:
+        for sizes in size_sets:
+            check_int64(program, kernel, dict(sizes), max_instances=INTERP_INSTANCES)
+    except UsageError:
+        return False
+    return True
+
+
+def _interp_legal(program, final, kernel, size_sets, rtol, seeds, out: Outcome) -> bool:
+    """The legal check in the interpreter (the oracle, bitwise equal to the compiled C: no
+    compile): True when it decided (equal everywhere, or a finding), False when the
+    interpreter cannot run one of the two kernels (then the compiled path decides)."""
+    for sizes in size_sets:
+        for seed in seeds:
+            try:
+                rep = _compare(program, final, kernel, sizes, seed, _interp(program, seed), _interp(final, seed),
+                               rtol, out)
+            except KernelError:
+                return False  # out of storage or not interpretable: the compiled run says which
+            if not rep.equal:
+                out.finding = Finding("verifier", "proved legal, but the scheduled kernel differs "
+                                      f"(interp): {rep.text()}", [sizes], "interp")
+                return True
+    return True
+
+
 def _check_legal(program, kernel, ops, size_sets, report, backend, seeds, out: Outcome) -> None:
     final = steps(program, kernel, ops)[-1]
     rtol = tolerance(program, [kernel]) if report.reassociates or (program.profile == "approximate") else None
+    hardware = _hardware(final, kernel)
+    # small: the interpreter instead of C on both sides; then only the emulator's race detector
+    # (hardware loops) still compiles
+    interp = backend is None and small(program, kernel, size_sets) and \
+        _interp_legal(program, final, kernel, size_sets, rtol, seeds, out)
+    if out.finding is not None or (interp and not hardware):
+        out.sizes_run.extend(dict(s) for s in size_sets)
+        return
     with _Timer(out.times, "compile"):
-        if _barrier_in_hw(final, kernel):
+        if interp:
+            ref = cand_c = None  # the interpreter ran the "c" side
+        elif _barrier_in_hw(final, kernel):
             ref, cand_c = load_c(program).run, None
         else:
             ref, cand_c = paired_runners(program, final, kernel)
-        emu = load_emulated(final, 0, detect_races=True) if _hardware(final, kernel) else None
+        emu = load_emulated(final, 0, detect_races=True) if hardware else None
     for sizes in size_sets:
         out.sizes_run.append(dict(sizes))
         for seed in seeds:
+            if interp:
+                ref = _interp(program, seed)
             for target, runner in (("c", cand_c), ("emulate", emu and emu.run)):
                 if runner is None:
                     continue

@@ -55,7 +55,7 @@ def finding_record(ex, outcome, cfg, flaky: bool = False) -> dict:
     sizes = f.sizes or list(ex.sizes)
     size_arg = _sizes_text(sizes[0]) if sizes and sizes[0] else ""
     if f.kind == "verifier":
-        target = " --target emulate --races" if f.target == "emulate" else ""
+        target = {"emulate": " --target emulate --races", "interp": " --target interp"}.get(f.target, "")
         cmd = (f"vsched verify {name}   # says legal\n# then: vsched run {name} --size {size_arg}{target}"
                f"   # DIFFERENT or FAILED")
         expect = "illegal"

@@ -41,6 +41,27 @@ def _runner(program: ir.Program, kernel: str):
     return load_checked(program).run
 
 
+SMALL_RUN_INSTANCES = 20_000  # statement instances up to which a serial run is interpreted, not compiled
+
+
+def _runners(ref_prog: ir.Program, kernel: str, cand_prog: ir.Program, cand_kernel: str, sizes: dict) -> tuple:
+    """The two runners of `_compare`. Kernels whose loops are all serial (or unrolled) and
+    that run at most SMALL_RUN_INSTANCES statement instances at `sizes` run in the
+    interpreter: the one order the backends run, bitwise equal to the compiled C, an access
+    outside storage a KernelError as it is OutOfStorage there; no compile. Others compile."""
+    from .driver.interp import run_kernel
+    from .driver.resources import check_run
+    pairs = ((ref_prog, kernel), (cand_prog, cand_kernel))
+    if not any(_parallel(p, k) or _needs_emulator(p, k) for p, k in pairs):
+        try:
+            check_run(list(pairs), sizes, max_instances=SMALL_RUN_INSTANCES)
+        except VschedError:
+            pass
+        else:
+            return tuple(lambda k, s, a, p=p: run_kernel(p, k, s, a) for p, _ in pairs)
+    return _runner(ref_prog, kernel), _runner(cand_prog, cand_kernel)
+
+
 # the inputs every refuting run tries: the oracle's random draw, then each special-value pattern
 # (codegen/special_inputs.py: -0.0, a mixture, NaN, +inf, the largest finite, -inf, narrowing)
 INPUT_SETS = (("random", 0),) + tuple(("special", s) for s in range(9))
@@ -67,8 +88,8 @@ def _compare(ref_prog, cand_prog, kernel, sizes, cand_kernel=None, rtol=None, in
     except VschedError:
         return None, "", None
     try:
-        rep = compare_kernels(ref_prog, kernel, cand_kernel, sizes, seed, inputs, _runner(ref_prog, kernel),
-                              _runner(cand_prog, cand_kernel), rtol=rtol, atol=rtol or 0.0,
+        rep = compare_kernels(ref_prog, kernel, cand_kernel, sizes, seed, inputs,
+                              *_runners(ref_prog, kernel, cand_prog, cand_kernel, sizes), rtol=rtol, atol=rtol or 0.0,
                               program_cand=cand_prog, values=values)
     except (OutOfStorage, EmulationError, KernelError, VschedError, MemoryError):
         return None, "", None

@@ -1,0 +1,160 @@
+"""Issue 25, item 3: fuzz campaign throughput on fresh examples. A small legal example is
+checked in the interpreter (the oracle, bitwise equal to the compiled C) instead of compiling
+C; a large one, one the interpreter cannot run, and one checked against a --backend still
+compile; a difference the interpreter shows is a verifier finding whose reproducer runs with
+`--target interp`. A batch draws without hypothesis's scan of the package's source for
+constants (seconds per fresh worker). No test here reads a clock: they count calls."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from polyhedral import checks
+from verified_sched.cli import main
+from verified_sched.dsl import parse_file
+from verified_sched.fuzz import check
+from verified_sched.fuzz.campaign import Config, run_batch
+from verified_sched.fuzz.reproducer import finding_record
+from verified_sched.fuzz.strategies import FuzzExample
+from verified_sched.core.obligations import Decided
+from verified_sched.core.semantics import KernelError
+
+SIZES = ({"N": 3, "M": 4}, {"N": 5, "M": 2})
+
+
+def _no_compile(monkeypatch):
+    def refuse(*a, **k):
+        raise AssertionError("compiled C for a small example")
+    monkeypatch.setattr(check, "paired_runners", refuse)
+    monkeypatch.setattr(check, "load_c", refuse)
+
+
+def _compiles(monkeypatch) -> list:
+    calls = []
+    real = check.paired_runners
+
+    def counted(*a, **k):
+        calls.append(1)
+        return real(*a, **k)
+    monkeypatch.setattr(check, "paired_runners", counted)
+    return calls
+
+
+def test_small_legal_example_runs_in_the_interpreter_without_compiling(cases_dir, monkeypatch):
+    _no_compile(monkeypatch)
+    program = parse_file(cases_dir / "matmul_tiled.vs")
+    sizes = tuple({p: 2 for p in program.params} for _ in range(2))
+    out = check.check_example(program, program.schedules[0].kernel, sizes)
+    assert out.verdict == "legal" and out.finding is None
+    assert len(out.sizes_run) == 2 and "compile" not in out.times
+
+
+def test_an_example_over_the_interpreter_limit_still_compiles(cases_dir, monkeypatch):
+    calls = _compiles(monkeypatch)
+    monkeypatch.setattr(check, "INTERP_INSTANCES", 0)
+    program = parse_file(cases_dir / "matmul_tiled.vs")
+    sizes = tuple({p: 2 for p in program.params} for _ in range(2))
+    out = check.check_example(program, program.schedules[0].kernel, sizes)
+    assert out.verdict == "legal" and out.finding is None and calls == [1]
+
+
+def test_an_example_the_interpreter_cannot_run_falls_back_to_c(cases_dir, monkeypatch):
+    calls = _compiles(monkeypatch)
+
+    def cannot(p, seed):
+        def run(*a):
+            raise KernelError("planted: not interpretable")
+        return run
+    monkeypatch.setattr(check, "_interp", cannot)
+    program = parse_file(cases_dir / "matmul_tiled.vs")
+    sizes = tuple({p: 2 for p in program.params} for _ in range(2))
+    out = check.check_example(program, program.schedules[0].kernel, sizes)
+    assert out.verdict == "legal" and out.finding is None and calls == [1]
+
+
+def test_small_counts_statement_instances():
+    program = parse_file(Path(__file__).parent / "cases" / "stencil_interchange_illegal.vs")
+    assert check.small(program, "skewed", [{"N": 10, "M": 10}])  # 9 * 9 instances
+    assert not check.small(program, "skewed", [{"N": 10, "M": 10}, {"N": 1000, "M": 1000}])
+
+
+def test_interpreter_difference_is_a_verifier_finding_replayed_with_target_interp(cases_dir, monkeypatch, tmp_path,
+                                                                                   capsys):
+    real = checks.dependence
+
+    def always_proved(before, after, profile):  # the planted verifier bug
+        _, red = real(before, after, profile)
+        return Decided("proved", "planted: every dependence kept"), red
+
+    monkeypatch.setattr(checks, "dependence", always_proved)
+    _no_compile(monkeypatch)
+    program = parse_file(cases_dir / "stencil_interchange_illegal.vs")
+    out = check.check_example(program, "skewed", SIZES)
+    assert out.verdict == "legal" and out.finding is not None
+    assert out.finding.kind == "verifier" and out.finding.target == "interp"
+    rec = finding_record(FuzzExample(program, "skewed", SIZES), out, Config())
+    assert "--target interp" in rec["text"]
+    path = tmp_path / rec["name"]
+    path.write_text(rec["text"])
+    size = ",".join(f"{k}={v}" for k, v in out.finding.sizes[0].items())
+    assert main(["run", str(path), "--size", size, "--target", "interp"]) != 0  # DIFFERENT, as printed
+
+
+def test_a_backend_example_still_compiles_the_reference(cases_dir, monkeypatch):
+    calls = _compiles(monkeypatch)
+    program = parse_file(cases_dir / "matmul_tiled.vs")
+    sizes = tuple({p: 2 for p in program.params} for _ in range(1))
+    runs = []
+
+    def factory(p):
+        ref = check.load_c(p)
+
+        def run(k, s, a):
+            runs.append(1)
+            ref.run(k, s, a)
+        return run
+    out = check.check_example(program, program.schedules[0].kernel, sizes, backend=factory)
+    assert out.finding is None and calls == [1] and runs and out.backend_runs == 1
+
+
+def test_a_batch_draws_without_scanning_source_for_constants(monkeypatch):
+    providers = pytest.importorskip("hypothesis.internal.conjecture.providers")
+    if not hasattr(providers, "_get_local_constants"):
+        pytest.skip("this hypothesis collects no source constants")
+    scanned = []
+    monkeypatch.setattr(providers, "constants_from_module", lambda m, **k: scanned.append(m) or providers.Constants())
+    monkeypatch.setattr(providers, "_sys_modules_len", None)  # as in a fresh worker: every module is new
+    monkeypatch.setattr(providers, "_seen_modules", set())
+    saved = providers._get_local_constants
+    res = run_batch(Config(shapes=("matmul",), ops=("interchange",), shrink_seconds=1.0), 0, 3)
+    assert res.stats.examples == 3 and scanned == []
+    assert providers._get_local_constants is saved  # restored after the batch
+
+
+def test_a_small_gpu_example_compiles_only_the_race_detecting_emulator(cases_dir, monkeypatch):
+    _no_compile(monkeypatch)
+    emulated = []
+    real = check.load_emulated
+
+    def counted(*a, **k):
+        emulated.append(1)
+        return real(*a, **k)
+    monkeypatch.setattr(check, "load_emulated", counted)
+    program = parse_file(cases_dir / "stage_shared_matmul.vs")
+    sizes = tuple({p: 1 for p in program.params} for _ in range(2))  # 16^3 instances
+    out = check.check_example(program, program.schedules[0].kernel, sizes)
+    assert out.verdict == "legal" and out.finding is None and emulated == [1] and len(out.sizes_run) == 2
+
+
+def test_a_small_serial_refutation_is_confirmed_without_compiling(cases_dir, monkeypatch):
+    import codegen.checked
+    from verified_sched.verify.driver import verify_program
+
+    def refuse(*a, **k):
+        raise AssertionError("compiled a small serial refutation run")
+    monkeypatch.setattr(codegen.checked, "load_checked", refuse)
+    program = parse_file(cases_dir / "stencil_interchange_illegal.vs")
+    report = next(iter(verify_program(program, timeout=10)))
+    refuted = [o for o in report.obligations if o.status == "refuted"]
+    assert report.verdict == "illegal" and [o.kind for o in refuted] == ["dependence"]
