@@ -130,6 +130,9 @@ SEMANTIC_MUTANTS = (
                    "the f16 narrowing (a cast f16(...), a store) evaluated as a no-op"),
     SemanticMutant("table_neg_not_integer", SEM, 'ROWS["neg"]', "dataclasses.replace(orig, integer=False)",
                    "integer typing: neg of an integer typed as the statement's type (-N compared in int32)"),
+    SemanticMutant("table_mul_interval_same_sign_corners", SEM, 'ROWS["mul"]',
+                   "dataclasses.replace(orig, interval=lambda a, b: (a[0] * b[0], a[1] * b[1]))",
+                   "range analysis: a product's interval from the lo*lo and hi*hi corners only (signs mixed)"),
     # ---- the C emitter (codegen/c_expr.py)
     SemanticMutant("c_max_is_fmax", "codegen.c_expr", "ScalarC.fn_max", _C_FMAX,
                    "C spells float max as fmaxf (drops a NaN, -0/+0 either way)"),

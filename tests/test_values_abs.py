@@ -1,7 +1,7 @@
 """The claim comparison's z3 encoding of `abs` is the semantics table's (`a < 0 ? -a : a`, so
 abs(-0.0) is -0.0): with z3's fpAbs (which clears the sign bit) `abs(x)` and `max(x, -x)` were
-proved bitwise equal, although they differ at x = -0.0 (found by benchmarks/mutation_score.py
---semantic)."""
+proved bitwise equal, although they differ at x = -0.0 (found while writing the semantic mutants of
+benchmarks/mutation_score.py)."""
 from __future__ import annotations
 
 from codegen.oracle import compare_kernels
