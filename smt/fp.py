@@ -109,7 +109,8 @@ BINARY = {  # op -> (float encoding, i32 encoding)
 CALLS_FP = {
     "min": _ieee_pick(True), "max": _ieee_pick(False),
     "fma": lambda a, b, c: z3.fpFMA(RNE, a, b, c),
-    "neg": z3.fpNeg, "abs": z3.fpAbs,
+    # abs is `a < 0 ? -a : a` (the table, C's vs_abs_*): abs(-0.0) is -0.0, not fpAbs's +0.0
+    "neg": z3.fpNeg, "abs": lambda a: z3.If(z3.fpLT(a, z3.FPVal(0.0, a.sort())), z3.fpNeg(a), a),
     "sqrt": lambda a: z3.fpSqrt(RNE, a),
     "relu": lambda a: _ieee_pick(False)(a, z3.FPVal(0.0, a.sort())),
     # libm's exp and log: deterministic functions of their argument, otherwise unknown
