@@ -48,7 +48,7 @@ def probes() -> list:
 
 def verdict(path: str, timeout: float) -> str:
     from verified_sched.dsl import parse_file
-    from verified_sched.verify import file_report_json, verify_program
+    from verified_sched.verify.driver import file_report_json, verify_program
     try:
         return file_report_json(verify_program(parse_file(path), timeout=timeout, filename=path), path)["verdict"]
     except Exception as exc:  # a mutant may break the verifier itself: a finding
@@ -87,7 +87,7 @@ def specials(prec: str) -> list:
 
 
 def _storage(prec: str, values) -> np.ndarray:
-    from codegen.dtypes import NP_DTYPE, f32_to_bf16
+    from verified_sched.core.dtypes import NP_DTYPE, f32_to_bf16
     if prec == "bf16":
         return f32_to_bf16(np.array(values, np.float32))
     with np.errstate(over="ignore"):
@@ -113,7 +113,7 @@ def oracle_inputs(program) -> tuple:
 
 
 def _canonical(prec: str, arr: np.ndarray) -> bytes:
-    from codegen.dtypes import bf16_to_f32
+    from verified_sched.core.dtypes import bf16_to_f32
     if prec == "i32":
         return np.asarray(arr, np.int64).tobytes()
     vals = bf16_to_f32(arr) if prec == "bf16" else arr
@@ -126,7 +126,7 @@ def oracle(timeout: float = 0.0) -> dict:
     """{"digests": {tensor: digest of the interpreter's output}, "differ": [texts]}."""
     from codegen.build import load_c
     from verified_sched.dsl import parse_file
-    from verified_sched.interp import run_kernel
+    from verified_sched.interp.interpreter import run_kernel
     program = parse_file(str(ORACLE))
     sizes, arrays = oracle_inputs(program)
     outs, differ = {}, []

@@ -4,9 +4,9 @@ proved bitwise equal, although they differ at x = -0.0 (found while writing the 
 benchmarks/mutation_score.py)."""
 from __future__ import annotations
 
-from codegen.oracle import compare_kernels
+from verified_sched.oracle.compare import compare_kernels
 from verified_sched.dsl import parse_text
-from verified_sched.verify import verify_program
+from verified_sched.verify.driver import verify_program
 
 ABS = """params N where N >= 1
 tensor x[N] f32
