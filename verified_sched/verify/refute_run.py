@@ -49,8 +49,8 @@ def _runners(ref_prog: ir.Program, kernel: str, cand_prog: ir.Program, cand_kern
     that run at most SMALL_RUN_INSTANCES statement instances at `sizes` run in the
     interpreter: the one order the backends run, bitwise equal to the compiled C, an access
     outside storage a KernelError as it is OutOfStorage there; no compile. Others compile."""
-    from .driver.driver.interp import run_kernel
-    from .driver.driver.resources import check_run
+    from ..interp.interpreter import run_kernel
+    from ..analysis.resources import check_run
     pairs = ((ref_prog, kernel), (cand_prog, cand_kernel))
     if not any(_parallel(p, k) or _needs_emulator(p, k) for p, k in pairs):
         try:
