@@ -48,7 +48,8 @@ def probes() -> list:
 
 def verdict(path: str, timeout: float) -> str:
     from verified_sched.dsl import parse_file
-    from verified_sched.verify.driver import file_report_json, verify_program
+    from verified_sched.verify.driver import verify_program
+    from verified_sched.verify.kernel_report import file_report_json
     try:
         return file_report_json(verify_program(parse_file(path), timeout=timeout, filename=path), path)["verdict"]
     except Exception as exc:  # a mutant may break the verifier itself: a finding

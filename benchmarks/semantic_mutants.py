@@ -77,7 +77,8 @@ _C_FMAX = """def new(self, e, ct):
     return (f"{fn}({self.s(a, ct)[0]}, {self.s(b, ct)[0]})", ATOM)
 """
 
-SEM = "verified_sched.semantics"
+SEM = "verified_sched.core.semantics"
+SEM_EV = "verified_sched.core.semantics_ev"  # the table's exact evaluation (numpy scalars)
 FP = "smt.fp"
 
 SEMANTIC_MUTANTS = (
@@ -116,17 +117,17 @@ SEMANTIC_MUTANTS = (
     # ---- the semantics table's evaluation (the interpreter and every reference)
     SemanticMutant("table_min_not_ieee", SEM, 'ROWS["min"].ev["f32"]', "lambda a, b: a if a < b else b",
                    "f32 min as a < b ? a : b (not IEEE minimum: NaN and -0 lost)"),
-    SemanticMutant("table_i32_no_wrap", SEM, "wrap32", "lambda x: x",
+    SemanticMutant("table_i32_no_wrap", SEM_EV, "wrap32", "lambda x: x",
                    "i32 arithmetic in int64 (no two's complement wrap)"),
     SemanticMutant("table_i32_div_floors", SEM, 'ROWS["div"].ev["i32"]',
                    "lambda a, b: 0 if b == 0 else wrap32(a // b)",
                    "i32 division floors (Python //) instead of truncating"),
     SemanticMutant("table_fma_contracted", SEM, 'ROWS["fma"].ev["f32"]', "lambda a, b, c: a * b + c",
                    "f32 fma evaluated as a * b + c (two roundings)"),
-    SemanticMutant("table_bf16_round_toward_zero", SEM, "_f2bf",
+    SemanticMutant("table_bf16_round_toward_zero", SEM_EV, "_f2bf",
                    "lambda v: int(np.float32(v).view(np.uint32)) >> 16",
                    "a store to bf16 truncates the f32 bits (round toward zero, not nearest even)"),
-    SemanticMutant("table_f16_narrowing_dropped", SEM, 'TO_STORAGE["f16"]', "lambda v: v",
+    SemanticMutant("table_f16_narrowing_dropped", SEM_EV, 'TO_STORAGE["f16"]', "lambda v: v",
                    "the f16 narrowing (a cast f16(...), a store) evaluated as a no-op"),
     SemanticMutant("table_neg_not_integer", SEM, 'ROWS["neg"]', "dataclasses.replace(orig, integer=False)",
                    "integer typing: neg of an integer typed as the statement's type (-N compared in int32)"),
@@ -226,8 +227,8 @@ def _rebind(orig, new, packages=("verified_sched", "polyhedral", "smt", "codegen
 
 
 # the entry points whose imports bind what the probes use (imported before patching)
-ENTRY = ("verified_sched.cli", "verified_sched.verify", "verified_sched.interp", "codegen.build",
-         "codegen.checked", "codegen.oracle", "codegen.c", "polyhedral.claims_value", "polyhedral.checks",
+ENTRY = ("verified_sched.cli", "verified_sched.verify.driver", "verified_sched.interp.interpreter", "codegen.build",
+         "codegen.checked", "verified_sched.oracle.compare", "codegen.c", "polyhedral.claims_value", "polyhedral.checks",
          "polyhedral.value_smt", "smt.fp")
 
 

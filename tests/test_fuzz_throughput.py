@@ -18,7 +18,7 @@ from verified_sched.fuzz.campaign import Config, run_batch
 from verified_sched.fuzz.reproducer import finding_record
 from verified_sched.fuzz.strategies import FuzzExample
 from verified_sched.core.obligations import Decided
-from verified_sched.core.semantics import KernelError
+from verified_sched.core.errors import KernelError
 
 SIZES = ({"N": 3, "M": 4}, {"N": 5, "M": 2})
 
