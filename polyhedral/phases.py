@@ -38,6 +38,7 @@ import islpy as isl
 
 from verified_sched import ir
 from verified_sched.ir import For
+from verified_sched.message import Message
 from . import pairs
 from .affine import NonAffine, aff, join_and
 from .memo import isl_map, isl_set
@@ -55,7 +56,7 @@ class Site:
     stmt: Stmt
     loc: object
     status: str = "proved"  # barrier_uniformity of this site: proved | refuted | unknown
-    reason: str = ""
+    reason: object = ""  # str, or a Message when it quotes the barrier's position
     witness: dict | None = None
 
 
@@ -160,11 +161,12 @@ class Phases:
         miss_t = {a: v for a, v in zip(AXES[3:], vals[len(key):]) if a in top_axes}
         reach_t = {a: v for a, v in zip(AXES[3:], ovals[len(key):]) if a in top_axes}
         iters = {lp.var: v for lp, v in zip([lp for lp in st.loops if lp.axis not in AXES], vals)}
-        where = f"{site.loc}" if site.loc is not None else f"barrier {st.name}"
+        where = site.loc if site.loc is not None else f"barrier {st.name}"  # a position, as data
         site.status = "refuted"
-        site.reason = (f"the barrier at {where} is reached by thread {_kv(reach_t)} but not by thread {_kv(miss_t)} "
-                       f"of block {_kv(block) or '0'}" + (f" (iteration {_kv(iters)})" if iters else "")
-                       + f" at {_kv(params)}")
+        site.reason = Message.quoting(
+            f"the barrier at {where} is reached by thread {_kv(reach_t)} but not by thread {_kv(miss_t)} "
+            f"of block {_kv(block) or '0'}" + (f" (iteration {_kv(iters)})" if iters else "") + f" at {_kv(params)}",
+            (site.loc,) if site.loc is not None else ())
         site.witness = {"params": params, "barrier": where, "iteration": iters,
                         "threads": [{"block": block, "thread": reach_t, "reaches": True},
                                     {"block": block, "thread": miss_t, "reaches": False}]}

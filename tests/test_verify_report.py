@@ -7,7 +7,8 @@ import json
 import pytest
 
 from verified_sched.dsl import parse_text
-from verified_sched.obligations import Obligation, verdict
+from verified_sched.file_report import verdict_of
+from verified_sched.obligations import Obligation
 from verified_sched.verify import OpContext, file_report_json, format_report, verify_program
 
 STENCIL = """params N, M where N >= 2, M >= 2
@@ -66,6 +67,7 @@ def test_timeout_gives_unknown_never_proved():
 
 def test_verdict_rules_and_kind_validation():
     mk = lambda s: Obligation("coverage", 1, "op", "", "isl", s)
+    verdict = lambda obls: verdict_of(o.status for o in obls)
     assert verdict([mk("proved")]) == "legal"
     assert verdict([mk("proved"), mk("unknown")]) == "unknown"
     assert verdict([mk("unknown"), mk("refuted")]) == "illegal"

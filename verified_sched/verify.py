@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
 from polyhedral import checks, claims_value
@@ -27,29 +27,11 @@ from .generic.in_bounds import in_bounds_goal
 from .generic.independence import independence_goal
 from .generic.launch_scope import launch_scope_goals
 from .generic.race import barrier_goal, race_goal
-from .obligations import Goal, Obligation, Procedure, verdict
+from .file_report import FileReport, KernelReport
+from .obligations import Goal, Obligation, Procedure
 
 GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence")
 # shared-memory bytes per block for hardware_limits (a one-element list so a CLI option can set it)
-
-
-@dataclass
-class KernelReport:
-    file: str
-    kernel: str
-    obligations: list = field(default_factory=list)
-
-    @property
-    def verdict(self) -> str:
-        return verdict(self.obligations)
-
-    @property
-    def reassociates(self) -> bool:
-        return any(o.reassociates for o in self.obligations)
-
-    def to_json(self) -> dict:
-        return {"file": self.file, "kernel": self.kernel, "verdict": self.verdict,
-                "reassociates": self.reassociates, "obligations": [o.to_json() for o in self.obligations]}
 
 
 @dataclass
@@ -295,11 +277,8 @@ def verify_program(program: ir.Program, profile: str | None = None, timeout: flo
 
 
 def file_report_json(reports, filename: str) -> dict:
-    """One object per file: claims and kernels together."""
-    obls = [o for r in reports for o in r.obligations]
-    return {"file": filename, "kernel": ", ".join(r.kernel for r in reports), "verdict": verdict(obls),
-            "reassociates": any(r.reassociates for r in reports),
-            "obligations": [o.to_json() for o in obls]}
+    """One object per file: claims and kernels together (`FileReport.to_json`)."""
+    return FileReport(filename, list(reports)).to_json()
 
 
 # ---------------------------------------------------------------- human report
@@ -310,42 +289,42 @@ def _cex_text(o: Obligation) -> list:
     if not c:
         return []
     lines = []
-    if c.get("params"):
-        lines.append("sizes: " + ", ".join(f"{k}={v}" for k, v in c["params"].items()))
-    insts = c.get("instances") or []
-    order = c.get("order")
+    if c.instance.sizes:
+        lines.append("sizes: " + ", ".join(f"{k}={v}" for k, v in c.instance.sizes.items()))
+    insts = c.instances or []
     for n, inst in enumerate(insts):
         who = ("first " if n == 0 else "second ") if len(insts) == 2 else ""
         if "at" in inst:
             lines.append(f"{who}instance ({inst.get('kernel', '')}): {fmt_instance(inst)}")
         else:
             lines.append(f"{who}instance: {inst}")
-    if order:
-        lines.append(f"order before the op: {order['before']}; after the op: {order['after']}")
-    if c.get("observed_by"):
-        lines.append(f"read that sees the other store: {fmt_instance(c['observed_by'])}")
-    for cell in c.get("cells") or []:
-        if cell.get("index") is not None:
-            lines.append(f"cell: {cell['tensor']}[{', '.join(map(str, cell['index']))}]")
-    for t in c.get("threads") or []:
-        where = ", ".join(f"{k}={v}" for k, v in {**t.get("block", {}), **t.get("thread", {})}.items())
-        extra = "" if "reaches" not in t else (" reaches the barrier" if t["reaches"] else " does not reach it")
+    if c.order:
+        lines.append(f"order before the op: {c.order['before']}; after the op: {c.order['after']}")
+    if c.observed_by:
+        lines.append(f"read that sees the other store: {fmt_instance(c.observed_by)}")
+    for cell in c.cells or ():
+        if cell.index is not None:
+            lines.append(f"cell: {cell}")
+    for t in c.threads or ():
+        where = ", ".join(f"{k}={v}" for k, v in t.coordinates.items())
+        extra = "" if t.reaches is None else (" reaches the barrier" if t.reaches else " does not reach it")
         lines.append(f"thread: ({where or 'the only thread'}){extra}")
-    if "phase" in c:
-        lines.append(f"barrier phase: {c['phase']}")
-    if c.get("barrier"):
-        lines.append(f"barrier: {c['barrier']}")
-    if c.get("profile"):
-        lines.append(f"active profile: {c['profile']} (any sizes)")
+    if "phase" in c.extra:
+        lines.append(f"barrier phase: {c.extra['phase']}")
+    if c.barrier:
+        lines.append(f"barrier: {c.barrier}")
+    if c.profile:
+        lines.append(f"active profile: {c.profile} (any sizes)")
     for key in ("term", "missing_in", "extra_in"):
-        if key in c:
-            lines.append(f"{key.replace('_', ' ')}: {c[key]}")
-    if c.get("inputs"):  # replay: vsched run --inputs special --seed S
-        lines.append(f"inputs: {c['inputs']} (vsched run --inputs {c['inputs']} --seed {c.get('seed', 0)})")
-    for v in c.get("values") or []:  # replay: vsched run --set 'x[i]=V'
+        if key in c.extra:
+            lines.append(f"{key.replace('_', ' ')}: {c.extra[key]}")
+    if c.instance.inputs:  # replay: vsched run --inputs special --seed S
+        lines.append(f"inputs: {c.instance.inputs} (vsched run --inputs {c.instance.inputs} "
+                     f"--seed {c.instance.seed or 0})")
+    for v in c.instance.values or []:  # replay: vsched run --set 'x[i]=V'
         lines.append(f"input: {v['tensor']}[{', '.join(map(str, v['index']))}] = {v['value']} (bits {v['bits']})")
     if not lines:
-        lines.append(str(c))
+        lines.append(str(c.to_json()))
     return lines
 
 

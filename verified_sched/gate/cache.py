@@ -25,7 +25,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-FORMAT = 1  # entry layout version (part of the key)
+FORMAT = 2  # entry layout version (part of the key); 2: positions as data (FileReport.to_data)
 _PACKAGES = ("verified_sched", "polyhedral", "smt")
 
 

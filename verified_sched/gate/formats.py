@@ -4,7 +4,7 @@ and the run summary.
 text: the human report of each claim and kernel (the file's first with column headers, the
 legend line before the run's first report: gate/legend.py), on illegal or unknown a line
 saying what to do next, then `FILE: verdict` (as `vsched verify` always printed).
-json: one `file_report_json` object per line. github: one GitHub Actions
+json: one `FileReport.to_json` object per line. github: one GitHub Actions
 workflow command per refuted (`::error`) or unknown (`::warning`) obligation, at the op's
 line and column, which GitHub shows as an annotation on the file.
 """
@@ -38,8 +38,8 @@ def github_lines(result) -> list:
         return [annotation("error", result.path, line, col, f"vsched {result.status} error", result.error)]
     out = []
     for kernel, o, line, col in findings(result):
-        level = "error" if o["status"] == "refuted" else "warning"
-        out.append(annotation(level, result.path, line, col, f"vsched {o['kind']}",
+        level = "error" if o.status == "refuted" else "warning"
+        out.append(annotation(level, result.path, line, col, f"vsched {o.kind}",
                               finding_text(kernel, o)))
     return out
 

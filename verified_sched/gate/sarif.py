@@ -92,8 +92,8 @@ def rules() -> list:
              "defaultConfiguration": {"level": "error"}} for kind in KINDS]
 
 
-def _fingerprint(path: str, kernel: str, o: dict) -> str:
-    text = "\0".join([path, kernel, str(o["op_index"]), o["op"], o["kind"]])
+def _fingerprint(path: str, kernel: str, o) -> str:
+    text = "\0".join([path, kernel, str(o.op_index), o.op, o.kind])
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -101,10 +101,10 @@ def result_objects(result) -> list:
     """SARIF results of one verified FileResult."""
     out = []
     for kernel, o, line, col in findings(result):
-        refuted = o["status"] == "refuted"
+        refuted = o.status == "refuted"
         out.append({
-            "ruleId": o["kind"],
-            "ruleIndex": KINDS.index(o["kind"]),
+            "ruleId": o.kind,
+            "ruleIndex": KINDS.index(o.kind),
             "level": "error" if refuted else "warning",
             "message": {"text": finding_text(kernel, o)},
             "locations": [{
@@ -113,9 +113,9 @@ def result_objects(result) -> list:
                 "logicalLocations": [{"name": kernel, "kind": "function"}],
             }],
             "partialFingerprints": {"vschedObligation/v1": _fingerprint(result.path, kernel, o)},
-            "properties": {"kernel": kernel, "op": o["op"], "opIndex": o["op_index"], "status": o["status"],
-                           "engine": o["engine"], "statement": o["statement"], "seconds": o["seconds"],
-                           "counterexample": o["counterexample"]},
+            "properties": {"kernel": kernel, "op": o.op, "opIndex": o.op_index, "status": o.status,
+                           "engine": o.engine, "statement": o.statement, "seconds": o.seconds,
+                           "counterexample": None if o.counterexample is None else o.counterexample.to_json()},
         })
     return out
 
