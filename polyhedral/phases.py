@@ -38,6 +38,7 @@ import islpy as isl
 
 from verified_sched import ir
 from verified_sched.ir import For
+from verified_sched.counterexample import Counterexample, Instance, Thread
 from verified_sched.message import Message
 from . import pairs
 from .affine import NonAffine, aff, join_and
@@ -57,7 +58,7 @@ class Site:
     loc: object
     status: str = "proved"  # barrier_uniformity of this site: proved | refuted | unknown
     reason: object = ""  # str, or a Message when it quotes the barrier's position
-    witness: dict | None = None
+    witness: Counterexample | None = None
 
 
 def _barrier_sites(model: KernelModel) -> list:
@@ -167,9 +168,8 @@ class Phases:
             f"the barrier at {where} is reached by thread {_kv(reach_t)} but not by thread {_kv(miss_t)} "
             f"of block {_kv(block) or '0'}" + (f" (iteration {_kv(iters)})" if iters else "") + f" at {_kv(params)}",
             (site.loc,) if site.loc is not None else ())
-        site.witness = {"params": params, "barrier": where, "iteration": iters,
-                        "threads": [{"block": block, "thread": reach_t, "reaches": True},
-                                    {"block": block, "thread": miss_t, "reaches": False}]}
+        site.witness = Counterexample(Instance(params), threads=(Thread(block, reach_t, True), Thread(block, miss_t, False)),
+                                      barrier=where, extra={"iteration": iters})
 
     def axes(self, top: int) -> set:
         stmt = self.model.kernel.body[top]

@@ -80,7 +80,7 @@ class Decided:
     status: str  # proved | refuted | unknown
     message: str  # a Message given (one that quotes source positions) is kept as its text and `locations`
     statement: str = ""
-    counterexample: dict | None = None
+    counterexample: Counterexample | dict | None = None  # a dict: its JSON form (Obligation reads it as one)
     reassociates: bool = False
     engine: str = "isl"
     pending: list = field(default_factory=list)
