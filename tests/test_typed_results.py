@@ -39,7 +39,7 @@ SHAPES = [BARRIER, DEPENDENCE, {"params": {}, "profile": "default"}, {"position"
 @pytest.mark.parametrize("data", SHAPES)
 def test_counterexample_json_round_trip(data):
     cex = Counterexample.from_json(data)
-    assert cex.to_json() == data and json.dumps(cex.to_json(), sort_keys=True) == json.dumps(data, sort_keys=True)
+    assert cex.to_json() == data and json.dumps(cex.to_json()) == json.dumps(data)  # keys in their order too
     assert Counterexample.from_json(cex.to_json()) == cex and cex == data  # the JSON mapping reads as before
     assert dict(cex) == data and cex.get("params") == data.get("params")
 
@@ -72,7 +72,7 @@ def test_any_counterexample_json_round_trips(data):
     threads = data.get("threads")
     if threads is not None and not isinstance(threads, list):
         data["threads"] = [threads]
-    assert Counterexample.from_json(data).to_json() == data
+    assert json.dumps(Counterexample.from_json(data).to_json()) == json.dumps(data)
 
 
 def test_message_renders_its_locations():

@@ -110,7 +110,7 @@ class Instance:
         return out
 
 
-_OWN = ("instances", "order", "observed_by", "cells", "threads", "barrier", "profile")
+_OWN = ("instances", "cells", "threads", "order", "observed_by", "barrier", "profile")
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,6 +124,7 @@ class Counterexample(Mapping):
     barrier: Loc | str | None = None  # the barrier's position (or its name when it has none)
     profile: str | None = None  # the active profile of a `profile` refutation
     extra: dict = field(default_factory=dict)  # every other key, in order
+    key_order: tuple = field(default=(), repr=False)  # the key order of the JSON it was read from (kept)
 
     @classmethod
     def from_json(cls, data, loc=None) -> Counterexample | None:
@@ -134,28 +135,31 @@ class Counterexample(Mapping):
         if not isinstance(data, dict):
             raise TypeError(f"a counterexample is a JSON object, not {type(data).__name__}")
         instance, rest = Instance.from_json(data)
-        (insts, order, observed, cells, threads, barrier, profile), extra = _take(rest, _OWN)
+        (insts, cells, threads, order, observed, barrier, profile), extra = _take(rest, _OWN)
         if loc is not None and isinstance(barrier, dict):
             barrier = loc(barrier)
         return cls(instance, insts, order, observed,
                    None if cells is None else tuple(Cell.from_json(c) for c in cells),
                    None if threads is None else tuple(Thread.from_json(t) for t in threads),
-                   barrier, profile, extra)
+                   barrier, profile, extra, tuple(data))
 
     def to_json(self, loc=str) -> dict:
         """The JSON object (the barrier's position written by `loc`: `FILE:LINE:COL` by default)."""
         out = self.instance.to_json()
         _put(out, "instances", self.instances)
-        _put(out, "order", self.order)
-        _put(out, "observed_by", self.observed_by)
         if self.cells is not None:
             out["cells"] = [c.to_json() if isinstance(c, Cell) else c for c in self.cells]
         if self.threads is not None:
             out["threads"] = [t.to_json() if isinstance(t, Thread) else t for t in self.threads]
+        _put(out, "order", self.order)
+        _put(out, "observed_by", self.observed_by)
         if self.barrier is not None:
             out["barrier"] = loc(self.barrier) if isinstance(self.barrier, Loc) else self.barrier
         _put(out, "profile", self.profile)
-        return {**out, **self.extra}
+        out.update(self.extra)
+        if self.key_order:  # read from JSON: its keys in their order (the bytes of a report stay the same)
+            out = {**{k: out[k] for k in self.key_order if k in out}, **out}
+        return out
 
     def relocated(self, where) -> Counterexample:
         """The counterexample with its source position mapped by `where(loc)`."""
