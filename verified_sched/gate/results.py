@@ -138,11 +138,6 @@ def has_unknown(packed: list) -> bool:
     return any(o["status"] == "unknown" for r in packed for o in r["obligations"])
 
 
-def merged_json(result: FileResult) -> dict:
-    """`vsched verify --json`'s object for the file (FileReport.to_json)."""
-    return result.report.to_json()
-
-
 def text_report(result: FileResult, first: bool = False, timeout: float | None = None) -> str:
     """The human report of `vsched verify` for one verified file: its kernels' reports (the
     first with the column headers; the legend before it when `first`, the run's first
@@ -163,12 +158,6 @@ def text_report(result: FileResult, first: bool = False, timeout: float | None =
         lines.append(advice)
     lines.append(f"{result.path}: {report.verdict}")  # the last line, as always (scripts read it)
     return "\n".join(lines)
-
-
-def findings(result: FileResult):
-    """(report name, Obligation, line, col) of every refuted or unknown obligation, in
-    report order, positions filled in (FileReport.findings)."""
-    return result.report.findings()
 
 
 def finding_text(kernel: str, o) -> str:

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from ..obligations import KINDS
 from .cache import package_version
-from .results import finding_text, findings
+from .results import finding_text
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -97,10 +97,10 @@ def _fingerprint(path: str, kernel: str, o) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def result_objects(result) -> list:
-    """SARIF results of one verified FileResult."""
+def result_objects(report) -> list:
+    """SARIF results of one verified FileReport."""
     out = []
-    for kernel, o, line, col in findings(result):
+    for kernel, o, line, col in report.findings():
         refuted = o.status == "refuted"
         out.append({
             "ruleId": o.kind,
@@ -108,11 +108,11 @@ def result_objects(result) -> list:
             "level": "error" if refuted else "warning",
             "message": {"text": finding_text(kernel, o)},
             "locations": [{
-                "physicalLocation": {"artifactLocation": {"uri": artifact_uri(result.path)},
+                "physicalLocation": {"artifactLocation": {"uri": artifact_uri(report.file)},
                                      "region": {"startLine": int(line), "startColumn": int(col)}},
                 "logicalLocations": [{"name": kernel, "kind": "function"}],
             }],
-            "partialFingerprints": {"vschedObligation/v1": _fingerprint(result.path, kernel, o)},
+            "partialFingerprints": {"vschedObligation/v1": _fingerprint(report.file, kernel, o)},
             "properties": {"kernel": kernel, "op": o.op, "opIndex": o.op_index, "status": o.status,
                            "engine": o.engine, "statement": o.statement, "seconds": o.seconds,
                            "counterexample": None if o.counterexample is None else o.counterexample.to_json()},
@@ -120,12 +120,12 @@ def result_objects(result) -> list:
     return out
 
 
-def _notification(result) -> dict:
-    note = {"level": "error", "message": {"text": result.error},
-            "properties": {"status": result.status}}
-    if result.status == "input":
-        line, col = result.error_loc or (1, 1)
-        note["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": artifact_uri(result.path)},
+def _notification(report) -> dict:
+    note = {"level": "error", "message": {"text": report.error},
+            "properties": {"status": report.error_kind}}
+    if report.error_kind == "input":
+        line, col = report.error_loc or (1, 1)
+        note["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": artifact_uri(report.file)},
                                                    "region": {"startLine": int(line), "startColumn": int(col)}}}]
     return note
 
@@ -133,11 +133,11 @@ def _notification(result) -> dict:
 def sarif_document(file_results) -> dict:
     """The SARIF log of a whole run (FileResults in input order)."""
     results, notes = [], []
-    for r in file_results:
-        if r.verified:
-            results += result_objects(r)
+    for report in (r.report for r in file_results):
+        if report.verdict == "error":
+            notes.append(_notification(report))
         else:
-            notes.append(_notification(r))
+            results += result_objects(report)
     version = package_version()
     return {
         "$schema": SCHEMA_URI,
