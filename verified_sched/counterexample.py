@@ -161,21 +161,9 @@ class Counterexample(Mapping):
             out = {**{k: out[k] for k in self.key_order if k in out}, **out}
         return out
 
-    def relocated(self, where) -> Counterexample:
-        """The counterexample with its source position mapped by `where(loc)`."""
-        if not isinstance(self.barrier, Loc):
-            return self
-        from dataclasses import replace
-
-        return replace(self, barrier=where(self.barrier))
-
     @property
     def sizes(self) -> dict:
         return self.instance.sizes or {}
-
-    @property
-    def locations(self) -> tuple:
-        return (self.barrier,) if isinstance(self.barrier, Loc) else ()
 
     # the JSON mapping, read-only (the dict form that callers read before the types)
     def __getitem__(self, key):
