@@ -1,8 +1,10 @@
 """Obligations are data: what must hold for one op (or kernel, or claim) to be legal.
 
 Kinds are a contract. `status` is decided by isl/z3 or by a structural
-check; "unknown" is never legal. A refutation carries a counterexample
-{"params": {...}, "instances"/"points"/"cells": ...} that replays at those sizes.
+check; "unknown" is never legal. A refutation carries a `Counterexample`
+(counterexample.py: its `Instance`'s sizes and input values, statement instances, cells,
+threads, ...) that replays at those sizes; a message that quotes source positions keeps
+them as data (`Obligation.locations`, `Obligation.msg`: message.py).
 """
 from __future__ import annotations
 
