@@ -11,6 +11,7 @@ from verified_sched.core.ir import Load, walk
 from .affine import is_affine, join_and
 from .memo import isl_map
 from .coverage import coverage, equal_stores, idempotent_fn  # noqa: F401 (re-exported)
+from verified_sched.core.counterexample import Cell, Counterexample, Instance
 from verified_sched.core.obligations import Decided
 from .describe import coords, instance, instance_pair, maps_of, param_values, shared_cells
 from .isltools import tensor_box, extent_text, params_text, point_of  # noqa: F401
@@ -60,9 +61,8 @@ def access_witness(model: KernelModel, st, acc, pt, label: str) -> Decided:
     t = model.program.tensor(acc.tensor)
     msg = (f"{st.sid} {kind} {acc.tensor}[{', '.join(map(str, cell))}] outside its storage "
            f"{extent_text(t, params)} at {params_text(params)}")
-    return Decided("refuted", msg, counterexample={"params": params, "instances": [inst],
-                                                   "cells": [{"tensor": acc.tensor, "index": cell,
-                                                              "access": kind[:-1]}]})
+    return Decided("refuted", msg, counterexample=Counterexample(
+        Instance(params), [inst], cells=(Cell(acc.tensor, cell, {"access": kind[:-1]}),)))
 
 
 def z3_access_witness(model: KernelModel, st, acc, values: dict, label: str) -> Decided:
@@ -74,8 +74,8 @@ def z3_access_witness(model: KernelModel, st, acc, values: dict, label: str) -> 
     cell = [ev(e, {**params, **at}) for e in acc.index]
     return Decided("refuted", f"{st.sid} accesses {acc.tensor}[{', '.join(map(str, cell))}] outside its "
                    f"storage at {', '.join(f'{k}={v}' for k, v in params.items())}",
-                   counterexample={"params": params, "instances": [{"kernel": label, "stmt": st.sid, "at": at}],
-                                   "cells": [{"tensor": acc.tensor, "index": cell}]}, engine="z3")
+                   counterexample=Counterexample(Instance(params), [{"kernel": label, "stmt": st.sid, "at": at}],
+                                                 cells=(Cell(acc.tensor, cell),)), engine="z3")
 
 
 # ---------------------------------------------------------------- dependences
@@ -346,4 +346,5 @@ def independence_witness(model: KernelModel, loop, depth, label, pt, sure, phase
     return Decided("refuted", f"iterations {loop.var}={v1[depth]} and {loop.var}={v2[depth]} of the {loop.axis} "
                    f"loop both access {ctext} (at least one writes) at {params_text(params)}: "
                    f"{fmt_instance(i1)} and {fmt_instance(i2)}",
-                   counterexample={"params": params, "instances": [i1, i2], "cells": cells})
+                   counterexample=Counterexample(Instance(params), [i1, i2],
+                                                 cells=tuple(Cell.from_json(c) for c in cells)))

@@ -10,6 +10,7 @@ import islpy as isl
 from verified_sched.core.ir import Load, Var
 from .affine import NonAffine, aff, is_affine
 from .memo import isl_map, isl_set
+from verified_sched.core.counterexample import Cell, Counterexample, Instance
 from verified_sched.core.obligations import Decided
 from .describe import coords, instance, param_values
 from .isltools import tensor_box, kv_text, params_text, point_of
@@ -241,7 +242,7 @@ def _cover_one(before, after, sid, sb, sa, idempotent, notes):
         else:
             insts.append({"kernel": "before", "stmt": sid, "original": orig})
         return Decided("refuted", f"original instance {sid}({kv_text(orig)}) is never executed after the op, "
-                       f"at {params_text(params)}", counterexample={"params": params, "instances": insts})
+                       f"at {params_text(params)}", counterexample=Counterexample(Instance(params), insts))
     extra = img_a.subtract(img_b)
     if not extra.is_empty():
         f = _extra_instances(after, sid, pa, extra, idempotent)
@@ -265,8 +266,8 @@ def _cover_one(before, after, sid, sb, sa, idempotent, notes):
             what = "an accumulation"
             return Decided("refuted", f"{what} executes twice: {sid}({kv_text(i1['original'])}) runs at "
                            f"({kv_text(i1['at'])}) and at ({kv_text(i2['at'])}), at {params_text(params)}",
-                           counterexample={"params": params, "instances": [i1, i2],
-                                           "cells": [i1["writes"]] if i1.get("writes") else []})
+                           counterexample=Counterexample(Instance(params), [i1, i2], cells=(
+                               (Cell.from_json(i1["writes"]),) if i1.get("writes") else ())))
     return _consistent(before, after, sid, sb, sa, pa, pb)
 
 
@@ -328,7 +329,7 @@ def _extra_cex(after, sid, pt, why):
     return Decided("refuted", f"{sid} runs an instance with no original, ({kv_text(inst['at'])}) standing for "
                    f"({kv_text(inst['original'])}), that writes {w['tensor']}[{', '.join(map(str, w['index'] or []))}]: "
                    f"{why}, at {params_text(params)}",
-                   counterexample={"params": params, "instances": insts, "cells": [w]})
+                   counterexample=Counterexample(Instance(params), insts, cells=(Cell.from_json(w),)))
 
 
 def _consistent(before, after, sid, sb, sa, pa, pb):
@@ -358,6 +359,6 @@ def _consistent(before, after, sid, sb, sa, pa, pb):
                 inst = instance(after, tup[0][0], tup[0][1], params, "after")
                 return Decided("refuted", f"{sid} at ({kv_text(inst['at'])}) accesses or computes something other "
                                f"than its original instance ({kv_text(inst['original'])}), at {params_text(params)}",
-                               counterexample={"params": params, "instances": [inst]})
+                               counterexample=Counterexample(Instance(params), [inst]))
     return None
 

@@ -38,6 +38,8 @@ import islpy as isl
 
 from verified_sched.core import ir
 from verified_sched.core.ir import For
+from verified_sched.core.counterexample import Counterexample, Instance, Thread
+from verified_sched.core.message import Message
 from . import pairs
 from .affine import NonAffine, aff, join_and
 from .memo import isl_map, isl_set
@@ -55,8 +57,8 @@ class Site:
     stmt: Stmt
     loc: object
     status: str = "proved"  # barrier_uniformity of this site: proved | refuted | unknown
-    reason: str = ""
-    witness: dict | None = None
+    reason: object = ""  # str, or a Message when it quotes the barrier's position
+    witness: Counterexample | None = None
 
 
 def _barrier_sites(model: KernelModel) -> list:
@@ -160,14 +162,14 @@ class Phases:
         miss_t = {a: v for a, v in zip(AXES[3:], vals[len(key):]) if a in top_axes}
         reach_t = {a: v for a, v in zip(AXES[3:], ovals[len(key):]) if a in top_axes}
         iters = {lp.var: v for lp, v in zip([lp for lp in st.loops if lp.axis not in AXES], vals)}
-        where = f"{site.loc}" if site.loc is not None else f"barrier {st.name}"
+        where = site.loc if site.loc is not None else f"barrier {st.name}"  # a position, as data
         site.status = "refuted"
-        site.reason = (f"the barrier at {where} is reached by thread {_kv(reach_t)} but not by thread {_kv(miss_t)} "
-                       f"of block {_kv(block) or '0'}" + (f" (iteration {_kv(iters)})" if iters else "")
-                       + f" at {_kv(params)}")
-        site.witness = {"params": params, "barrier": where, "iteration": iters,
-                        "threads": [{"block": block, "thread": reach_t, "reaches": True},
-                                    {"block": block, "thread": miss_t, "reaches": False}]}
+        site.reason = Message.quoting(
+            f"the barrier at {where} is reached by thread {_kv(reach_t)} but not by thread {_kv(miss_t)} "
+            f"of block {_kv(block) or '0'}" + (f" (iteration {_kv(iters)})" if iters else "") + f" at {_kv(params)}",
+            (site.loc,) if site.loc is not None else ())
+        site.witness = Counterexample(Instance(params), threads=(Thread(block, reach_t, True), Thread(block, miss_t, False)),
+                                      barrier=where, extra={"iteration": iters})
 
     def axes(self, top: int) -> set:
         stmt = self.model.kernel.body[top]

@@ -23,6 +23,7 @@ from functools import cache
 
 import islpy as isl
 
+from verified_sched.core.counterexample import Cell, Counterexample, Instance, Thread
 from verified_sched.core.obligations import Decided
 from verified_sched.core.cex_text import fmt_instance
 
@@ -119,17 +120,18 @@ def _refuted(model, ph: Phases, pt, across: bool, label) -> Decided:
         inst["block"], inst["thread"] = b, t
     cells = shared_cells(model, v1[:s1.depth], model, v2[:s2.depth], s1.name, s2.name, params)
     ctext = ", ".join(f"{c['tensor']}[{', '.join(map(str, c['index']))}]" for c in cells)
-    cex = {"params": params, "instances": [i1, i2], "cells": cells,
-           "threads": [{"block": b1, "thread": t1}, {"block": b2, "thread": t2}]}
+    extra = {}
     if across:
         why = "run in different blocks, which no barrier orders"
-        cex["order"] = {"before": "unordered (different blocks)", "after": "unordered"}
+        order = {"before": "unordered (different blocks)", "after": "unordered"}
     else:
         phase = ph.phase_of(s1, v1, params)
-        cex["phase"] = phase
+        extra["phase"] = phase
         why = (f"run in different threads of one block in the same barrier phase {phase}"
                if ph.good_sites() else "run in different threads of one block with no barrier between them")
-        cex["order"] = {"before": f"unordered (same barrier phase {phase})", "after": "unordered"}
+        order = {"before": f"unordered (same barrier phase {phase})", "after": "unordered"}
+    cex = Counterexample(Instance(params), [i1, i2], order, cells=tuple(Cell.from_json(c) for c in cells),
+                         threads=(Thread(b1, t1), Thread(b2, t2)), extra=extra)
     return Decided("refuted", f"race on {ctext} at {params_text(params)}: {fmt_instance(i1)} in "
                    f"{_who(b1, t1)} and {fmt_instance(i2)} in {_who(b2, t2)} {why}", STATEMENT, cex)
 

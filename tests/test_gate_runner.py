@@ -166,7 +166,7 @@ def test_html_without_the_report_module_says_not_available(cases_dir, tmp_path, 
     assert "not available" in capsys.readouterr().err and not (tmp_path / "r.html").exists()
 
 
-def test_html_calls_the_renderer_with_path_text_and_json(cases_dir, tmp_path, monkeypatch, capsys):
+def test_html_calls_the_renderer_with_path_text_and_report(cases_dir, tmp_path, monkeypatch, capsys):
     from verified_sched.gate import runner
 
     got = []
@@ -174,7 +174,7 @@ def test_html_calls_the_renderer_with_path_text_and_json(cases_dir, tmp_path, mo
     path = str(cases_dir / "stencil_interchange_illegal.vs")
     assert main(["verify", "--no-cache", "--html", str(tmp_path / "r.html"), path]) == 1
     (one,) = got
-    assert one[0] == path and "interchange i, j" in one[1] and one[2]["verdict"] == "illegal"
+    assert one[0] == path and "interchange i, j" in one[1] and one[2].verdict == "illegal"  # a FileReport
     assert (tmp_path / "r.html").read_text() == "<html></html>"
 
 

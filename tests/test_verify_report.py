@@ -7,7 +7,8 @@ import json
 import pytest
 
 from verified_sched.dsl import parse_text
-from verified_sched.core.obligations import Obligation, verdict
+from verified_sched.core.file_report import verdict_of
+from verified_sched.core.obligations import Obligation
 from verified_sched.verify.driver import OpContext, verify_program
 from verified_sched.verify.kernel_report import file_report_json, format_report
 
@@ -67,6 +68,7 @@ def test_timeout_gives_unknown_never_proved():
 
 def test_verdict_rules_and_kind_validation():
     mk = lambda s: Obligation("coverage", 1, "op", "", "isl", s)
+    verdict = lambda obls: verdict_of(o.status for o in obls)
     assert verdict([mk("proved")]) == "legal"
     assert verdict([mk("proved"), mk("unknown")]) == "unknown"
     assert verdict([mk("unknown"), mk("refuted")]) == "illegal"

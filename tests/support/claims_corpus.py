@@ -75,11 +75,11 @@ def own_reports(key: str, stem: str, timeout: float = 30.0) -> list:
 
 def verify_legal(key: str, stem: str) -> bool:
     from verified_sched.dsl import parse_file
-    from verified_sched.core.obligations import verdict
+    from verified_sched.core.file_report import verdict_of
     from verified_sched.verify.driver import verify_program
 
     reps = verify_program(parse_file(DIRS[key] / f"{stem}.vs"))
-    return verdict([o for r in reps for o in r.obligations]) == "legal"
+    return verdict_of(o.status for r in reps for o in r.obligations) == "legal"
 
 
 def main(argv=None) -> int:

@@ -18,40 +18,40 @@ def cex_lines(o) -> list:
     if not c:
         return []
     lines = []
-    if c.get("params"):
-        lines.append("sizes: " + ", ".join(f"{k}={v}" for k, v in c["params"].items()))
-    insts = c.get("instances") or []
-    order = c.get("order")
+    if c.instance.sizes:
+        lines.append("sizes: " + ", ".join(f"{k}={v}" for k, v in c.instance.sizes.items()))
+    insts = c.instances or []
     for n, inst in enumerate(insts):
         who = ("first " if n == 0 else "second ") if len(insts) == 2 else ""
         if "at" in inst:
             lines.append(f"{who}instance ({inst.get('kernel', '')}): {fmt_instance(inst)}")
         else:
             lines.append(f"{who}instance: {inst}")
-    if order:
-        lines.append(f"order before the op: {order['before']}; after the op: {order['after']}")
-    if c.get("observed_by"):
-        lines.append(f"read that sees the other store: {fmt_instance(c['observed_by'])}")
-    for cell in c.get("cells") or []:
-        if cell.get("index") is not None:
-            lines.append(f"cell: {cell['tensor']}[{', '.join(map(str, cell['index']))}]")
-    for t in c.get("threads") or []:
-        where = ", ".join(f"{k}={v}" for k, v in {**t.get("block", {}), **t.get("thread", {})}.items())
-        extra = "" if "reaches" not in t else (" reaches the barrier" if t["reaches"] else " does not reach it")
+    if c.order:
+        lines.append(f"order before the op: {c.order['before']}; after the op: {c.order['after']}")
+    if c.observed_by:
+        lines.append(f"read that sees the other store: {fmt_instance(c.observed_by)}")
+    for cell in c.cells or ():
+        if cell.index is not None:
+            lines.append(f"cell: {cell}")
+    for t in c.threads or ():
+        where = ", ".join(f"{k}={v}" for k, v in t.coordinates.items())
+        extra = "" if t.reaches is None else (" reaches the barrier" if t.reaches else " does not reach it")
         lines.append(f"thread: ({where or 'the only thread'}){extra}")
-    if "phase" in c:
-        lines.append(f"barrier phase: {c['phase']}")
-    if c.get("barrier"):
-        lines.append(f"barrier: {c['barrier']}")
-    if c.get("profile"):
-        lines.append(f"active profile: {c['profile']} (any sizes)")
+    if "phase" in c.extra:
+        lines.append(f"barrier phase: {c.extra['phase']}")
+    if c.barrier:
+        lines.append(f"barrier: {c.barrier}")
+    if c.profile:
+        lines.append(f"active profile: {c.profile} (any sizes)")
     for key in ("term", "missing_in", "extra_in"):
-        if key in c:
-            lines.append(f"{key.replace('_', ' ')}: {c[key]}")
-    if c.get("inputs"):  # replay: vsched run --inputs special --seed S
-        lines.append(f"inputs: {c['inputs']} (vsched run --inputs {c['inputs']} --seed {c.get('seed', 0)})")
-    for v in c.get("values") or []:  # replay: vsched run --set 'x[i]=V'
+        if key in c.extra:
+            lines.append(f"{key.replace('_', ' ')}: {c.extra[key]}")
+    if c.instance.inputs:  # replay: vsched run --inputs special --seed S
+        lines.append(f"inputs: {c.instance.inputs} (vsched run --inputs {c.instance.inputs} "
+                     f"--seed {c.instance.seed or 0})")
+    for v in c.instance.values or []:  # replay: vsched run --set 'x[i]=V'
         lines.append(f"input: {v['tensor']}[{', '.join(map(str, v['index']))}] = {v['value']} (bits {v['bits']})")
     if not lines:
-        lines.append(str(c))
+        lines.append(str(c.to_json()))
     return lines

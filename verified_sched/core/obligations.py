@@ -1,12 +1,17 @@
 """Obligations are data: what must hold for one op (or kernel, or claim) to be legal.
 
 Kinds are a contract. `status` is decided by isl/z3 or by a structural
-check; "unknown" is never legal. A refutation carries a counterexample
-{"params": {...}, "instances"/"points"/"cells": ...} that replays at those sizes.
+check; "unknown" is never legal. A refutation carries a `Counterexample`
+(counterexample.py: its `Instance`'s sizes and input values, statement instances, cells,
+threads, ...) that replays at those sizes; a message that quotes source positions keeps
+them as data (`Obligation.locations`, `Obligation.msg`: message.py).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from .counterexample import Counterexample
+from .message import Message
 
 KINDS = ("precondition", "in_bounds", "coverage", "dependence", "reassociation", "independence",
          "race", "barrier_uniformity", "dataflow", "bijection", "privatize_condition",
@@ -24,11 +29,15 @@ class Obligation:
     engine: str  # isl | z3 | structural
     status: str  # proved | refuted | unknown
     seconds: float = 0.0
-    message: str = ""
-    counterexample: dict | None = None
+    message: str = ""  # a Message given is kept as its text and `locations`
+    counterexample: Counterexample | None = None  # (a JSON dict given is read as one)
     reassociates: bool = field(default=False, compare=False)
+    locations: tuple = field(default=(), compare=False)  # the source positions `message` quotes
 
     def __post_init__(self):
+        if isinstance(self.message, Message):
+            self.locations, self.message = self.message.locations, str(self.message)
+        self.counterexample = Counterexample.from_json(self.counterexample)
         if self.kind not in KINDS:
             raise ValueError(f"unknown obligation kind {self.kind!r}")
         if self.status not in STATUSES:
@@ -39,17 +48,12 @@ class Obligation:
     def to_json(self) -> dict:
         return {"op_index": self.op_index, "op": self.op, "kind": self.kind, "status": self.status,
                 "engine": self.engine, "seconds": round(self.seconds, 6), "message": self.message,
-                "counterexample": self.counterexample}
+                "counterexample": None if self.counterexample is None else self.counterexample.to_json()}
 
-
-def verdict(obligations) -> str:
-    """legal iff every obligation is proved; illegal if one is refuted; else unknown."""
-    statuses = [o.status for o in obligations]
-    if "refuted" in statuses:
-        return "illegal"
-    if all(s == "proved" for s in statuses):
-        return "legal"
-    return "unknown"
+    @property
+    def msg(self) -> Message:
+        """The message with the positions it quotes as data."""
+        return Message.quoting(self.message, self.locations)
 
 
 # ---------------------------------------------------------------- goals: obligations as data
@@ -76,14 +80,17 @@ class Decided:
     isl could not state, left to z3 (in_bounds)."""
 
     status: str  # proved | refuted | unknown
-    message: str
+    message: str  # a Message given (one that quotes source positions) is kept as its text and `locations`
     statement: str = ""
-    counterexample: dict | None = None
+    counterexample: Counterexample | dict | None = None  # a dict: its JSON form (Obligation reads it as one)
     reassociates: bool = False
     engine: str = "isl"
     pending: list = field(default_factory=list)
+    locations: tuple = ()  # the source positions `message` quotes (given as a Message)
 
     def __post_init__(self):
+        if isinstance(self.message, Message):
+            self.locations, self.message = self.message.locations, str(self.message)
         if self.status not in STATUSES:
             raise ValueError(f"unknown status {self.status!r}")
         if self.engine not in ENGINES:

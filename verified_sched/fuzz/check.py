@@ -22,6 +22,7 @@ from codegen.build import load_c
 from codegen.emulate import EmulationError, load_emulated
 from verified_sched.oracle.compare import OutOfStorage, compare_kernels, scratch_arrays, tolerance
 from ..core import ir
+from ..core.counterexample import Counterexample
 from ..core.errors import UsageError, VschedError
 from ..interp.interpreter import run_kernel
 from ..interp.scalar import KernelError
@@ -245,13 +246,14 @@ def _check_legal(program, kernel, ops, size_sets, report, backend, seeds, out: O
 def _observable(o) -> bool:
     """A violated order between two stores of constants, or between two instances of one
     accumulation made unordered, changes no output on a serial run: not replayable by running."""
-    insts = o.counterexample.get("instances", []) if o.counterexample else []
+    cex = o.counterexample
+    insts = (cex.instances or []) if cex else []
     if o.kind != "dependence" or len(insts) != 2:
         return True
-    if o.counterexample.get("kind") == "WAW" and "reads" not in insts[0] and "reads" not in insts[1]:
+    if cex.extra.get("kind") == "WAW" and "reads" not in insts[0] and "reads" not in insts[1]:
         return False
     same = insts[0].get("stmt") == insts[1].get("stmt") and insts[0].get("writes") == insts[1].get("writes")
-    return not (same and "unordered" in str(o.counterexample.get("order", {}).get("after", "")))
+    return not (same and "unordered" in str((cex.order or {}).get("after", "")))
 
 
 def _interp(p, seed):
@@ -280,21 +282,21 @@ def replay(program, kernel, ops, o, out: Outcome, oob_at=None) -> str:
     """'replayed', 'skipped' (not checkable by running), 'vacuous' (every run of both kernels left every
     output zero: running cannot show a changed order) or 'failed'. `oob_at`: the first op
     index with a refuted in_bounds (compiled kernels are not run from there on)."""
-    cex = o.counterexample or {}
-    sizes = cex.get("params")
+    cex = o.counterexample or Counterexample()
+    sizes = cex.instance.sizes
     if o.kind not in REPLAYABLE or sizes is None or set(sizes) != set(program.params):
         return "skipped"
     progs = steps(program, kernel, ops[:o.op_index])
     after = progs[-1]
     if o.kind == "in_bounds":
-        cells = cex.get("cells") or []
-        if not cells or cells[0].get("index") is None or cells[0]["tensor"] not in {t.name for t in after.tensors}:
+        cells = cex.cells or ()
+        if not cells or cells[0].index is None or cells[0].tensor not in {t.name for t in after.tensors}:
             return "skipped"
-        t = after.tensor(cells[0]["tensor"])
+        t = after.tensor(cells[0].tensor)
         dims = [eval_int(d, sizes) for d in t.storage_dims()]
-        return "replayed" if any(not 0 <= c < d for c, d in zip(cells[0]["index"], dims)) else "failed"
+        return "replayed" if any(not 0 <= c < d for c, d in zip(cells[0].index, dims)) else "failed"
     if o.kind == "race":
-        threads = cex.get("threads") or []
+        threads = cex.threads or ()
         lanes = len(threads) == 2 and threads[0] == threads[1]  # two vector lanes of one thread
         if (oob_at is not None and oob_at <= o.op_index) or not _hardware(after, kernel) or lanes:
             return "skipped"  # out of storage, or only vector lanes race (no executor interleaves them)
@@ -315,7 +317,7 @@ def replay(program, kernel, ops, o, out: Outcome, oob_at=None) -> str:
     # the obligations relate the after kernel to the original through provenance: an error an
     # earlier op made may be reported again here, so the original counts as "before" too
     pairs = [(before, after)] + ([(program, after)] if o.op_index > 1 else [])
-    if "unordered" in str(cex.get("order", {}).get("after", "")):
+    if "unordered" in str((cex.order or {}).get("after", "")):
         # made parallel: an interleaving shows it (the emulator's race detector runs hardware
         # loops; vectorized lanes have no interleaving executor here), or a value that no
         # longer reaches its reader: the interpreter keeps a local copy per thread, a shared
@@ -362,7 +364,7 @@ def _check_illegal(program, kernel, ops, report, out: Outcome) -> None:
         result = replay(program, kernel, ops, o, out, min(oob, default=None))
         out.replays.append((o.kind, result))
         if result == "failed":
-            sizes = (o.counterexample or {}).get("params", {})
+            sizes = o.counterexample.sizes if o.counterexample is not None else {}
             op = op_name(ops[o.op_index - 1]) if o.op_index else "kernel"
             out.finding = Finding("counterexample", f"refuted {o.kind} of op {o.op_index} ({o.op}) does not replay at "
                                   f"{sizes}: {o.message}", [sizes], obligation=o.kind, op=op)

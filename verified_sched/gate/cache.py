@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ..core.version import package_version
 
-FORMAT = 1  # entry layout version (part of the key)
+FORMAT = 2  # entry layout version (part of the key); 2: positions as data (FileReport.to_data)
 _PACKAGES = ("verified_sched", "polyhedral", "smt")
 
 

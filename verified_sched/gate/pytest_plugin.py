@@ -119,21 +119,19 @@ class VschedItem(pytest.Item):
         return f"{node.a} == {node.b}" if kind == "claim" else node.name
 
     def runtest(self) -> None:
-        from ..report.results import kernel_reports, verdict_of
-
         result = self.parent.result()
         if not result.verified:
             raise VschedFailure(result.error)
         want, kinds = expectation(result.text)
-        reports = {r["kernel"]: r for r in result.reports}
-        mine = reports.get(self._report_name())
+        file_report = result.report
+        mine = next((r for r in file_report.kernels if r.kernel == self._report_name()), None)
         if mine is None:
             raise VschedFailure(f"no verification report for {self.name}")
         from ..verify.kernel_report import format_report
 
-        report = format_report(next(r for r in kernel_reports(result) if r.kernel == mine["kernel"]))
-        got = verdict_of([mine])
-        refuted = {o["kind"] for o in mine["obligations"] if o["status"] == "refuted"}
+        report = format_report(mine)
+        got = mine.verdict
+        refuted = {o.kind for o in mine.obligations if o.status == "refuted"}
         if want == "legal" and got != "legal":
             raise VschedFailure(f"expected legal, got {got}\n\n{report}")
         if want == "illegal":
@@ -143,7 +141,7 @@ class VschedItem(pytest.Item):
             if got == "illegal" and kinds and not refuted & set(kinds):
                 raise VschedFailure(f"expected illegal {listed}, but refuted {', '.join(sorted(refuted))} "
                                     f"(none listed)\n\n{report}")
-            file_refuted = {o["kind"] for r in result.reports for o in r["obligations"] if o["status"] == "refuted"}
+            file_refuted = {o.kind for o in file_report.obligations if o.status == "refuted"}
             if not (file_refuted & set(kinds) if kinds else file_refuted):
                 raise VschedFailure(f"the file expects illegal {listed}, but nothing in it was refuted "
                                     f"with {listed}\n\n{report}")

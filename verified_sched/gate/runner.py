@@ -127,7 +127,7 @@ def prepare(path: str, cache: ProofCache, profile, timeout, shared_limit) -> tup
     program, perr = parse_source(path, text)
     if perr is not None:
         return FileResult(path, "input", text=text, error=perr[0], error_loc=perr[1]), None
-    result = FileResult(path, "pending", text=text, loc_strings=node_locs(program), sites=program_sites(program))
+    result = FileResult(path, "pending", text=text, nodes=node_locs(program), sites=program_sites(program))
     key = proof_key(program, profile, timeout, shared_limit)
     entry = cache.get(key)
     if entry is not None:
@@ -140,7 +140,7 @@ def finish(result: FileResult, payload: dict, key, cache: ProofCache) -> FileRes
     result.status = payload["status"]
     if result.verified:
         result.reports, result.seconds = payload["reports"], payload["seconds"]
-        result.loc_strings, result.sites = payload["loc_strings"], payload["sites"]
+        result.nodes, result.sites = payload["nodes"], payload["sites"]
         if key:
             cache.put(key, result.status, result.reports, result.seconds)
     else:
@@ -255,9 +255,7 @@ def run_verify(args) -> int:
 
             print(json.dumps(sarif_document(results), indent=1), file=out or sys.stdout)
         if html is not None:
-            from ..report.results import merged_json
-
-            page = html([(r.path, r.text, merged_json(r)) for r in results if r.verified])
+            page = html([(r.path, r.text, r.report) for r in results if r.verified])
             write_atomic(args.html, page, "--html")
         if len(results) > 1 or any(Path(a).is_dir() for a in args.files):
             print(summary(results, time.perf_counter() - t0), file=sys.stderr)

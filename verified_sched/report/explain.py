@@ -69,8 +69,8 @@ def _kernel(program: ir.Program, args) -> str | None:
 
 def obligations_for(program: ir.Program, args, path: str) -> tuple:
     """(reports, what): the reports `explain` draws, restricted to op K when given."""
+    from ..core.file_report import KernelReport
     from ..verify.driver import verify_kernel, verify_program
-    from ..verify.kernel_report import KernelReport
 
     kernel = _kernel(program, args)
     if kernel is None:
@@ -97,21 +97,21 @@ def run(args) -> int:
         print(legend.explain_kind(args.file))
         return 0
     from ..dsl import parse_text
-    from ..verify.kernel_report import file_report_json
+    from ..core.file_report import FileReport
     from .html import render_html
 
     text = _read(args.file)
     program = parse_text(text, args.file)
     reports, what = obligations_for(program, args, args.file)
-    merged = file_report_json(reports, args.file)
-    verdict = merged["verdict"]
-    obls = merged["obligations"]
-    refuted = sum(o["status"] == "refuted" for o in obls)
-    undecided = sum(o["status"] == "unknown" for o in obls)
+    report = FileReport(args.file, reports)
+    verdict = report.verdict
+    obls = report.obligations
+    refuted = sum(o.status == "refuted" for o in obls)
+    undecided = sum(o.status == "unknown" for o in obls)
     line = {"legal": f"{args.file}: {what}: legal (every obligation proved)",
             "illegal": f"{args.file}: {what}: illegal ({refuted} refuted obligation(s))",
             "unknown": f"{args.file}: {what}: unknown ({undecided} obligation(s) not decided)"}[verdict]
-    page = render_html([(args.file, text, merged)])
+    page = render_html([(args.file, text, report)])
     if args.output:
         Path(args.output).write_text(page, encoding="utf-8")
         print(line + f"; wrote {args.output}")

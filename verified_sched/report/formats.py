@@ -4,7 +4,7 @@ and the run summary.
 text: the human report of each claim and kernel (the file's first with column headers, the
 legend line before the run's first report: gate/legend.py), on illegal or unknown a line
 saying what to do next, then `FILE: verdict` (as `vsched verify` always printed).
-json: one `file_report_json` object per line. github: one GitHub Actions
+json: one `FileReport.to_json` object per line. github: one GitHub Actions
 workflow command per refuted (`::error`) or unknown (`::warning`) obligation, at the op's
 line and column, which GitHub shows as an annotation on the file.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from .results import finding_text, findings, merged_json, text_report
+from .results import finding_text, text_report
 
 
 def _escape_data(text: str) -> str:
@@ -33,13 +33,14 @@ def annotation(level: str, path: str, line, col, title: str, message: str) -> st
 
 
 def github_lines(result) -> list:
-    if not result.verified:
-        line, col = result.error_loc if result.error_loc else (None, None)
-        return [annotation("error", result.path, line, col, f"vsched {result.status} error", result.error)]
+    report = result.report
+    if report.verdict == "error":
+        line, col = report.error_loc if report.error_loc else (None, None)
+        return [annotation("error", report.file, line, col, f"vsched {report.error_kind} error", report.error)]
     out = []
-    for kernel, o, line, col in findings(result):
-        level = "error" if o["status"] == "refuted" else "warning"
-        out.append(annotation(level, result.path, line, col, f"vsched {o['kind']}",
+    for kernel, o, line, col in report.findings():
+        level = "error" if o.status == "refuted" else "warning"
+        out.append(annotation(level, report.file, line, col, f"vsched {o.kind}",
                               finding_text(kernel, o)))
     return out
 
@@ -53,7 +54,7 @@ def render(result, fmt: str, first: bool = False, timeout: float | None = None) 
     if not result.verified:
         return ""
     if fmt == "json":
-        return json.dumps(merged_json(result))
+        return json.dumps(result.report.to_json())
     return text_report(result, first, timeout)
 
 

@@ -1,7 +1,7 @@
 """Counterexamples you can look at: a self-contained HTML page of a verification run.
 
-`render_html(results)` takes [(path, program text, merged report)], the merged report being
-`verified_sched.verify.kernel_report.file_report_json(reports, path)`, and returns one HTML page: per file
+`render_html(results)` takes [(path, program text, report)], the report a `FileReport`
+(core/file_report.py; or its JSON, `FileReport.to_json()`), and returns one HTML page: per file
 its verdict, and per refuted obligation the source with the op's line highlighted next to
 SVG pictures of the counterexample at its sizes (iterspace.py computes them with isl,
 svgdraw.py draws them): the involved statements' iteration slices before and after the op
@@ -18,6 +18,7 @@ import islpy as isl
 from polyhedral.affine import NonAffine
 from ..core.cex_text import fmt_instance
 from ..core.errors import VschedError
+from ..core.file_report import FileReport
 from .iterspace import DrawError, report_kernels, scene
 from .svgdraw import COLOR, ORDER_COLOR, UNORDERED_COLOR, grid_svg, view_svg
 
@@ -220,9 +221,10 @@ def _file(n0: int, path: str, text: str, merged: dict) -> tuple:
 
 
 def render_html(results) -> str:
-    """One self-contained HTML page for [(path, program text, merged report)]."""
+    """One self-contained HTML page for [(path, program text, FileReport or its JSON)]."""
     sections, rows, n = [], [], 0
-    for path, text, merged in results:
+    for path, text, report in results:
+        merged = report.to_json() if isinstance(report, FileReport) else report  # the verdict: FileReport's
         html, nref, nunk = _file(n, path, text, merged)
         n += nref
         sections.append(html)

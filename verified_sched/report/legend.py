@@ -36,7 +36,7 @@ STATUSES = {"proved": "for all sizes", "refuted": "with a counterexample", "unkn
 
 
 def header() -> str:
-    """The column headers, aligned with verify.format_report's obligation lines."""
+    """The column headers, aligned with verify/kernel_report.format_report's obligation lines."""
     return f"    {'status':<8} {'kind':<14} {'engine':<10} {'seconds':>8}  message"
 
 

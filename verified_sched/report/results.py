@@ -1,17 +1,17 @@
 """A file's verification result as plain JSON-able data, and everything rendered from it.
 
-`verify_source` parses and verifies one file and packs its reports (`pack_reports`): every
-obligation field, with each source position quoted in a message replaced by a placeholder
-(the n-th position of the program's nodes in walk order). The proof cache stores exactly
-this form, keyed by the normalized program: a cached result is rendered against the file
-as it is now (`FileResult.loc_strings`, `FileResult.sites`), so a file whose comments or
-layout changed still gets its own line numbers, in messages and in SARIF regions alike.
+`verify_source` parses and verifies one file and packs its reports (`pack_reports`): the
+`FileReport`'s data (file_report.py), each source position a message or counterexample
+quotes (a `Message`'s locations, a barrier's position) written as the index of its node in
+the program's walk order. The proof cache stores exactly this form, keyed by the normalized
+program: a cached result is read back against the file as it is now (`FileResult.nodes`,
+`FileResult.sites`), so a file whose comments or layout changed still gets its own line
+numbers, in messages and in SARIF regions alike. No text is rewritten: positions are data.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Optional
@@ -19,17 +19,14 @@ from typing import Optional
 from ..core import ir
 from ..core.errors import Loc, VschedError
 from ..core.exits import FINDING, INTERNAL, OK, UNKNOWN, USAGE
-from ..core.obligations import Obligation
+from ..core.file_report import FileReport
+from ..core.message import loc_from_json, loc_json
 
 # exit code of a file's status (README "CI gate"): legal/illegal/unknown: verified; "input":
 # the file could not be read or parsed (or its verification raised a user error); "internal":
 # a bug in verified_sched. The command exits with the worst by EXIT_RANK
 EXIT = {"legal": OK, "illegal": FINDING, "unknown": UNKNOWN, "input": USAGE, "internal": INTERNAL}
 EXIT_RANK = (OK, UNKNOWN, FINDING, USAGE, INTERNAL)  # least to most severe
-_FIELDS = ("kind", "op_index", "op", "statement", "engine", "status", "seconds", "message",
-           "counterexample", "reassociates")
-_MARK = "\x00loc{}\x00"
-_MARK_RE = re.compile("\x00loc(\\d+)\x00")
 
 
 @dataclass
@@ -42,12 +39,21 @@ class FileResult:
     cached: bool = False
     error: str = ""  # for input and internal errors: the message (FILE:LINE:COL: ... when known)
     error_loc: Optional[tuple] = None  # (line, col) of an input error
-    loc_strings: list = field(default_factory=list)  # str(loc) of every node, walk order
+    nodes: list = field(default_factory=list)  # [file, line, col] of every node's loc, walk order
     sites: list = field(default_factory=list)  # per report: {"loc": (l, c), "ops": [(l, c), ...]}
 
     @property
     def verified(self) -> bool:
         return self.status in ("legal", "illegal", "unknown")
+
+    @property
+    def report(self) -> FileReport:
+        """The typed report every renderer reads, positions those of the file as it is now."""
+        if not self.verified:
+            return FileReport(self.path, error=self.error, error_kind=self.status,
+                              error_loc=tuple(self.error_loc) if self.error_loc else None)
+        data = {"file": self.path, "kernels": self.reports, "sites": self.sites}
+        return FileReport.from_data(data, self.path, _node_reader(self.nodes))
 
 
 def worst_exit(results) -> int:
@@ -61,8 +67,8 @@ def worst_exit(results) -> int:
 
 
 def node_locs(program: ir.Program) -> list:
-    """str(loc) of every node of the program that has one, in a fixed walk order (the same
-    order for two programs that are equal up to positions)."""
+    """[file, line, col] of every node of the program that has a position, in a fixed walk
+    order (the same order for two programs that are equal up to positions)."""
     out: list = []
 
     def visit(obj):
@@ -71,7 +77,7 @@ def node_locs(program: ir.Program) -> list:
                 value = getattr(obj, f.name)
                 if f.name == "loc":
                     if isinstance(value, Loc):
-                        out.append(str(value))
+                        out.append([value.file, value.line, value.col])
                 else:
                     visit(value)
         elif isinstance(obj, (tuple, list)):
@@ -101,77 +107,35 @@ def program_sites(program: ir.Program) -> list:
     return sites
 
 
-def _map_strings(obj, fn):
-    if isinstance(obj, str):
-        return fn(obj)
-    if isinstance(obj, list):
-        return [_map_strings(x, fn) for x in obj]
-    if isinstance(obj, dict):
-        return {k: _map_strings(v, fn) for k, v in obj.items()}
-    return obj
-
-
-def _hide_locs(obj, locs: list, filename: str):
-    if not filename or not locs:
-        return obj
+def _node_writer(nodes: list):
+    """loc -> {"node": n} (its node's index in walk order), or the loc itself as data."""
     index: dict = {}
-    for n, s in enumerate(locs):
-        index.setdefault(s, n)
-    pattern = re.compile("|".join(re.escape(s) for s in sorted(index, key=len, reverse=True)) + r"(?!\d)")
-    return _map_strings(obj, lambda s: pattern.sub(lambda m: _MARK.format(index[m.group(0)]), s)
-                        if filename in s else s)
+    for n, (file, line, col) in enumerate(nodes):
+        index.setdefault(Loc(file, line, col), n)
+    return lambda loc: {"node": index[loc]} if loc in index else loc_json(loc)
 
 
-def _show_locs(obj, locs: list):
-    def sub(s):
-        if "\x00" not in s:
-            return s
-        return _MARK_RE.sub(lambda m: locs[int(m.group(1))] if int(m.group(1)) < len(locs) else "?", s)
-    return _map_strings(obj, sub)
+def _node_reader(nodes: list):
+    def read(data: dict) -> Loc:
+        if "node" in data:
+            n = data["node"]
+            return Loc(*nodes[n]) if 0 <= n < len(nodes) else Loc("?", 0, 0)
+        return loc_from_json(data)
+    return read
 
 
 # ---------------------------------------------------------------- packing
 
 
 def pack_reports(reports, program: ir.Program, filename: str) -> list:
-    """KernelReports as JSON-able dicts, source positions in strings made placeholders."""
-    packed = []
-    for r in reports:
-        obls = [{f: getattr(o, f) for f in _FIELDS} for o in r.obligations]
-        packed.append({"kernel": r.kernel, "obligations": obls})
-    packed = json.loads(json.dumps(packed, default=str))
-    return _hide_locs(packed, node_locs(program), filename)
-
-
-def kernel_reports(result: FileResult) -> list:
-    """The result's reports as verify.KernelReport objects (for verify.format_report and
-    verify.file_report_json), positions filled in for the file as it is now."""
-    from ..verify.kernel_report import KernelReport
-
-    out = []
-    for rep in _show_locs(result.reports, result.loc_strings):
-        obls = [Obligation(**{f: o[f] for f in _FIELDS}) for o in rep["obligations"]]
-        out.append(KernelReport(result.path, rep["kernel"], obls))
-    return out
-
-
-def verdict_of(packed: list) -> str:
-    from types import SimpleNamespace
-
-    from ..core.obligations import verdict
-
-    return verdict([SimpleNamespace(status=o["status"]) for r in packed for o in r["obligations"]])
+    """KernelReports as JSON data (FileReport.to_data's kernels), each source position the
+    index of its node in `node_locs(program)`."""
+    data = FileReport(filename, list(reports)).to_data(_node_writer(node_locs(program)))
+    return json.loads(json.dumps(data["kernels"], default=str))
 
 
 def has_unknown(packed: list) -> bool:
     return any(o["status"] == "unknown" for r in packed for o in r["obligations"])
-
-
-def merged_json(result: FileResult) -> dict:
-    """`vsched verify --json`'s object for the file (verify.file_report_json)."""
-    from ..verify.kernel_report import file_report_json
-
-    return file_report_json(kernel_reports(result), result.path)
 
 
 def text_report(result: FileResult, first: bool = False, timeout: float | None = None) -> str:
@@ -181,39 +145,25 @@ def text_report(result: FileResult, first: bool = False, timeout: float | None =
     from ..verify.kernel_report import format_report
     from .legend import header, legend, next_step
 
+    report = result.report
     lines = [legend()] if first else []
-    for n, report in enumerate(kernel_reports(result)):
-        text = format_report(report)
+    for n, kernel in enumerate(report.kernels):
+        text = format_report(kernel)
         if n == 0:
             head, _, rest = text.partition("\n")
             text = "\n".join([head, header(), rest] if rest else [head, header()])
         lines.append(text)
-    advice = next_step(result.path, result.status, timeout)
+    advice = next_step(result.path, report.verdict, timeout)
     if advice:
         lines.append(advice)
-    lines.append(f"{result.path}: {result.status}")  # the last line, as always (scripts read it)
+    lines.append(f"{result.path}: {report.verdict}")  # the last line, as always (scripts read it)
     return "\n".join(lines)
 
 
-def findings(result: FileResult):
-    """(report name, obligation dict, line, col) of every refuted or unknown obligation, in
-    report order, positions filled in; the line and column are the op's (op_index >= 1),
-    else the claim's or the kernel's."""
-    reports = _show_locs(result.reports, result.loc_strings)
-    for n, rep in enumerate(reports):
-        site = result.sites[n] if n < len(result.sites) else {"loc": (1, 1), "ops": []}
-        for o in rep["obligations"]:
-            if o["status"] == "proved":
-                continue
-            k = o["op_index"]
-            line, col = site["ops"][k - 1] if 1 <= k <= len(site["ops"]) else site["loc"]
-            yield rep["kernel"], o, line, col
-
-
-def finding_text(kernel: str, o: dict) -> str:
+def finding_text(kernel: str, o) -> str:
     """One line for a refuted or unknown obligation: kind, status, where, the message."""
-    where = o["op"] if o["op_index"] == 0 else f"op {o['op_index']} `{o['op']}` of kernel {kernel}"
-    return f"{o['kind']} {o['status']} in {where}: {o['message']}"
+    where = o.op if o.op_index == 0 else f"op {o.op_index} `{o.op}` of kernel {kernel}"
+    return f"{o.kind} {o.status} in {where}: {o.message}"
 
 
 # ---------------------------------------------------------------- one file
@@ -236,7 +186,7 @@ def parse_source(path: str, text: str):
 
 def verify_source(path: str, text: str, profile, timeout: float, shared_limit: int) -> dict:
     """Parse and verify one file's text; a JSON-able dict: {"status", "reports", "seconds",
-    "loc_strings", "sites"} (FileResult's fields)
+    "nodes", "sites"} (FileResult's fields)
     or {"status": "input"|"internal", "error", "error_loc"}. Never raises for a bad file; a
     bug (any other exception) becomes an "internal" status with its message."""
     from ..verify import driver as verify
@@ -258,6 +208,5 @@ def verify_source(path: str, text: str, profile, timeout: float, shared_limit: i
     except Exception as e:  # a bug in verified_sched: reported (exit 4), the other files go on
         return {"status": "internal", "error": f"{path}: internal error: {type(e).__name__}: {e}",
                 "error_loc": None}
-    packed = pack_reports(reports, program, path)
-    return {"status": verdict_of(packed), "reports": packed, "seconds": time.perf_counter() - t0,
-            "loc_strings": node_locs(program), "sites": program_sites(program)}
+    return {"status": FileReport(path, reports).verdict, "reports": pack_reports(reports, program, path),
+            "seconds": time.perf_counter() - t0, "nodes": node_locs(program), "sites": program_sites(program)}

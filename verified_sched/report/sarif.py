@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from ..core.obligations import KINDS
 from ..core.version import package_version
-from .results import finding_text, findings
+from .results import finding_text
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -92,40 +92,40 @@ def rules() -> list:
              "defaultConfiguration": {"level": "error"}} for kind in KINDS]
 
 
-def _fingerprint(path: str, kernel: str, o: dict) -> str:
-    text = "\0".join([path, kernel, str(o["op_index"]), o["op"], o["kind"]])
+def _fingerprint(path: str, kernel: str, o) -> str:
+    text = "\0".join([path, kernel, str(o.op_index), o.op, o.kind])
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def result_objects(result) -> list:
-    """SARIF results of one verified FileResult."""
+def result_objects(report) -> list:
+    """SARIF results of one verified FileReport."""
     out = []
-    for kernel, o, line, col in findings(result):
-        refuted = o["status"] == "refuted"
+    for kernel, o, line, col in report.findings():
+        refuted = o.status == "refuted"
         out.append({
-            "ruleId": o["kind"],
-            "ruleIndex": KINDS.index(o["kind"]),
+            "ruleId": o.kind,
+            "ruleIndex": KINDS.index(o.kind),
             "level": "error" if refuted else "warning",
             "message": {"text": finding_text(kernel, o)},
             "locations": [{
-                "physicalLocation": {"artifactLocation": {"uri": artifact_uri(result.path)},
+                "physicalLocation": {"artifactLocation": {"uri": artifact_uri(report.file)},
                                      "region": {"startLine": int(line), "startColumn": int(col)}},
                 "logicalLocations": [{"name": kernel, "kind": "function"}],
             }],
-            "partialFingerprints": {"vschedObligation/v1": _fingerprint(result.path, kernel, o)},
-            "properties": {"kernel": kernel, "op": o["op"], "opIndex": o["op_index"], "status": o["status"],
-                           "engine": o["engine"], "statement": o["statement"], "seconds": o["seconds"],
-                           "counterexample": o["counterexample"]},
+            "partialFingerprints": {"vschedObligation/v1": _fingerprint(report.file, kernel, o)},
+            "properties": {"kernel": kernel, "op": o.op, "opIndex": o.op_index, "status": o.status,
+                           "engine": o.engine, "statement": o.statement, "seconds": o.seconds,
+                           "counterexample": None if o.counterexample is None else o.counterexample.to_json()},
         })
     return out
 
 
-def _notification(result) -> dict:
-    note = {"level": "error", "message": {"text": result.error},
-            "properties": {"status": result.status}}
-    if result.status == "input":
-        line, col = result.error_loc or (1, 1)
-        note["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": artifact_uri(result.path)},
+def _notification(report) -> dict:
+    note = {"level": "error", "message": {"text": report.error},
+            "properties": {"status": report.error_kind}}
+    if report.error_kind == "input":
+        line, col = report.error_loc or (1, 1)
+        note["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": artifact_uri(report.file)},
                                                    "region": {"startLine": int(line), "startColumn": int(col)}}}]
     return note
 
@@ -133,11 +133,11 @@ def _notification(result) -> dict:
 def sarif_document(file_results) -> dict:
     """The SARIF log of a whole run (FileResults in input order)."""
     results, notes = [], []
-    for r in file_results:
-        if r.verified:
-            results += result_objects(r)
+    for report in (r.report for r in file_results):
+        if report.verdict == "error":
+            notes.append(_notification(report))
         else:
-            notes.append(_notification(r))
+            results += result_objects(report)
     version = package_version()
     return {
         "$schema": SCHEMA_URI,

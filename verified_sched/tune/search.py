@@ -130,8 +130,8 @@ def verdict_of(program: ir.Program, cache, timeout: float) -> str:
     """legal | illegal | unknown, through the proof cache of `vsched verify`."""
     from ..gate.cache import proof_key
     from ..report.results import pack_reports
+    from file_report import FileReport
     from ..verify.gpu_limits import SHARED_LIMIT
-    from ..core.obligations import verdict
     from ..verify.driver import verify_program
 
     key = proof_key(program, None, timeout, SHARED_LIMIT)
@@ -140,7 +140,7 @@ def verdict_of(program: ir.Program, cache, timeout: float) -> str:
         return entry["status"]
     start = time.perf_counter()
     reports = verify_program(program, timeout=timeout, filename="<tune>")
-    status = verdict([o for r in reports for o in r.obligations])
+    status = FileReport("<tune>", reports).verdict
     cache.put(key, status, pack_reports(reports, program, "<tune>"), time.perf_counter() - start)
     return status
 

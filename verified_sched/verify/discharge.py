@@ -84,4 +84,4 @@ def obligation(kind, op_index, op_text, statement, d: Decided, seconds: float = 
     """The report record of a decided goal (its answer's statement, when set, refines the
     goal's)."""
     return Obligation(kind, op_index, op_text, d.statement or statement, d.engine, d.status, seconds, d.message,
-                      d.counterexample, d.reassociates)
+                      d.counterexample, d.reassociates, d.locations)

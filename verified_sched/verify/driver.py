@@ -23,7 +23,7 @@ from . import gpu_limits
 from ..core.budget import DEFAULT_TIMEOUT
 from ..core.errors import ScheduleError
 from .discharge import discharge
-from .kernel_report import KernelReport
+from ..core.file_report import KernelReport
 from .generic.in_bounds import in_bounds_goal
 from .generic.independence import independence_goal
 from .generic.launch_scope import launch_scope_goals

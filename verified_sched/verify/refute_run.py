@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..core import ir
+from ..core.counterexample import Cell, Counterexample, Instance
 from ..core.errors import VschedError
 
 MAX_SIZE_SETS = 3
@@ -188,16 +189,26 @@ _LAST = ("in_bounds", "hardware_limits", "precondition")
 def _refute(obligations: list, k: int, sizes: dict, text: str, cell, inputs="random", seed=0) -> list:
     cands = [o for o in obligations if o.op_index == k and o.status == "unknown"]
     target = min(cands, key=lambda o: o.kind in _LAST)
-    cex = {"params": dict(sizes), "seed": seed}
-    if inputs != "random":
-        cex["inputs"] = inputs
-    if cell is not None:
-        cex["cells"] = [cell]
+    cex = _replay(sizes, inputs, seed, cell)
     first = text.splitlines()[0] if text else ""
     new = dataclasses.replace(target, status="refuted", engine="run",
                               message=f"{target.message}; a run shows the op changes the result: {first}",
                               counterexample=cex)
     return [new if o is target else o for o in obligations]
+
+
+def _replay(sizes: dict, inputs: str, seed: int, cell, values=None, base: Counterexample | None = None):
+    """The counterexample of a run that shows a difference: its sizes and inputs (`vsched run
+    --size ... --inputs I --seed S`), the cell that differs; the rest of `base`'s facts kept."""
+    instance = Instance(dict(sizes), None if inputs == "random" else inputs, seed, values)
+    cells = None if cell is None else (Cell.from_json(cell),)
+    if base is None:
+        return Counterexample(instance, cells=cells)
+    return dataclasses.replace(base, instance=instance, cells=base.cells if cells is None else cells)
+
+
+def _sizes_of(o) -> dict | None:
+    return None if o.counterexample is None else o.counterexample.instance.sizes
 
 
 def confirm_claim(program: ir.Program, claim, obligations: list, profile: str) -> list:
@@ -225,7 +236,7 @@ def _sizes_to_try(program: ir.Program, o, examples: list) -> list:
     """The obligation's counterexample sizes (when admitted), then the example sizes."""
     from ..analysis.sizes import check_sizes
     out = []
-    params = (o.counterexample or {}).get("params")
+    params = _sizes_of(o)
     if params and set(params) == set(program.params):
         try:
             check_sizes(program, params)
@@ -238,25 +249,17 @@ def _sizes_to_try(program: ir.Program, o, examples: list) -> list:
 def _runs(o, sizes: dict, rtol, profile: str, special: bool = True):
     """(inputs, seed, values) to try at `sizes`: the z3 model's cells (at its own sizes), the
     random draw, then (bitwise comparisons only, `special`) each special-value pattern."""
-    cex = o.counterexample or {}
+    replay = o.counterexample.instance if o.counterexample is not None else Instance()
     runs = []
-    if cex.get("values") and sizes == cex.get("params"):
-        runs.append(("random", 0, cex["values"]))
+    if replay.values and sizes == replay.sizes:
+        runs.append(("random", 0, replay.values))
     sets = input_sets(profile) if rtol is None and special else INPUT_SETS[:1]
     return runs + [(i, s, None) for i, s in sets]
 
 
 def _shown(o, sizes, inputs, seed, values, text, cell, status=None, engine=None, note=""):
-    cex = dict(o.counterexample or {})
-    cex["params"] = dict(sizes)
-    cex["seed"] = seed
-    cex.pop("inputs", None)
-    if inputs != "random":
-        cex["inputs"] = inputs
-    if not values:
-        cex.pop("values", None)
-    if cell is not None:
-        cex["cells"] = [cell]
+    base = o.counterexample if o.counterexample is not None else Counterexample()
+    cex = _replay(sizes, inputs, seed, cell, base.instance.values if values else None, base)
     first = text.splitlines()[0] if text else ""
     changes = {"status": status, "engine": engine} if status else {}
     return dataclasses.replace(o, counterexample=cex, message=f"{o.message}; {note}{first}", **changes)
@@ -266,7 +269,7 @@ def _confirm_one(program, claim, o, profile):
     from verified_sched.oracle.compare import tolerance
     from ..analysis.sizes import example_sizes
     rtol = tolerance(program, [claim.a, claim.b]) if (o.reassociates or profile == "approximate") else None
-    params = (o.counterexample or {}).get("params")
+    params = _sizes_of(o)
     try:
         candidates = _sizes_to_try(program, o, example_sizes(program, MAX_SIZE_SETS))
     except VschedError:
@@ -285,8 +288,9 @@ def _confirm_one(program, claim, o, profile):
                 if sizes == params and values:
                     return _shown(o, sizes, inputs, seed, values, text, cell, note="shown by a run on those inputs: ")
                 if sizes == params and inputs == "random":  # the random draw shows it (not the model's values)
-                    cex = {k: v for k, v in (o.counterexample or {}).items() if k != "values"}
-                    return dataclasses.replace(o, counterexample=cex)
+                    cex = o.counterexample
+                    return dataclasses.replace(o, counterexample=dataclasses.replace(
+                        cex, instance=dataclasses.replace(cex.instance, values=None)))
                 return _shown(o, sizes, inputs, seed, values, text, cell,
                               note="shown by a run at other sizes or inputs: ")
     if inconclusive or not tried:
@@ -361,7 +365,7 @@ def confirm_refutations(program: ir.Program, kernel: str, obligations: list, pro
             compare = _compare_orders if parallel else _compare
             sizes_list = _sizes_to_try(program, o, examples)
             verdicts = [compare(progs[k - 1], progs[k], kernel, s, rtol=rtol) for s in sizes_list]
-            own = (o.counterexample or {}).get("params")
+            own = _sizes_of(o)
             at_own = [d for (d, _, _), s in zip(verdicts, sizes_list) if s == own]
             if any(at_own):
                 continue
@@ -385,9 +389,7 @@ def confirm_refutations(program: ir.Program, kernel: str, obligations: list, pro
 def _shown_elsewhere(o, sizes: dict, text: str, cell):
     """The refutation with the sizes of a run that shows it as its counterexample (its own
     instances belong to other sizes, where the kernel runs equal, so they are dropped)."""
-    cex = {"params": dict(sizes), "seed": 0}
-    if cell is not None:
-        cex["cells"] = [cell]
+    cex = _replay(sizes, "random", 0, cell)
     first = text.splitlines()[0] if text else ""
     return dataclasses.replace(o, counterexample=cex,
                                message=f"{o.message}; the kernel runs equal at those sizes, but a run at "

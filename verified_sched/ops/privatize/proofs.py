@@ -42,6 +42,7 @@ from polyhedral.isltools import params_text
 from polyhedral.model import HW_AXES, Access, KernelModel
 
 from ...core import ir
+from ...core.counterexample import Cell, Counterexample, Instance, Thread
 from ...core.ir import Assign, Load
 from ...core.obligations import AllOf, Decided, Goal, IslEmpty
 from ...analysis.simplify import norm_index
@@ -244,8 +245,8 @@ def dataflow_goal(groups, tensor: str, acc: str) -> Goal:
             params = param_values(g().model, p)
             o, c = tup[0][1][:g().n_outer], tup[0][1][g().n_outer:]
             return Decided("refuted", f"{tensor}[{', '.join(map(str, c))}] is {what.format(o=o)}, at "
-                           f"{params_text(params)}", counterexample={
-                               "params": params, "cells": [{"tensor": tensor, "index": c}], "outer": o})
+                           f"{params_text(params)}", counterexample=Counterexample(
+                               Instance(params), cells=(Cell(tensor, c),), extra={"outer": o}))
         return witness
 
     def pair_witness(what: str):
@@ -253,7 +254,8 @@ def dataflow_goal(groups, tensor: str, acc: str) -> Goal:
             p, tup = coords(pt)
             params = param_values(g().model, p)
             return Decided("refuted", f"{what} at {params_text(params)} ({tup[0][1]} and {tup[1][1]})",
-                           counterexample={"params": params, "points": [tup[0][1], tup[1][1]]})
+                           counterexample=Counterexample(Instance(params),
+                                                         extra={"points": [tup[0][1], tup[1][1]]}))
         return witness
 
     def not_one_to_one(bad):
@@ -358,9 +360,9 @@ def condition_goal(groups, tensor: str, acc: str) -> Goal:
         return Decided("refuted", f"the guard lets a thread store back an accumulator that never received the "
                        f"update: at {params_text(params)} {_fmt(i1)} stores back an untouched copy of "
                        f"{cell['tensor']}[{', '.join(map(str, cell['index']))}], which {_fmt(i2)} updates, "
-                       f"unordered with it (another thread)", counterexample={
-                           "params": params, "instances": [i1, i2], "cells": [cell],
-                           "threads": [_thread(model, i1), _thread(model, i2)]})
+                       f"unordered with it (another thread)", counterexample=Counterexample(
+                           Instance(params), [i1, i2], cells=(Cell.from_json(cell),),
+                           threads=(Thread.from_json(_thread(model, i1)), Thread.from_json(_thread(model, i2)))))
 
     def may_stale(pt):  # noqa: ARG001 (an over-approximation: no counterexample)
         return Decided("unknown", "a guard that depends on data may let a thread store back an untouched "
@@ -417,9 +419,10 @@ def race_goal(groups, tensor: str, acc: str) -> Goal:
         threads = _hw_indices(model, [(n1, v1), (n2, v2)])
         lanes = " (vectorized lanes of one thread)" if threads[0] == threads[1] else ""
         return Decided("refuted", f"race on {ctext} at {params_text(params)}: {_fmt(i1)} and {_fmt(i2)} are "
-                       f"unordered{lanes}", counterexample={
-                           "params": params, "instances": [i1, i2], "cells": cells, "threads": threads,
-                           "order": {"before": "n/a (new statement)", "after": "unordered"}})
+                       f"unordered{lanes}", counterexample=Counterexample(
+                           Instance(params), [i1, i2], {"before": "n/a (new statement)", "after": "unordered"},
+                           cells=tuple(Cell.from_json(c) for c in cells),
+                           threads=tuple(Thread.from_json(t) for t in threads)))
 
     def may_conflict(pt):  # noqa: ARG001 (an over-approximation: no counterexample)
         return Decided("unknown", "a transfer may conflict with another thread through a data-dependent "

@@ -15,6 +15,7 @@ from polyhedral.describe import coords, instance, param_values
 from polyhedral.isltools import params_text, point_of
 from polyhedral.model import Access
 from ...core import ir
+from ...core.counterexample import Counterexample, Instance
 from ...core.obligations import AllOf, Decided, Goal, IslEmpty, Procedure
 from ...analysis.simplify import norm_index
 from .. import common
@@ -107,7 +108,7 @@ def injective_partials(ctx, p: Parts) -> Goal:
                            f"two iterations of the loops enclosing '{ctx.op.loop}' use the same {what} cell at "
                            f"{params_text(params)}: {insts[0]['at']} and {insts[1]['at']} (a loop enclosing it "
                            f"does not pin a component of {ctx.op.tensor}'s index)",
-                           counterexample={"params": params, "instances": insts})
+                           counterexample=Counterexample(Instance(params), insts))
         return IslEmpty(lambda: duplicate_pairs(write_map(p.ma, sts)), witness)
     proved = Decided("proved", "each enclosing iteration has its own partial cell and target cell")
     return Goal("injective_partials", INJECTIVE,
@@ -140,7 +141,7 @@ def decide_equivalence(ctx, p: Parts) -> Decided:
     if pt is not None:
         params, insts = pair_instances(ma, pt, "after")
         return Decided("refuted", f"two partial-sum instances stand for one original term at {params_text(params)}",
-                       counterexample={"params": params, "instances": insts})
+                       counterexample=Counterexample(Instance(params), insts))
     if not pa.range().is_equal(pb.range()):
         return Decided("refuted", "the partial sums do not add exactly the original terms")
     wa, wi, wc = write_map(ma, A), write_map(ma, I_), write_map(ma, C)
@@ -240,5 +241,5 @@ def reassociation(ctx, p: Parts) -> Goal:
                        f"the two-pass {op} reduction regroups the terms of {ctx.op.tensor} (partials per block, "
                        f"then a tree): at {params_text(params)} the terms of {insts[0]['at']} and {insts[1]['at']} "
                        "are added in a different grouping; the reproducible profile refuses it",
-                       counterexample={"params": params, "instances": insts})
+                       counterexample=Counterexample(Instance(params), insts))
     return Goal("reassociation", REASSOCIATION, IslEmpty(violations, witness, "no cell receives two terms"))

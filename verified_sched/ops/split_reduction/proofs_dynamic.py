@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from polyhedral.isltools import params_text, point_of
 from ...core import ir
+from ...core.counterexample import Counterexample, Instance
 from ...core.obligations import AllOf, Decided, Goal, IslEmpty, Procedure
 from .apply import tree
 from .proofs import Parts, duplicate_pairs, pair_instances, who, write_map
@@ -63,12 +64,12 @@ def injective_partials(ctx, p: Parts) -> Goal:
         params, insts = pair_instances(ma, pt, "after")
         return Decided("refuted", f"two blocks may write the same cell of {op.partials} at "
                                   f"{params_text(params)}: {who(insts[0])} and {who(insts[1])}",
-                       counterexample={"params": params, "instances": insts})
+                       counterexample=Counterexample(Instance(params), insts))
 
     def twice(pt):
         params, insts = pair_instances(ma, pt, "after")
         return Decided("refuted", f"the combine writes one cell of {op.tensor} twice at {params_text(params)}",
-                       counterexample={"params": params, "instances": insts})
+                       counterexample=Counterexample(Instance(params), insts))
     parts = [IslEmpty(clashes, clash), IslEmpty(lambda: duplicate_pairs(write_map(ma, p.C)), twice)]
     proved = Decided("proved", f"block {op.outer} owns the slice {op.partials}[{op.outer}, ...] whatever the "
                                "data-dependent row; the combine writes each cell once")
@@ -140,7 +141,7 @@ def _same_through_prov(mb, ma, sb, sa, view_b, view_a):
                 return Decided("refuted", f"{who(inst)} reads or writes other cells than its original instance "
                                           f"({', '.join(f'{k}={v}' for k, v in inst['original'].items())}) at "
                                           f"{params_text(params)}",
-                               counterexample={"params": params, "instances": [inst]})
+                               counterexample=Counterexample(Instance(params), [inst]))
     return None
 
 

@@ -26,6 +26,7 @@ from polyhedral.describe import coords, instance, param_values
 from polyhedral.model import HW_AXES, Access, KernelModel, Stmt, lex_before
 
 from ...core import ir
+from ...core.counterexample import Counterexample, Instance
 from ...core.ir import Load
 from ...core.obligations import AllOf, Decided, IslEmpty
 
@@ -200,7 +201,7 @@ def read_violation(model: KernelModel, violations, message: str) -> IslEmpty:
         params, tuples = coords(pt)
         pv = param_values(model, params)
         name, vals = tuples[0]
-        cex = {"params": pv, "instances": [instance(model, name, vals, pv, "after")]}
+        cex = Counterexample(Instance(pv), [instance(model, name, vals, pv, "after")])
         return Decided("refuted", message, STATEMENT, cex)
     return IslEmpty(violations, witness)
 

@@ -12,6 +12,7 @@ import z3
 from smt.intexpr import NoTerm, term
 
 from ...core import budget, ir
+from ...core.counterexample import Cell, Counterexample, Instance
 from ...core.ir import BinOp, FloorDiv, Int, Mod, Var
 from ...core.obligations import Decided, Z3Implies
 
@@ -92,8 +93,8 @@ def bijection(f, rows: int, minor: int, unit: int, tile: str, timeout: float = b
             msg = f"row {vals['row']}: columns {vals['col']} and {vals['col2']} both map to {a}"
         else:
             msg = f"row {vals['row']}: column {vals['col']} maps to {a}, not the XOR swizzle"
-        cex = {"params": {}, "cells": [{"tensor": tile, "index": [vals["row"], c]} for c in (vals["col"], vals["col2"])],
-               "images": [a, b]}
+        cex = Counterexample(Instance({}), cells=tuple(Cell(tile, [vals["row"], c]) for c in (vals["col"], vals["col2"])),
+                             extra={"images": [a, b]})
         return Decided("refuted", msg, counterexample=cex, engine="z3")
 
     return Z3Implies(query, witness, f"the {rows}x{minor} tile's swizzle is the XOR and a bijection of every row",
@@ -120,7 +121,7 @@ def rotation(r, w, p, kname: str, timeout: float = budget.DEFAULT_TIMEOUT) -> Z3
     def witness(model: dict) -> Decided:
         kv = int(model.get(kname, 0))
         return Decided("refuted", f"iteration {kname}={kv} reads a buffer its data was not written to",
-                       counterexample={"params": {}, "instances": [{"stmt": "read", "at": {kname: kv}}]},
+                       counterexample=Counterexample(Instance({}), [{"stmt": "read", "at": {kname: kv}}]),
                        engine="z3")
 
     return Z3Implies(query, witness, f"iteration {kname} reads buffer {kname} mod 2, filled one phase earlier; "
