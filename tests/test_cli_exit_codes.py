@@ -100,7 +100,7 @@ def test_recursion_and_memory_errors_are_input_errors(capsys):
 
 
 def test_internal_error_in_a_subprocess_exits_4_never_a_signal(tmp_path):
-    code = ("import sys; from verified_sched import exits; "
+    code = ("import sys; from verified_sched.core import exits; "
             "sys.exit(exits.run_guarded(lambda a: [][1], None))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 4

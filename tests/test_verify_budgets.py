@@ -214,7 +214,7 @@ def test_cli_verify_under_a_cap_restores_the_limit(capsys):
 SCRIPT = textwrap.dedent("""
     import resource, sys
     import islpy as isl, numpy as np, z3
-    from verified_sched import budget, memlimit
+    from verified_sched.core import budget, memlimit
     from verified_sched.core.errors import VschedError
     vm = int(open('/proc/self/statm').read().split()[0]) * resource.getpagesize()
     with memlimit.capped(vm + 300 * 2**20, "testing"):
