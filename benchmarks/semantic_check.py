@@ -123,7 +123,7 @@ def _canonical(prec: str, arr: np.ndarray) -> bytes:
     return vals.tobytes()
 
 
-def oracle(timeout: float = 0.0) -> dict:
+def oracle() -> dict:
     """{"digests": {tensor: digest of the interpreter's output}, "differ": [texts]}."""
     from codegen.build import load_c
     from verified_sched.dsl import parse_file
