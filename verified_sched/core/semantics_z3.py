@@ -1,7 +1,9 @@
 """The z3 column of the semantics table (`verified_sched.core.semantics`): each operation's
 encoding as a small function over z3 terms of one compute type, z3 imported lazily.
 
-Sorts: Float32/Float64 with round to nearest even for f32 (also f16 and bf16 arithmetic,
+The one z3 meaning of every operation: the claim comparison (smt/fp.py) and the integer
+translator (smt/intexpr.py) look the rows up, they keep no copy. Sorts: Float32/Float64 with
+round to nearest even (`rne`, the one rounding mode) for f32 (also f16 and bf16 arithmetic,
 narrowed by `z3_round`) and f64; 32-bit bit-vectors for i32 (wrapping, `/` truncating with
 x / 0 = 0); Int for index expressions (floor division and modulo). exp and log (libm's, no
 exact IEEE definition) and the i32 transcendental functions (through double) are one
