@@ -123,7 +123,7 @@ SEMANTIC_MUTANTS = (
                    "f32 min as a < b ? a : b (not IEEE minimum: NaN and -0 lost)"),
     SemanticMutant("table_i32_no_wrap", SEM_EV, "wrap32", "lambda x: x",
                    "i32 arithmetic in int64 (no two's complement wrap)"),
-    SemanticMutant("table_i32_div_floors", SEM, 'ROWS["div"].ev["i32"]',
+    SemanticMutant("table_i32_div_floors", SEM_EV, 'EV["div"]["i32"]',
                    "lambda a, b: 0 if b == 0 else wrap32(a // b)",
                    "i32 division floors (Python //) instead of truncating"),
     SemanticMutant("table_fma_contracted", SEM, 'ROWS["fma"].ev["f32"]', "lambda a, b, c: a * b + c",

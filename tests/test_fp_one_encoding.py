@@ -72,3 +72,19 @@ def test_fp_defines_no_operation_encoding_of_its_own():
         if isinstance(n, ast.Dict):
             keys = {k.value for k in n.keys if isinstance(k, ast.Constant)}
             assert not keys & (set(semantics.BINOPS) | set(semantics.FUNCS)), keys
+
+
+def test_claim_over_a_function_the_copy_lacked_is_decided():
+    """tanh had no row in fp's copy (NoFp: unknown); the table encodes it (an uninterpreted
+    function of its argument), so `tanh(x) * 1.0` is proved bitwise equal to `tanh(x)`."""
+    from verified_sched.dsl import parse_text
+    from verified_sched.verify.driver import verify_program
+    program = parse_text("""params N where N >= 1
+tensor x[N] f32
+tensor y[N] f32
+kernel a { for i in 0 .. N { y[i] = tanh(x[i]) } }
+kernel b { for i in 0 .. N { y[i] = tanh(x[i]) * 1.0 } }
+claim a == b
+""")
+    (rep,) = [r for r in verify_program(program) if "==" in r.kernel]
+    assert rep.verdict == "legal", [o.message for o in rep.obligations]
