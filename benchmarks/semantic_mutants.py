@@ -79,10 +79,11 @@ _C_FMAX = """def new(self, e, ct):
 
 SEM = "verified_sched.core.semantics"
 SEM_EV = "verified_sched.core.semantics_ev"  # the table's exact evaluation (numpy scalars)
+SEM_Z3 = "verified_sched.core.semantics_z3"  # the table's z3 column
 FP = "smt.fp"
 
 SEMANTIC_MUTANTS = (
-    # ---- the z3 value comparison (smt/fp.py, polyhedral/value_smt.py)
+    # ---- the z3 value comparison (the table's z3 column, smt/fp.py, polyhedral/value_smt.py)
     SemanticMutant("z3_equal_signed_zero", FP, "equal",
                    _EQUAL.format(differ="z3.Not(z3.fpEQ(a, b)) if z3.is_fp(a) else a != b"),
                    "bitwise equality decided by IEEE == (fpEQ): -0.0 equals +0.0"),
@@ -91,15 +92,18 @@ SEMANTIC_MUTANTS = (
                    "a NaN compared unequal to itself in the claim comparison"),
     SemanticMutant("z3_narrowing_dropped", FP, "round_to", "lambda x, compute, storage: x",
                    "a store into a narrower tensor (f16, bf16, f32 from f64) not rounded in z3"),
-    SemanticMutant("z3_fma_contracted", FP, 'CALLS_FP["fma"]',
-                   "lambda a, b, c: z3.fpAdd(RNE, z3.fpMul(RNE, a, b), c)",
-                   "fma encoded as a * b + c (two roundings)"),
-    SemanticMutant("z3_round_toward_zero", FP, "RNE", "z3.RTZ()",
+    SemanticMutant("z3_fma_contracted", SEM, 'ROWS["fma"]',
+                   "dataclasses.replace(orig, z3=lambda ct, a, b, c: z3.fpAdd(z3.RNE(), z3.fpMul(z3.RNE(), a, b), c) "
+                   "if z3.is_fp(a) else orig.z3(ct, a, b, c))",
+                   "fma encoded as a * b + c (two roundings) in the table's z3 column"),
+    SemanticMutant("z3_round_toward_zero", SEM_Z3, "rne", "lambda: z3.RTZ()",
                    "z3 arithmetic rounds toward zero instead of to nearest even (overflow saturates)"),
-    SemanticMutant("z3_max_not_ieee", FP, 'CALLS_FP["max"]', "lambda a, b: z3.fpMax(a, b)",
-                   "max encoded as z3's fpMax (maxNum: drops a NaN, -0/+0 unspecified)"),
-    SemanticMutant("z3_abs_clears_sign", FP, 'CALLS_FP["abs"]', "z3.fpAbs",
-                   "abs encoded as fpAbs: abs(-0.0) = +0.0 (the table says a < 0 ? -a : a)"),
+    SemanticMutant("z3_max_not_ieee", SEM, 'ROWS["max"]',
+                   "dataclasses.replace(orig, z3=lambda ct, a, b: z3.fpMax(a, b) if z3.is_fp(a) else orig.z3(ct, a, b))",
+                   "max encoded as z3's fpMax (maxNum: drops a NaN, -0/+0 unspecified) in the table's z3 column"),
+    SemanticMutant("z3_abs_clears_sign", SEM, 'ROWS["abs"]',
+                   "dataclasses.replace(orig, z3=lambda ct, a: z3.fpAbs(a) if z3.is_fp(a) else orig.z3(ct, a))",
+                   "abs encoded as fpAbs in the table's z3 column: abs(-0.0) = +0.0 (the table says a < 0 ? -a : a)"),
     # ---- the claim comparison's term rules (polyhedral/claims_terms.py, finite_zero.py)
     SemanticMutant("claim_const_python_eq", "polyhedral.claims_terms", "same_const", "lambda a, b: a == b",
                    "constants compared with Python == (-0.0 == 0.0, NaN != NaN)"),
@@ -119,7 +123,7 @@ SEMANTIC_MUTANTS = (
                    "f32 min as a < b ? a : b (not IEEE minimum: NaN and -0 lost)"),
     SemanticMutant("table_i32_no_wrap", SEM_EV, "wrap32", "lambda x: x",
                    "i32 arithmetic in int64 (no two's complement wrap)"),
-    SemanticMutant("table_i32_div_floors", SEM, 'ROWS["div"].ev["i32"]',
+    SemanticMutant("table_i32_div_floors", SEM_EV, 'EV["div"]["i32"]',
                    "lambda a, b: 0 if b == 0 else wrap32(a // b)",
                    "i32 division floors (Python //) instead of truncating"),
     SemanticMutant("table_fma_contracted", SEM, 'ROWS["fma"].ev["f32"]', "lambda a, b, c: a * b + c",

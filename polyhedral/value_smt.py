@@ -62,16 +62,13 @@ class Encoding:
             p = self.model.program.tensor(n.tensor).prec
             return fp.convert(self.leaf(n), p, prec)
         if isinstance(n, Iter):
-            return fp.convert(self.iter(n), "int", prec)
+            return fp.convert(self.iter(n), "index", prec)
         if isinstance(n, Op):
             if n.name.startswith("cast "):
                 p = n.name[len("cast "):]
                 c = fp.COMPUTE[p]
-                return fp.convert(fp.round_to(self.term(n.args[0], c, side), c, p), c, prec)
-            args = [self.term(a, prec, side) for a in n.args]
-            if n.name in fp.BINARY and len(args) == 2:
-                return fp.binary(n.name, prec, *args)
-            return fp.call(n.name, prec, args)
+                return fp.convert(fp.cast(p, self.term(n.args[0], c, side)), c, prec)
+            return fp.operation(n.name, prec, [self.term(a, prec, side) for a in n.args])
         what = {Red: "a reduction", Ref: "an in-place recurrence", Pw: "a case split"}.get(type(n), type(n).__name__)
         raise fp.NoFp(f"{what} is not encoded for z3")
 

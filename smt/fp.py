@@ -10,9 +10,13 @@ tensor's precision. `min`/`max` are IEEE 754-2019 minimum/maximum (a NaN operand
 identifies every NaN, whatever its payload) exactly when SMT-LIB `=` holds on their terms:
 it distinguishes -0.0 from +0.0 and identifies NaNs.
 
-Each operation's encoding is one row of `BINARY`, `CALLS_FP`, `CALLS_INT` (one place, to be
-pointed at the semantics table's rows). `equal(a, b, facts, timeout)` decides SMT `=` with a timeout: z3 giving up is
-unknown, never equal.
+Every operation's encoding is its row of the semantics table (`verified_sched.core.semantics`,
+the `z3(ct, *terms)` column written in `core/semantics_z3.py`): `binary`, `call` and `cast` are
+lookups of the rows, and an operation the table does not encode is `NoFp` (unknown, never
+equal). What is fp's own: the sorts of the storage precisions, constants, conversions between
+storage and compute types with their declines (a float or an index converted to i32 is not
+modelled), `finite`, and deciding "bitwise equal": `equal(a, b, facts, timeout)` decides SMT
+`=` with a timeout: z3 giving up is unknown, never equal.
 """
 from __future__ import annotations
 
@@ -22,12 +26,11 @@ import struct
 import z3
 
 from .solver import solver
-from verified_sched.core import budget
+from verified_sched.core import budget, semantics, semantics_z3
+from verified_sched.core.precisions import COMPUTE
 
-RNE = z3.RNE()
-SORTS = {"f16": z3.FPSort(5, 11), "bf16": z3.FPSort(8, 8), "f32": z3.Float32(), "f64": z3.Float64()}
-COMPUTE = {"f32": "f32", "f16": "f32", "bf16": "f32", "f64": "f64", "i32": "i32"}
-BV32 = z3.BitVecSort(32)
+# the storage precisions the table has no compute sort for (f16 = FP(5, 11), bf16 = FP(8, 8))
+NARROW = {"f16": z3.FPSort(5, 11), "bf16": z3.FPSort(8, 8)}
 # the largest finite value of each precision (i32: its largest magnitude)
 MAX_FINITE = {"f16": 65504.0, "bf16": 3.3895313892515355e38, "f32": 3.4028234663852886e38,
               "f64": 1.7976931348623157e308, "i32": 2.0 ** 31}
@@ -38,7 +41,8 @@ class NoFp(Exception):
 
 
 def sort(prec: str):
-    return BV32 if prec == "i32" else SORTS[prec]
+    """The z3 sort of a value of storage precision or compute type `prec`."""
+    return NARROW.get(prec) or semantics_z3.z3_sort(prec)
 
 
 def is_int(prec: str) -> bool:
@@ -56,83 +60,68 @@ def const(v, prec: str):
         return z3.BitVecVal(_wrap32(int(v)) if math.isfinite(v) else 0, 32)
     v = float(v)
     if math.isnan(v):
-        return z3.fpNaN(SORTS[prec])
-    if prec == "f64":
-        return z3.FPVal(v, SORTS["f64"])
-    return z3.simplify(z3.fpToFP(RNE, z3.FPVal(v, SORTS["f64"]), SORTS[prec]))
+        return z3.fpNaN(sort(prec))
+    return z3.simplify(convert(z3.FPVal(v, sort("f64")), "f64", prec))
 
 
 def convert(x, src: str, dst: str):
-    """A value of type `src` (a precision or "int" for an index) as type `dst`, rounding to
-    nearest even; float -> i32 (C's truncation, undefined outside i32) is not modelled."""
+    """A value of type `src` (a storage precision, a compute type, or "index" for an iterator's
+    value) as type `dst`: between compute types the table's conversion (`z3_convert`), from
+    f16/bf16 exactly into f32 first, to f16/bf16 from a float rounding to nearest even; float ->
+    i32 (C's truncation, undefined outside i32) and index -> i32 are not modelled (NoFp)."""
     if src == dst:
         return x
-    if src == "int":
-        if is_int(dst):
-            raise NoFp("an index used as an i32 value")
-        return z3.fpToFP(RNE, z3.ToReal(x), SORTS[dst])
-    if is_int(src):
-        return z3.fpSignedToFP(RNE, x, SORTS[dst])
     if is_int(dst):
-        raise NoFp("a float converted to i32 (truncation out of range is an error) is not modelled")
-    return z3.fpToFP(RNE, x, SORTS[dst])
+        raise NoFp("an index used as an i32 value" if src == "index" else
+                   "a float converted to i32 (truncation out of range is an error) is not modelled")
+    if src in NARROW:
+        return convert(z3.fpToFP(semantics_z3.rne(), x, sort("f32")), "f32", dst)
+    if dst in NARROW:
+        if src not in semantics_z3.FLOATS:
+            raise NoFp(f"{src} converted to {dst} is not modelled")
+        return z3.fpToFP(semantics_z3.rne(), x, sort(dst))
+    return semantics_z3.z3_convert(x, src, dst)
 
 
 def round_to(x, compute: str, storage: str):
-    """A compute-type value stored in a `storage` cell and read back into `compute`."""
+    """A compute-type value stored in a `storage` cell and read back into `compute` (the
+    table's rounding, `z3_round`, where compute is storage's compute type)."""
+    if compute == COMPUTE[storage]:
+        return semantics_z3.z3_round(storage, x)
     return convert(convert(x, compute, storage), storage, compute)
 
 
-# ---------------------------------------------------------------- one row per operation
+# ---------------------------------------------------------------- operations: the table's rows
 
-def _ieee_pick(lower: bool):
-    def pick(a, b):
-        neg = z3.fpIsNegative(a)
-        tie = z3.If(neg, a, b) if lower else z3.If(neg, b, a)  # -0 < +0
-        first = z3.fpLT(a, b) if lower else z3.fpGT(a, b)
-        other = z3.fpLT(b, a) if lower else z3.fpGT(b, a)
-        return z3.If(z3.Or(z3.fpIsNaN(a), z3.fpIsNaN(b)), z3.fpNaN(a.sort()),
-                     z3.If(first, a, z3.If(other, b, tie)))
-    return pick
+def _row_z3(row, ct: str, args):
+    if row is None or len(args) != row.arity:
+        raise NoFp("an operation the semantics table does not encode")
+    return row.z3(ct, *args)
 
 
-def _idiv(a, b):
-    return z3.If(b == 0, z3.BitVecVal(0, 32), a / b)  # C's truncating division, x / 0 = 0
+def binary(op: str, ct: str, a, b):
+    """`a op b` in compute type ct: the table's row for the operator (`+ - * /`)."""
+    return _row_z3(semantics.BINOPS.get(op), ct, (a, b))
 
 
-BINARY = {  # op -> (float encoding, i32 encoding)
-    "+": (lambda a, b: z3.fpAdd(RNE, a, b), lambda a, b: a + b),
-    "-": (lambda a, b: z3.fpSub(RNE, a, b), lambda a, b: a - b),
-    "*": (lambda a, b: z3.fpMul(RNE, a, b), lambda a, b: a * b),
-    "/": (lambda a, b: z3.fpDiv(RNE, a, b), _idiv),
-}
-CALLS_FP = {
-    "min": _ieee_pick(True), "max": _ieee_pick(False),
-    "fma": lambda a, b, c: z3.fpFMA(RNE, a, b, c),
-    # abs is `a < 0 ? -a : a` (the table, C's vs_abs_*): abs(-0.0) is -0.0, not fpAbs's +0.0
-    "neg": z3.fpNeg, "abs": lambda a: z3.If(z3.fpLT(a, z3.FPVal(0.0, a.sort())), z3.fpNeg(a), a),
-    "sqrt": lambda a: z3.fpSqrt(RNE, a),
-    "relu": lambda a: _ieee_pick(False)(a, z3.FPVal(0.0, a.sort())),
-    # libm's exp and log: deterministic functions of their argument, otherwise unknown
-    "exp": lambda a: z3.Function(f"exp_{a.sort().ebits()}_{a.sort().sbits()}", a.sort(), a.sort())(a),
-    "log": lambda a: z3.Function(f"log_{a.sort().ebits()}_{a.sort().sbits()}", a.sort(), a.sort())(a),
-}
-CALLS_INT = {
-    "min": lambda a, b: z3.If(a < b, a, b), "max": lambda a, b: z3.If(a > b, a, b),
-    "fma": lambda a, b, c: a * b + c, "neg": lambda a: -a,
-    "abs": lambda a: z3.If(a < 0, -a, a), "relu": lambda a: z3.If(a > 0, a, z3.BitVecVal(0, 32)),
-}
+def call(fn: str, ct: str, args):
+    """`fn(*args)` in compute type ct: the table's row for the function."""
+    if fn not in semantics.FUNCS:
+        raise NoFp(f"{fn} in {ct} is not modelled")
+    return _row_z3(semantics.FUNCS[fn], ct, tuple(args))
 
 
-def binary(op: str, prec: str, a, b):
-    return BINARY[op][1 if is_int(prec) else 0](a, b)
+def operation(name: str, ct: str, args):
+    """A value tree's operation node (a binary operator's symbol or a function's name)."""
+    if name in semantics.BINOPS and len(args) == 2:
+        return binary(name, ct, *args)
+    return call(name, ct, args)
 
 
-def call(fn: str, prec: str, args):
-    table = CALLS_INT if is_int(prec) else CALLS_FP
-    if fn not in table:
-        raise NoFp(f"{fn} in {prec} is not modelled")
-    return table[fn](*args)
+def cast(prec: str, x):
+    """`prec(x)`, x in prec's compute type: the table's cast row (rounded to prec, back in the
+    compute type)."""
+    return semantics.CASTS[prec].z3(COMPUTE[prec], x)
 
 
 # ---------------------------------------------------------------- deciding "bitwise equal"
@@ -166,7 +155,7 @@ def value_of(model, x, prec: str):
         return _wrap32(v.as_long())
     if z3.is_true(model.eval(z3.fpIsNaN(v), model_completion=True)):
         return float("nan")  # (SMT-LIB gives NaN no bits: fpToIEEEBV of it is unspecified)
-    bits = model.eval(z3.fpToIEEEBV(z3.fpToFP(RNE, v, SORTS["f64"])), model_completion=True)
+    bits = model.eval(z3.fpToIEEEBV(z3.fpToFP(semantics_z3.rne(), v, sort("f64"))), model_completion=True)
     try:
         return struct.unpack("<d", struct.pack("<Q", bits.as_long()))[0]
     except (AttributeError, z3.Z3Exception):  # NaN has no single bit pattern in SMT-LIB

@@ -1,7 +1,9 @@
 """The z3 column of the semantics table (`verified_sched.core.semantics`): each operation's
 encoding as a small function over z3 terms of one compute type, z3 imported lazily.
 
-Sorts: Float32/Float64 with round to nearest even for f32 (also f16 and bf16 arithmetic,
+The one z3 meaning of every operation: the claim comparison (smt/fp.py) and the integer
+translator (smt/intexpr.py) look the rows up, they keep no copy. Sorts: Float32/Float64 with
+round to nearest even (`rne`, the one rounding mode) for f32 (also f16 and bf16 arithmetic,
 narrowed by `z3_round`) and f64; 32-bit bit-vectors for i32 (wrapping, `/` truncating with
 x / 0 = 0); Int for index expressions (floor division and modulo). exp and log (libm's, no
 exact IEEE definition) and the i32 transcendental functions (through double) are one
@@ -16,6 +18,13 @@ import operator
 FLOATS = ("f32", "f64")  # the float compute types
 CMP_FN = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
           "==": operator.eq, "!=": operator.ne}
+
+
+def rne():
+    """The rounding mode of every float operation, conversion and narrowing of the table: round
+    to nearest even (one place; the semantic mutant z3_round_toward_zero plants RTZ here)."""
+    import z3
+    return z3.RNE()
 
 
 def z3_sort(ct: str):
@@ -34,7 +43,7 @@ def z_arith(op: str):
     def enc(ct, a, b):
         import z3
         if ct in FLOATS:
-            return {"+": z3.fpAdd, "-": z3.fpSub, "*": z3.fpMul, "/": z3.fpDiv}[op](z3.RNE(), a, b)
+            return {"+": z3.fpAdd, "-": z3.fpSub, "*": z3.fpMul, "/": z3.fpDiv}[op](rne(), a, b)
         if op == "/":  # i32 only: truncating (bvsdiv), x / 0 = 0
             return z3.If(b == 0, z3.BitVecVal(0, 32), z3.If(b == -1, -a, a / b))
         return {"+": operator.add, "-": operator.sub, "*": operator.mul}[op](a, b)
@@ -74,14 +83,14 @@ def z_abs(ct, a):  # a < 0 ? -a : a, as C's vs_abs_* (so abs(-0.0) is -0.0)
 
 def z_fma(ct, a, b, c):
     import z3
-    return z3.fpFMA(z3.RNE(), a, b, c) if ct in FLOATS else a * b + c
+    return z3.fpFMA(rne(), a, b, c) if ct in FLOATS else a * b + c
 
 
 def z_libm(f: str):
     def enc(ct, a):
         import z3
         if f == "sqrt" and ct in FLOATS:
-            return z3.fpSqrt(z3.RNE(), a)
+            return z3.fpSqrt(rne(), a)
         return _z3_uf(f, ct)(a)  # exp/log: libm's, no exact IEEE definition; i32: via double
     return enc
 
@@ -89,7 +98,7 @@ def z_libm(f: str):
 def z_rsqrt(ct, a):
     import z3
     if ct in FLOATS:
-        return z3.fpDiv(z3.RNE(), z3.FPVal(1.0, a.sort()), z3.fpSqrt(z3.RNE(), a))
+        return z3.fpDiv(rne(), z3.FPVal(1.0, a.sort()), z3.fpSqrt(rne(), a))
     return _z3_uf("rsqrt", ct)(a)
 
 
@@ -104,7 +113,7 @@ def z_floordiv(ct, a, c):
     if ct == "i32":
         q, r = a / c, z3.SRem(a, c)
         return z3.If(r < 0, q - 1, q)
-    return z3.fpRoundToIntegral(z3.RTN(), z3.fpDiv(z3.RNE(), a, z3.FPVal(c, a.sort())))
+    return z3.fpRoundToIntegral(z3.RTN(), z3.fpDiv(rne(), a, z3.FPVal(c, a.sort())))
 
 
 def z_mod(ct, a, c):
@@ -115,7 +124,7 @@ def z_mod(ct, a, c):
         r = z3.SRem(a, c)
         return z3.If(r < 0, r + c, r)
     k = z3.FPVal(c, a.sort())
-    return z3.fpSub(z3.RNE(), a, z3.fpMul(z3.RNE(), k, z_floordiv(ct, a, c)))
+    return z3.fpSub(rne(), a, z3.fpMul(rne(), k, z_floordiv(ct, a, c)))
 
 
 def z_cmp(op: str):
@@ -135,13 +144,13 @@ def z3_convert(term, src: str, dst: str):
     import z3
     if src == dst:
         return term
-    rne = z3.RNE()
+    mode = rne()
     if dst in FLOATS:
         if src in FLOATS:
-            return z3.fpToFP(rne, term, z3_sort(dst))
+            return z3.fpToFP(mode, term, z3_sort(dst))
         if src == "i32":
-            return z3.fpSignedToFP(rne, term, z3_sort(dst))
-        return z3.fpToFP(rne, z3.ToReal(term), z3_sort(dst))
+            return z3.fpSignedToFP(mode, term, z3_sort(dst))
+        return z3.fpToFP(mode, z3.ToReal(term), z3_sort(dst))
     if dst == "i32":
         if src in FLOATS:
             return z3.fpToSBV(z3.RTZ(), term, z3.BitVecSort(32))
@@ -158,4 +167,4 @@ def z3_round(prec: str, term):
     narrow = {"f16": z3.FloatHalf(), "bf16": z3.FPSort(8, 8)}.get(prec)
     if narrow is None:
         return term
-    return z3.fpToFP(z3.RNE(), z3.fpToFP(z3.RNE(), term, narrow), z3.Float32())
+    return z3.fpToFP(rne(), z3.fpToFP(rne(), term, narrow), z3.Float32())
