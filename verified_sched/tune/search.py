@@ -130,7 +130,7 @@ def verdict_of(program: ir.Program, cache, timeout: float) -> str:
     """legal | illegal | unknown, through the proof cache of `vsched verify`."""
     from ..gate.cache import proof_key
     from ..report.results import pack_reports
-    from file_report import FileReport
+    from ..core.file_report import FileReport
     from ..verify.gpu_limits import SHARED_LIMIT
     from ..verify.driver import verify_program
 
