@@ -36,18 +36,6 @@ class SemanticMutant:
     what: str
 
 
-_EQUAL = """def new(a, b, facts=(), timeout=budget.DEFAULT_TIMEOUT):
-    s = solver(timeout)
-    s.add(*facts)
-    s.add({differ})
-    r = s.check()
-    if r == z3.unsat:
-        return "proved", None
-    if r == z3.sat:
-        return "refuted", s.model()
-    return "unknown", budget.z3_unknown(s.reason_unknown())
-"""
-
 # (a*b)*w and a*(b*w): the factors of nested products flattened into one sorted set
 _FLAT_PRODUCTS = """def new(n, dom):
     def flat(shape, leaves):
@@ -84,11 +72,11 @@ FP = "smt.fp"
 
 SEMANTIC_MUTANTS = (
     # ---- the z3 value comparison (the table's z3 column, smt/fp.py, polyhedral/value_smt.py)
-    SemanticMutant("z3_equal_signed_zero", FP, "equal",
-                   _EQUAL.format(differ="z3.Not(z3.fpEQ(a, b)) if z3.is_fp(a) else a != b"),
+    SemanticMutant("z3_equal_signed_zero", FP, "differ",
+                   "lambda a, b: z3.Not(z3.fpEQ(a, b)) if z3.is_fp(a) else a != b",
                    "bitwise equality decided by IEEE == (fpEQ): -0.0 equals +0.0"),
-    SemanticMutant("z3_equal_nan_unequal", FP, "equal",
-                   _EQUAL.format(differ="z3.Or(a != b, z3.fpIsNaN(a)) if z3.is_fp(a) else a != b"),
+    SemanticMutant("z3_equal_nan_unequal", FP, "differ",
+                   "lambda a, b: z3.Or(a != b, z3.fpIsNaN(a)) if z3.is_fp(a) else a != b",
                    "a NaN compared unequal to itself in the claim comparison"),
     SemanticMutant("z3_narrowing_dropped", FP, "round_to", "lambda x, compute, storage: x",
                    "a store into a narrower tensor (f16, bf16, f32 from f64) not rounded in z3"),

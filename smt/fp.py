@@ -126,12 +126,18 @@ def cast(prec: str, x):
 
 # ---------------------------------------------------------------- deciding "bitwise equal"
 
+def differ(a, b):
+    """The z3 condition "a and b differ" in the project's sense: SMT-LIB's `=` negated (bitwise:
+    -0.0 and +0.0 differ, every NaN equals every NaN), never IEEE's fpEQ."""
+    return a != b
+
+
 def equal(a, b, facts=(), timeout: float = budget.DEFAULT_TIMEOUT):
     """("proved", None) when a = b (SMT-LIB `=`: bitwise, NaNs identified) under `facts`,
     ("refuted", model) with a z3 model where they differ, ("unknown", reason) when z3 gives up."""
     s = solver(timeout)
     s.add(*facts)
-    s.add(a != b)
+    s.add(differ(a, b))
     r = s.check()
     if r == z3.unsat:
         return "proved", None
