@@ -75,6 +75,28 @@ def test_a_proof_cache_hit_imports_no_engine_and_no_numpy(repo_root, tmp_path, m
     assert rc == 0 and "LEGAL" in out
     assert not {"z3", "islpy", "numpy"} & set(mods)
     assert "verified_sched.verify.driver" not in mods
+    # the cache key's version is core/version.VERSION, a constant: importlib.metadata (email,
+    # zipfile, ...) cost more than the rest of a cache hit's start-up (islpy imports it on a miss)
+    assert "importlib.metadata" not in mods
+
+
+def test_the_cache_reads_the_solver_versions_as_importlib_metadata_does():
+    from importlib.metadata import version
+
+    from verified_sched.gate.cache import dist_version
+
+    assert dist_version("islpy") == version("islpy") and dist_version("z3-solver") == version("z3-solver")
+    assert dist_version("no-such-distribution") == "?"
+
+
+def test_the_version_constant_is_pyprojects_and_the_installed_ones(repo_root):
+    import tomllib
+    from importlib.metadata import version
+
+    from verified_sched.core.version import VERSION, package_version
+
+    declared = tomllib.loads((repo_root / "pyproject.toml").read_text())["project"]["version"]
+    assert VERSION == declared == package_version() == version("verified_sched")
 
 
 def test_every_subcommand_is_in_the_table_with_its_help():

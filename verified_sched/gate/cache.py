@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -48,20 +49,33 @@ def compile_dir() -> Path:
     return cache_root() / "c"
 
 
-@functools.cache
+def dist_version(dist: str) -> str:
+    """The installed version of distribution `dist` ("?" if none), read from the name of its
+    `.dist-info` folder on sys.path, first match as importlib.metadata finds it: importing
+    importlib.metadata (email, zipfile, ...) costs more than the rest of a cache hit's start-up."""
+    stem = dist.replace("-", "_").lower()
+    for entry in sys.path:
+        try:
+            folders = list(Path(entry or ".").glob("*.dist-info"))
+        except OSError:
+            continue
+        for folder in folders:
+            name, _, ver = folder.name[:-len(".dist-info")].partition("-")
+            if name.replace("-", "_").lower() == stem:
+                return ver
+    return "?"
+
+
 @functools.cache
 def code_fingerprint() -> str:
     """sha256 of the verifier's source files (verified_sched, polyhedral, smt) and of the
     package and solver versions."""
     import importlib
-    from importlib.metadata import PackageNotFoundError, version
 
     h = hashlib.sha256()
-    for name in ("verified_sched", "islpy", "z3-solver"):
-        try:
-            h.update(f"{name}={version(name)}\n".encode())
-        except PackageNotFoundError:
-            h.update(f"{name}=?\n".encode())
+    h.update(f"verified_sched={package_version()}\n".encode())
+    for name in ("islpy", "z3-solver"):
+        h.update(f"{name}={dist_version(name)}\n".encode())
     for pkg in _PACKAGES:
         root = Path(importlib.import_module(pkg).__file__).parent
         for path in sorted(root.rglob("*.py")):
