@@ -33,6 +33,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from codegen import build  # noqa: E402
+from verified_sched.analysis.full_tiles import full_tiles  # noqa: E402
 from verified_sched.oracle.compare import compare_kernels, random_inputs  # noqa: E402
 from verified_sched.dsl import parse_text  # noqa: E402
 from verified_sched.ops import apply_schedule  # noqa: E402
@@ -125,9 +126,9 @@ def against_numpy(n: int, repeat: int, cflags: str) -> int:
             print(f"{name}: not proved legal ({verdict}); not timed")
             return 1
         scheduled = apply_schedule(program, "matmul")
-        mod = build.load_c(scheduled, ["matmul"], flags=flags)
+        mod = build.load_c(scheduled, ["matmul"], flags=flags, split=full_tiles)
         if plain is None:
-            plain = build.load_c(program, ["matmul"], flags=flags)
+            plain = build.load_c(program, ["matmul"], flags=flags, split=full_tiles)
         rows.append(name)
         runs.append(mod.run)
     arrays = random_inputs(program, ["matmul"], sizes, seed=0)
@@ -173,14 +174,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as cache:
         os.environ["VSCHED_CACHE_DIR"] = cache
         t0 = time.perf_counter()
-        emitted = build.load_c(program)
+        emitted = build.load_c(program, split=full_tiles)
         cold = time.perf_counter() - t0
         build.MEMO.clear()
         t0 = time.perf_counter()
-        again = build.load_c(program)
+        again = build.load_c(program, split=full_tiles)
         disk = time.perf_counter() - t0
         t0 = time.perf_counter()
-        memo = build.load_c(program)
+        memo = build.load_c(program, split=full_tiles)
         memory = time.perf_counter() - t0
         assert (emitted.status, again.status, memo.status) == ("compiled", "disk", "memory")
         hand_path, _, _ = build.compile_shared(HAND)

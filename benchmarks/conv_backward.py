@@ -23,6 +23,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from codegen.build import load_c  # noqa: E402
+from verified_sched.analysis.full_tiles import full_tiles  # noqa: E402
 from verified_sched.dsl import parse_text  # noqa: E402
 from verified_sched.generators.conv_backward import conv_backward_dsl  # noqa: E402
 
@@ -82,7 +83,7 @@ def main(argv=None) -> int:
     text = conv_backward_dsl(("N", "H", "W", c), (f, 3, 3, cg), args.layout, stride, padding, 1, groups)
     program = parse_text(text, "conv_backward.vs")
     start = time.perf_counter()
-    module = load_c(program)
+    module = load_c(program, split=full_tiles)
     build_s = time.perf_counter() - start
 
     oh, ow = (h + 2 - 2 - 1) // 2 + 1, (w + 2 - 2 - 1) // 2 + 1

@@ -21,6 +21,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from codegen.build import load_c  # noqa: E402
+from verified_sched.analysis.full_tiles import full_tiles  # noqa: E402
 from codegen.emulate import load_emulated  # noqa: E402
 from verified_sched.oracle.compare import random_inputs  # noqa: E402
 from verified_sched.dsl import parse_file, parse_text  # noqa: E402
@@ -69,7 +70,7 @@ def main(argv=None) -> int:
     sizes = {"TN": t, "TM": t, "TK": t}
     program = parse_text(STAGED, "staged.vs")
     inputs = random_inputs(program, None, sizes, seed=0)
-    serial = load_c(program, kernels=["matmul"])
+    serial = load_c(program, kernels=["matmul"], split=full_tiles)
     base, ref = best_of(serial.run, "matmul", sizes, inputs, args.repeat)
 
     rows = [("unscheduled serial C", base, True)]

@@ -18,6 +18,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from codegen.build import load_c  # noqa: E402
+from verified_sched.analysis.full_tiles import full_tiles  # noqa: E402
 from verified_sched.oracle.compare import random_inputs  # noqa: E402
 from verified_sched.dsl import parse_text  # noqa: E402
 from verified_sched.interp.interpreter import run_kernel  # noqa: E402
@@ -57,7 +58,7 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args(argv)
     program = parse_text(MATMUL)
-    c_run = load_c(program).run
+    c_run = load_c(program, split=full_tiles).run
     rows, ok = [], True
     for n in (int(x) for x in args.sizes.split(",")):
         sizes = {"N": n, "M": n, "K": n}

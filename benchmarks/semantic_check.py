@@ -126,6 +126,7 @@ def _canonical(prec: str, arr: np.ndarray) -> bytes:
 def oracle() -> dict:
     """{"digests": {tensor: digest of the interpreter's output}, "differ": [texts]}."""
     from codegen.build import load_c
+    from verified_sched.analysis.full_tiles import full_tiles
     from verified_sched.dsl import parse_file
     from verified_sched.interp.interpreter import run_kernel
     program = parse_file(str(ORACLE))
@@ -133,7 +134,7 @@ def oracle() -> dict:
     outs, differ = {}, []
     runners = {"interp": lambda a: run_kernel(program, "k", sizes, a),
                "interp-scalar": lambda a: run_kernel(program, "k", sizes, a, vectorize=False),
-               "c": lambda a: load_c(program).run("k", sizes, a)}
+               "c": lambda a: load_c(program, split=full_tiles).run("k", sizes, a)}
     for label, run in runners.items():
         arr = {k: v.copy() for k, v in arrays.items()}
         try:

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from codegen.build import load_c  # noqa: E402
+from verified_sched.analysis.full_tiles import full_tiles  # noqa: E402
 from verified_sched.oracle.compare import random_inputs  # noqa: E402
 from verified_sched.core import ir  # noqa: E402
 from verified_sched.dsl import parse_file, parse_text  # noqa: E402
@@ -202,7 +203,7 @@ def main(argv=None) -> int:
         direct, wino, ws = scheduled(hw)
         dm, _ = multiplies(direct)
         wm, wc = multiplies(wino)
-        md, mw, mws = load_c(direct), load_c(wino), load_c(ws)
+        md, mw, mws = load_c(direct, split=full_tiles), load_c(wino, split=full_tiles), load_c(ws, split=full_tiles)
         arrays = random_inputs(direct, ["conv"], {}, seed=0)
         work = random_inputs(ws, ["conv"], {}, seed=0)
         work.update({k: v.copy() for k, v in arrays.items()})

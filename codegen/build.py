@@ -265,11 +265,11 @@ class CModule:
         return lambda _name, sizes, arrays: self.run(kernel_name, sizes, arrays)
 
 
-def load_c(program: ir.Program, kernels=None, flags=FLAGS) -> CModule:
-    """Emit, compile (or fetch from the cache) and load the program's kernels."""
+def load_c(program: ir.Program, kernels=None, flags=FLAGS, split=None) -> CModule:
+    """Emit (`split`: as emit_c's), compile (or fetch from the cache) and load the program's kernels."""
     start = time.perf_counter()
     names = [k.name for k in program.kernels] if kernels is None else list(kernels)
-    source = emit_c(program, names)
+    source = emit_c(program, names, split)
     symbols = {n: f"vs_{n}" for n in names}
     key = cache_key(source, flags)
     if key in MEMO:

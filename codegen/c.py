@@ -38,7 +38,6 @@ from verified_sched.core.expr_mapper import NODE_METHODS
 
 from .c_expr import (ADD, ATOM, MUL, UNARY, CONDITION_KINDS, IndexC, ScalarC,  # noqa: F401
                      cname, float_literal, is_int_expr, par as _par)
-from .full_tiles import full_tiles as split_full_tiles
 from verified_sched.core.dtypes import C_COMPUTE, C_STORAGE, NP_DTYPE, eval_int, global_tensors, param_names
 
 STACK_LIMIT = 64 * 1024  # bytes; larger or size-dependent local tensors are malloc'ed
@@ -95,7 +94,7 @@ static inline uint16_t vs_f2h(float f) { _Float16 x = (_Float16)f; uint16_t h; m
 
 
 class KernelEmitter:
-    full_tiles = True  # split loops so full tiles run guard-free (codegen/full_tiles.py)
+    split = None  # callable(program, body) -> body run on each kernel's body first (emit_c's `split`)
 
     def __init__(self, program: ir.Program):
         self.program = program
@@ -253,7 +252,7 @@ class KernelEmitter:
                 self.out(1, f"if (!{name}) abort();")
                 self.out(1, f"memset({name}, 0xff, sizeof({ctype}) * (size_t)({self.count(t)}));")
                 freed.append(name)
-        self.body(split_full_tiles(self.program, k.body) if self.full_tiles else k.body, 1)
+        self.body(k.body if self.split is None else self.split(self.program, k.body), 1)
         for name in freed:
             self.out(1, f"free({name});")
         return f"/* kernel {k.name} */\n{head} {{\n" + "\n".join(self.lines) + "\n}\n"
@@ -269,14 +268,16 @@ def signature(program: ir.Program, kernel_name: str, restrict: bool = False) -> 
     return f"void vs_{kernel_name}({', '.join(args) or 'void'})"
 
 
-def emit_c(program: ir.Program, kernels=None, full_tiles: bool = True) -> str:
-    """C source for the named kernels (default: every kernel of the program); `full_tiles`:
-    loops split so full tiles run guard-free where isl proves it (codegen/full_tiles.py)."""
+def emit_c(program: ir.Program, kernels=None, split=None) -> str:
+    """C source for the named kernels (default: every kernel of the program). `split`:
+    None, or callable(program, body) -> body applied to each kernel's body before emission;
+    the layers above pass `verified_sched.analysis.full_tiles.full_tiles` (loops split so
+    full tiles run guard-free where isl proves it; the backend imports nothing above core)."""
     names = [k.name for k in program.kernels] if kernels is None else list(kernels)
     parts = preludes(program)
     for name in names:
         emitter = KernelEmitter(program)
-        emitter.full_tiles = full_tiles
+        emitter.split = split
         parts.append(emitter.kernel(program.kernel(name)))
     return "\n".join(parts)
 

@@ -83,12 +83,15 @@ class CheckedEmitter(KernelEmitter):
             self.writing = False
 
 
-def emit_checked(program: ir.Program, kernels=None) -> str:
+def emit_checked(program: ir.Program, kernels=None, split=None) -> str:
+    """Bounds-checked C for the named kernels (`split`: as emit_c's)."""
     names = [k.name for k in program.kernels] if kernels is None else list(kernels)
     parts = preludes(program) + [RUNTIME]
     for name in names:
         k = program.kernel(name)
-        body = CheckedEmitter(program).kernel(k)
+        emitter = CheckedEmitter(program)
+        emitter.split = split
+        body = emitter.kernel(k)
         head = signature(program, name, restrict=True)
         inner = head.replace(f"void vs_{name}(", f"static void vs_body_{name}(", 1)
         parts.append(body.replace(head, inner, 1))
@@ -117,10 +120,11 @@ class CheckedModule(CModule):
                                f"storage shape {list(shape)})")
 
 
-def load_checked(program: ir.Program, kernels=None, flags=FLAGS) -> CheckedModule:
-    """Emit the bounds-checked C, compile it through the C backend's cache, and load it."""
+def load_checked(program: ir.Program, kernels=None, flags=FLAGS, split=None) -> CheckedModule:
+    """Emit the bounds-checked C (`split`: as emit_c's), compile it through the C backend's
+    cache, and load it."""
     names = [k.name for k in program.kernels] if kernels is None else list(kernels)
-    source = emit_checked(program, names)
+    source = emit_checked(program, names, split)
     symbols = {n: f"vs_{n}" for n in names}
     key = (source, flags)
     if key in MEMO:

@@ -12,6 +12,7 @@ import math
 import pytest
 
 from codegen.build import load_c
+from verified_sched.analysis.full_tiles import full_tiles
 from verified_sched.core.dtypes import check_sizes, param_names, storage_shape
 from verified_sched.oracle.compare import compare_kernels
 from verified_sched.core.errors import UsageError
@@ -49,7 +50,7 @@ def corpus_files():
 @pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
 def test_corpus_kernel_c_matches_interpreter(path):
     program = dsl.parse_file(str(path))
-    module = load_c(program)
+    module = load_c(program, split=full_tiles)  # the code `vsched emit --target c` prints
     sets = size_sets(program)
     assert sets, "no sizes satisfy the constraints among the candidates"
     for kernel in program.kernels:

@@ -1,5 +1,6 @@
-"""Guard-free full tiles at emission (codegen/full_tiles.py, issue 25 item 1): the remainder
-guard of a split leaves the vectorized and innermost loops, only where isl proves it."""
+"""Guard-free full tiles at emission (verified_sched/analysis/full_tiles.py, issue 25 item 1,
+passed to the C backend as `split`): the remainder guard of a split leaves the vectorized and
+innermost loops, only where isl proves it."""
 from __future__ import annotations
 
 import functools
@@ -7,8 +8,9 @@ import functools
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from codegen import build, full_tiles
+from codegen import build
 from codegen.c import emit_c
+from verified_sched.analysis import full_tiles
 from verified_sched.oracle.compare import random_inputs
 from support.scheduling import scheduled
 from verified_sched.core import ir
@@ -62,10 +64,10 @@ def _simd_bodies(source: str) -> list:
 
 
 def test_remainder_guard_leaves_the_vectorized_loop():
-    source = emit_c(_program())
+    source = emit_c(_program(), split=full_tiles.full_tiles)
     bodies = _simd_bodies(source)
     assert bodies and all("if (" not in b for b in bodies)
-    guarded = emit_c(_program(), full_tiles=False)
+    guarded = emit_c(_program())
     assert all("if (" in b for b in _simd_bodies(guarded))
 
 
@@ -90,7 +92,7 @@ def test_a_wrong_cut_is_not_trusted(monkeypatch):
         return kind, ir.BinOp("+", e, ir.Int(1)) if kind == "upper" else ir.BinOp("-", e, ir.Int(1))
 
     monkeypatch.setattr(full_tiles, "_cut", too_far)
-    assert emit_c(_program()) == emit_c(_program(), full_tiles=False)
+    assert emit_c(_program(), split=full_tiles.full_tiles) == emit_c(_program())
 
 
 def test_lower_and_upper_guards_padding_stencil():
@@ -123,7 +125,7 @@ def _modules():
     if not _MODULES:
         program = _program()
         for name, fast in (("full", True), ("guarded", False)):
-            path, _, _ = build.compile_shared(emit_c(program, full_tiles=fast))
+            path, _, _ = build.compile_shared(emit_c(program, split=full_tiles.full_tiles if fast else None))
             _MODULES[name] = build.load_shared(program, path)
     return _MODULES
 

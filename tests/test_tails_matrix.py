@@ -14,6 +14,7 @@ import functools
 import pytest
 
 from codegen.build import load_c
+from verified_sched.analysis.full_tiles import full_tiles
 from verified_sched.oracle.compare import compare_kernels
 from verified_sched.dsl import parse_text
 from verified_sched.core.errors import ScheduleError
@@ -69,7 +70,8 @@ def family(kind, pad, nmin):
             after = apply_op(after, sched.kernel, sched.ops[0])
         except ScheduleError:
             pass  # the precondition refutation is checked by the verdict test
-    return program, after, reports, load_c(program), load_c(after)
+    # split as `vsched emit`/`run` and the oracle emit C: the tails' guards are the point
+    return program, after, reports, load_c(program, split=full_tiles), load_c(after, split=full_tiles)
 
 
 def expected(kind, tail, part, pad, nmin) -> set:

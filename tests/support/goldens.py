@@ -50,6 +50,7 @@ GOLDEN_TIMEOUT = 300.0  # seconds per kernel
 def record(path: Path) -> tuple:
     """(the JSON golden as a dict, the C golden as text) of one file."""
     from codegen.c import emit_c
+    from verified_sched.analysis.full_tiles import full_tiles
     from verified_sched.dsl import parse_text
     from verified_sched.core.printer import print_program
     from verified_sched.core.errors import VschedError
@@ -71,7 +72,7 @@ def record(path: Path) -> tuple:
         out["show"] = f"error: {e.message}"
         return out, f"/* error: {e.message} */\n"
     out["show"] = print_program(after)
-    return out, emit_c(after)
+    return out, emit_c(after, split=full_tiles)  # as `vsched emit --target c` prints it
 
 
 def dump(data: dict) -> str:

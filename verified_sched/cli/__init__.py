@@ -128,7 +128,9 @@ def cmd_emit(args) -> int:
     else:
         from codegen.c import emit_c
 
-        source = emit_c(_after(program, args.after))
+        from ..analysis.full_tiles import full_tiles
+
+        source = emit_c(_after(program, args.after), split=full_tiles)
     if args.output:
         Path(args.output).write_text(source)
     else:
@@ -152,7 +154,9 @@ def _runner(program: ir.Program, target: str, seed: int, races: bool = False, cf
 
             from codegen.build import flags_for
 
-            return load_checked(program, flags=flags_for(program.profile, cflags)).run
+            from ..analysis.full_tiles import full_tiles
+
+            return load_checked(program, flags=flags_for(program.profile, cflags), split=full_tiles).run
         case "emulate":
             from codegen.emulate import load_emulated
 

@@ -27,6 +27,7 @@ from ..core.errors import UsageError, VschedError
 from ..interp.interpreter import run_kernel
 from ..interp.scalar import KernelError
 from ..core.op_syntax import op_name
+from ..analysis.full_tiles import full_tiles
 from ..analysis.resources import check_int64
 from ..ops import apply_op
 from ..analysis.sizes import eval_int
@@ -135,9 +136,9 @@ def paired_runners(program: ir.Program, final: ir.Program, kernel: str) -> tuple
     ref_k = dataclasses.replace(program.kernel(kernel), name=f"{kernel}__ref")
     both = dataclasses.replace(final, kernels=tuple(final.kernels) + (ref_k,))
     try:
-        mod = load_c(both, [kernel, ref_k.name])
+        mod = load_c(both, [kernel, ref_k.name], split=full_tiles)
     except VschedError:  # the two programs disagree on a declaration: compile them apart
-        return load_c(program).run, load_c(final).run
+        return load_c(program, split=full_tiles).run, load_c(final, split=full_tiles).run
 
     def ref(_name, sizes, arrays):
         mod.run(ref_k.name, sizes, {**arrays, **scratch_arrays(program, final, sizes)})
@@ -199,7 +200,7 @@ def _check_legal(program, kernel, ops, size_sets, report, backend, seeds, out: O
         if interp:
             ref = cand_c = None  # the interpreter ran the "c" side
         elif _barrier_in_hw(final, kernel):
-            ref, cand_c = load_c(program).run, None
+            ref, cand_c = load_c(program, split=full_tiles).run, None
         else:
             ref, cand_c = paired_runners(program, final, kernel)
         emu = load_emulated(final, 0, detect_races=True) if hardware else None

@@ -61,7 +61,9 @@ def _run_dsl(program: ir.Program, kernel: str, prec: str, values: dict, runner) 
 def _c_runner(p):
     from codegen.build import load_c
 
-    return load_c(p).run
+    from ..analysis.full_tiles import full_tiles
+
+    return load_c(p, split=full_tiles).run
 
 
 def _iree_runner(p):

@@ -359,8 +359,9 @@ def compare_kernels(program: ir.Program, ref: str, cand: str, sizes: dict, seed:
         raise UsageError("the two programs declare different global tensors")
     if runner_ref is None or runner_cand is None:
         from codegen.checked import load_checked  # the C toolchain only when a default runner is needed
-        runner_ref = runner_ref or load_checked(program).run
-        runner_cand = runner_cand or load_checked(program_cand).run
+        from ..analysis.full_tiles import full_tiles
+        runner_ref = runner_ref or load_checked(program, split=full_tiles).run
+        runner_cand = runner_cand or load_checked(program_cand, split=full_tiles).run
     env = check_sizes(program, sizes)
     ref_names = [ref] if any(k.name == ref for k in program.kernels) else None
     arrays = random_inputs(program, ref_names, sizes, seed, inputs)

@@ -170,6 +170,7 @@ def tune(program: ir.Program, kernel_name: str, sizes: dict, *, cflags: str = ""
     from verified_sched.oracle.compare import random_inputs
     from ..gate.cache import ProofCache
     from ..ops import apply_schedule
+    from ..analysis.full_tiles import full_tiles
     from ..analysis.sizes import check_sizes
 
     check_sizes(program, sizes)
@@ -199,7 +200,7 @@ def tune(program: ir.Program, kernel_name: str, sizes: dict, *, cflags: str = ""
         if cand.status != "legal":
             log(f"[{n}] {cand.label}: {cand.status}, not run")
             continue
-        mod = load_c(apply_schedule(prog, kernel_name), [kernel_name], flags=flags)
+        mod = load_c(apply_schedule(prog, kernel_name), [kernel_name], flags=flags, split=full_tiles)
         result.ran.append(cand.label)
         for _ in range(repeat):
             t0 = clock()

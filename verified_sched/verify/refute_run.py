@@ -39,7 +39,8 @@ def _runner(program: ir.Program, kernel: str):
         from codegen.emulate import load_emulated
         return load_emulated(program, seed=0, detect_races=False).run
     from codegen.checked import load_checked  # every access bounds-checked: a finding, never a crash
-    return load_checked(program).run
+    from ..analysis.full_tiles import full_tiles
+    return load_checked(program, split=full_tiles).run
 
 
 SMALL_RUN_INSTANCES = 20_000  # statement instances up to which a serial run is interpreted, not compiled

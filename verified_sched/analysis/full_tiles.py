@@ -1,7 +1,7 @@
-"""Guard-free full tiles at emission: index-set splitting of a loop around its remainder guards.
+"""Guard-free full tiles before emission: index-set splitting of a loop around its remainder guards.
 
 A split whose factor does not provably divide the extent leaves `if F*io + ii < N` on the leaf,
-inside the vectorized and innermost loops. At emission the C backend splits such a loop
+inside the vectorized and innermost loops. `full_tiles` (an IR -> IR rewrite) splits such a loop
 `for x in lo .. hi` into consecutive pieces `[lo, s1)`, `[s1, s2)`, `[s2, hi)` (same body,
 same iteration order, so the same execution) where in the middle piece every guard conjunct
 that `x` owns holds for all inner iterations:
@@ -17,6 +17,11 @@ that `x` owns holds for all inner iterations:
   decide, the loop is emitted as it was (the guarded form).
 
 Hardware loops are never split; at most `MAX_SPLITS` loops are split per kernel (code size).
+
+The C backend (codegen/c.py) imports nothing above core, so it does not split by itself: the
+callers that emit C for users or for comparisons (`vsched emit`/`run`, the oracle, refutation
+by running, the fuzzer, tune, the benchmarks) pass `split=full_tiles` to `emit_c`, `load_c`,
+`emit_checked` or `load_checked`, which apply it to each kernel's body.
 """
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ import dataclasses
 
 from verified_sched.core import ir
 from verified_sched.core.ir import BinOp, Call, Cmp, FloorDiv, For, If, Int, Var
-from verified_sched.analysis.simplify import Context, fold_index, linear_form, render_linear, simplify_stmts
+from .simplify import Context, fold_index, linear_form, render_linear, simplify_stmts
 
 MAX_SPLITS = 12
 STATS = {"split": 0, "kept": 0}  # loops split / candidates left guarded (tests count work)
