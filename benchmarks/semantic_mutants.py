@@ -93,13 +93,13 @@ SEMANTIC_MUTANTS = (
                    "dataclasses.replace(orig, z3=lambda ct, a: z3.fpAbs(a) if z3.is_fp(a) else orig.z3(ct, a))",
                    "abs encoded as fpAbs in the table's z3 column: abs(-0.0) = +0.0 (the table says a < 0 ? -a : a)"),
     # ---- the claim comparison's term rules (polyhedral/claims_terms.py, finite_zero.py)
-    SemanticMutant("claim_const_python_eq", "polyhedral.claims_terms", "same_const", "lambda a, b: a == b",
+    SemanticMutant("claim_const_python_eq", "verified_sched.values.claims_terms", "same_const", "lambda a, b: a == b",
                    "constants compared with Python == (-0.0 == 0.0, NaN != NaN)"),
-    SemanticMutant("claim_plus_zero_noop", "polyhedral.finite_zero", "never_negzero", "lambda n: True",
+    SemanticMutant("claim_plus_zero_noop", "verified_sched.values.finite_zero", "never_negzero", "lambda n: True",
                    "+0.0 added to any value taken as a no-op (-0.0 + 0.0 is +0.0)"),
-    SemanticMutant("claim_product_factor_set", "polyhedral.claims_terms", "flat_terms", _FLAT_PRODUCTS,
+    SemanticMutant("claim_product_factor_set", "verified_sched.values.claims_terms", "flat_terms", _FLAT_PRODUCTS,
                    "a sum's product terms compared by their factor set ((a*b)*w == a*(b*w))"),
-    SemanticMutant("finite_f64_read_as_f32", "polyhedral.finite_zero", "Limits.leaf_ok",
+    SemanticMutant("finite_f64_read_as_f32", "verified_sched.values.finite_zero", "Limits.leaf_ok",
                    "lambda self, tensor: tensor in self.precs",
                    "finite profile: an f64 input converted to f32 assumed finite (1e300 -> inf)"),
     # ---- barriers (polyhedral/race.py)
@@ -220,8 +220,8 @@ def _rebind(orig, new, packages=("verified_sched", "polyhedral", "smt", "codegen
 
 # the entry points whose imports bind what the probes use (imported before patching)
 ENTRY = ("verified_sched.cli", "verified_sched.verify.driver", "verified_sched.interp.interpreter", "codegen.build",
-         "codegen.checked", "verified_sched.oracle.compare", "codegen.c", "polyhedral.claims_value", "polyhedral.checks",
-         "polyhedral.value_smt", "smt.fp")
+         "codegen.checked", "verified_sched.oracle.compare", "codegen.c", "verified_sched.values.claims_value", "polyhedral.checks",
+         "verified_sched.values.value_smt", "smt.fp")
 
 
 def apply(m: SemanticMutant) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from verified_sched.oracle.compare import compare_kernels
-from polyhedral import finite_zero
+from verified_sched.values import finite_zero
 from polyhedral.valueexpr import Const, Leaf, Op, Red
 from verified_sched.dsl import parse_text
 from verified_sched.verify.driver import verify_claim

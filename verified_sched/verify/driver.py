@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from functools import cached_property
 
-from polyhedral import checks, claims_value
+from polyhedral import checks
 from polyhedral.model import KernelModel
 from ..core import budget, ir
 from . import gpu_limits
@@ -29,6 +29,7 @@ from .generic.independence import independence_goal
 from .generic.launch_scope import launch_scope_goals
 from .generic.race import barrier_goal, race_goal
 from ..core.obligations import Goal, Obligation, Procedure
+from ..values import claims_value
 
 GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence")
 # shared-memory bytes per block for hardware_limits (a one-element list so a CLI option can set it)

@@ -15,9 +15,9 @@ import islpy as isl
 import z3
 
 from smt import fp
-from .describe import coords
-from .isltools import point_of
-from .valueexpr import At, Const, Iter, Leaf, Op, Pw, Red, Ref
+from polyhedral.describe import coords
+from polyhedral.isltools import point_of
+from polyhedral.valueexpr import At, Const, Iter, Leaf, Op, Pw, Red, Ref
 
 
 class Encoding:

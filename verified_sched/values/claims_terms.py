@@ -8,8 +8,8 @@ import struct
 
 import islpy as isl
 
-from .valueexpr import EXACT_IN, At, Const, Iter, Leaf, Op, Pw, Red
-from .valueflow import Unsupported
+from polyhedral.valueexpr import EXACT_IN, At, Const, Iter, Leaf, Op, Pw, Red
+from polyhedral.valueflow import Unsupported
 
 
 def node_kind(n) -> str:

@@ -33,18 +33,19 @@ import islpy as isl
 from smt import fp
 from verified_sched.core.budget import DEFAULT_TIMEOUT
 
-from . import term_counts
+from polyhedral import term_counts
 from .claims_terms import (compute_type, continues, flat_terms, has_amb, has_red, is_neg_zero, is_zero, leaf_map,
                            node_kind, plain, same_const, same_ctx, same_init, sched_dims, shape_text, single_cell,
                            strip)
 from verified_sched.core.obligations import Decided
-from .describe import coords, param_values
-from . import claims_lift, finite_zero, value_smt
+from polyhedral.describe import coords, param_values
+from polyhedral import claims_lift
+from . import finite_zero, value_smt
 from .finite_zero import ctx_first
-from .isltools import tensor_box, params_text, point_of
-from .model import KernelModel, safe_name
-from .valueexpr import At, Const, Expander, Iter, Leaf, Op, Pw, Red, Ref, identity
-from .valueflow import Unsupported, ValueFlow, out_tuple
+from polyhedral.isltools import tensor_box, params_text, point_of
+from polyhedral.model import KernelModel, safe_name
+from polyhedral.valueexpr import At, Const, Expander, Iter, Leaf, Op, Pw, Red, Ref, identity
+from polyhedral.valueflow import Unsupported, ValueFlow, out_tuple
 
 STATEMENT = ("forall params and every observable cell (non-padding cell of a global, non-scratch tensor "
              "either kernel writes): the value expression each kernel leaves there, expanded through its last writers to "
@@ -413,7 +414,7 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str, timeout: float =
 
 def _equivalence(ma: KernelModel, mb: KernelModel, profile: str, timeout: float) -> list:
     na, nb = ma.kernel.name, mb.kernel.name
-    from . import contraction
+    from polyhedral import contraction
     if contraction.pure_sums(ma, mb):
         out = contraction.equivalence(ma, mb, profile)
         if out[0][1].status != "unknown":

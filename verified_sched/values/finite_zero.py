@@ -39,8 +39,8 @@ import math
 import islpy as isl
 
 from smt import fp
-from .describe import maps_of
-from .valueexpr import At, Const, Iter, Leaf, Op, Pw, Red
+from polyhedral.describe import maps_of
+from polyhedral.valueexpr import At, Const, Iter, Leaf, Op, Pw, Red
 
 FINITE_PROFILES = ("finite", "approximate")
 
