@@ -169,8 +169,8 @@ BELOW_APPS = {"core", "smt", "polyhedral", "codegen", "analysis", "values", "int
               "verify", "report"}
 ALLOWED = {
     "core": set(),
-    "smt": {"core"},                                  # engines: only core (smt below polyhedral)
-    "polyhedral": {"core", "smt"},
+    "smt": {"core"},                                  # engines: only core
+    "polyhedral": {"core"},
     "codegen": {"core"},                              # backends: only core
     "analysis": {"core", "smt", "polyhedral"},
     "values": {"core", "smt", "polyhedral"},          # claims by value: both engines combined
