@@ -71,7 +71,7 @@ SEM_Z3 = "verified_sched.core.semantics_z3"  # the table's z3 column
 FP = "smt.fp"
 
 SEMANTIC_MUTANTS = (
-    # ---- the z3 value comparison (the table's z3 column, smt/fp.py, polyhedral/value_smt.py)
+    # ---- the z3 value comparison (the table's z3 column, smt/fp.py, verified_sched/values/value_smt.py)
     SemanticMutant("z3_equal_signed_zero", FP, "differ",
                    "lambda a, b: z3.Not(z3.fpEQ(a, b)) if z3.is_fp(a) else a != b",
                    "bitwise equality decided by IEEE == (fpEQ): -0.0 equals +0.0"),
@@ -92,7 +92,7 @@ SEMANTIC_MUTANTS = (
     SemanticMutant("z3_abs_clears_sign", SEM, 'ROWS["abs"]',
                    "dataclasses.replace(orig, z3=lambda ct, a: z3.fpAbs(a) if z3.is_fp(a) else orig.z3(ct, a))",
                    "abs encoded as fpAbs in the table's z3 column: abs(-0.0) = +0.0 (the table says a < 0 ? -a : a)"),
-    # ---- the claim comparison's term rules (polyhedral/claims_terms.py, finite_zero.py)
+    # ---- the claim comparison's term rules (verified_sched/values/claims_terms.py, finite_zero.py)
     SemanticMutant("claim_const_python_eq", "verified_sched.values.claims_terms", "same_const", "lambda a, b: a == b",
                    "constants compared with Python == (-0.0 == 0.0, NaN != NaN)"),
     SemanticMutant("claim_plus_zero_noop", "verified_sched.values.finite_zero", "never_negzero", "lambda n: True",

@@ -1,5 +1,5 @@
 """The C backend: one C function per kernel; statements here, expressions spelled by
-`codegen/c_expr.py` (translators over the semantics table, verified_sched/semantics.py).
+`codegen/c_expr.py` (translators over the semantics table, verified_sched/core/semantics.py).
 
 Signature of `vs_<kernel>`: int64_t for every size parameter (program order), then a restrict
 pointer for every global/constant tensor (program order) over its flat row-major storage

@@ -37,7 +37,7 @@ from .gpu_lowering import (GpuLowering, Launch, Unsupported, const_count, is_glo
 
 AXIS_SLOT = {"x": 0, "y": 1, "z": 2}
 NVCC_FLAGS = ("-O3", "-std=c++17", "--fmad=false", "-arch=sm_80", "-diag-suppress=177")
-MAX_THREADS = THREADS_PER_BLOCK  # verified_sched/target_limits.py
+MAX_THREADS = THREADS_PER_BLOCK  # verified_sched/core/target_limits.py
 
 CUDA_F16 = r"""#include <cuda_fp16.h>
 static __device__ inline float vs_h2f(uint16_t h) { return __half2float(__ushort_as_half(h)); }

@@ -1,6 +1,6 @@
 """`OutOfStorage`, the finding both runners of the oracle raise: the bounds-checked C build
 (codegen/checked.py) at an access outside a tensor's storage, and the oracle
-(codegen/oracle.py) when a run changed a guard cell. Its own module so that neither imports
+(verified_sched/oracle/compare.py) when a run changed a guard cell. Its own module so that neither imports
 the other for it; `verified_sched.oracle.compare` re-exports it."""
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ from .race import barrier_order
 def split_accesses(model: KernelModel) -> tuple:
     """(affine, pending, total): the (statement, access) pairs isl decides (in_bounds), those
     left to z3 (integer but not affine, like products of sizes; and dynamic indices, after isl
-    checked their affine part), and the number of accesses (verified_sched/in_bounds.py)."""
+    checked their affine part), and the number of accesses (verified_sched/verify/generic/in_bounds.py)."""
     affine, pending, total = [], [], 0
     for st in model.stmts:
         for acc in st.accesses:

@@ -1,6 +1,6 @@
 """Claims over scatters with data-dependent rows (an embedding backward), by lifting the row.
 
-The value comparison (claims_value.py) needs every index affine. A scatter
+The value comparison (verified_sched/values/claims_value.py) needs every index affine. A scatter
 `t[..., X[a], ...] += e` (X an integer input neither kernel writes, `a` affine, the read a whole
 index component; guards may test X[a] too) is lifted: it runs for every row r of t's
 dimension as

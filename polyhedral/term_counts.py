@@ -1,4 +1,4 @@
-"""How often each value is added to a cell, for claims decided by value (claims_value.py).
+"""How often each value is added to a cell, for claims decided by value (verified_sched/values/claims_value.py).
 
 A reduction's terms are grouped in families (claims_value.Compare.families): each maps term
 points D (wrapped [cell -> statement instance]) to value points [cell -> F[leaf cells]]. Two

@@ -1,5 +1,5 @@
 """The `finite` profile: value-based claims drop terms that read cells known (by value flow) to
-hold zero, `0 * input`, from sums that start at +0.0 (polyhedral/finite_zero.py); never under
+hold zero, `0 * input`, from sums that start at +0.0 (verified_sched/values/finite_zero.py); never under
 `default` or `reproducible`, and never when the zero is not established or the co-factor may
 overflow."""
 from __future__ import annotations

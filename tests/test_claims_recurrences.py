@@ -1,5 +1,5 @@
 """Claims over in-place recurrences and sums split into rounds (issue 20: `claim scheduled ==
-original` proved for every legal corpus kernel; polyhedral/claims_value.py, valueexpr.py).
+original` proved for every legal corpus kernel; verified_sched/values/claims_value.py, polyhedral/valueexpr.py).
 
 A recurrence cut into two statements (partition): an instance's value is met as a reference
 (`Ref`) in one kernel and expanded (`At`) in the other; the pair must be among the instance

@@ -1,4 +1,4 @@
-"""Claims decided by value (polyhedral/claims_value.py) and the value-based dependence fixes.
+"""Claims decided by value (verified_sched/values/claims_value.py) and the value-based dependence fixes.
 
 Item 0: for every legal kernel of the corpus (tests/cases and examples), the fully scheduled program plus the original kernel
 under another name and `claim scheduled == original` must be proved, and mutants of the

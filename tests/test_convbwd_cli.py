@@ -1,6 +1,6 @@
 """conv-backward through the `vsched` command line: `vsched verify` proves the emitted file
 (exit 0, every claim legal), `vsched exec` of the direct kernels matches the numpy chain-rule
-reference, and `vsched conv-backward` writes the file (once wired into cli.py).
+reference, and `vsched conv-backward` writes the file (once wired into cli/__init__.py).
 """
 from __future__ import annotations
 

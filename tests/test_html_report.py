@@ -1,5 +1,5 @@
-"""Counterexamples you can look at: the pictures' data (gate/iterspace.py),
-the HTML page (gate/html_report.py) and `vsched explain`. The page in a real browser:
+"""Counterexamples you can look at: the pictures' data (report/iterspace.py),
+the HTML page (report/html.py) and `vsched explain`. The page in a real browser:
 test_html_browser.py."""
 from __future__ import annotations
 

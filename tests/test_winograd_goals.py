@@ -71,7 +71,7 @@ schedule k { reverse i }
 
 
 def test_run_asks_the_exact_at_hook_of_the_schedules_ops(monkeypatch):
-    """cli's bitwise choice asks the op modules of the kernel's schedule (no op named in cli.py)."""
+    """cli's bitwise choice asks the op modules of the kernel's schedule (no op named in cli/__init__.py)."""
     from verified_sched import cli
 
     calls = []

@@ -1,6 +1,6 @@
 """The `vsched` command line: show, emit, run, exec, verify.
 
-Exit codes (exits.py): 0 success (legal / equal), 1 a finding (illegal verdict, kernels that
+Exit codes (core/exits.py): 0 success (legal / equal), 1 a finding (illegal verdict, kernels that
 differ, a kernel that fails at run time), 2 usage or input errors, 3 unknown verdict (verify:
 nothing refuted, something unproved), 4 internal error (any command: one line, the traceback
 with --debug; verify: also the worst file's, gate/runner.py). Every error caused by the
@@ -186,7 +186,7 @@ def _runtime_errors() -> tuple:
 
 def _reassociates(program: ir.Program, profile: str, kernel=None, claim=None) -> bool:
     """Whether a schedule (or a claim) may change rounding: the verifier's reassociation
-    license (for a schedule, only the obligations that can grant it: reassociation.py), or the
+    license (for a schedule, only the obligations that can grant it: verify/reassociation.py), or the
     approximate profile. Unknown counts as yes, so a legal reassociation is not
     reported as a difference; bitwise equality is required only where the verifier says no
     reduction is reordered."""
@@ -437,7 +437,7 @@ def _guarded(fn, command):
 
 
 def main(argv=None) -> int:
-    """Exit codes (verified_sched/exits.py): 0 legal/equal, 1 illegal/different, 2 usage or
+    """Exit codes (verified_sched/core/exits.py): 0 legal/equal, 1 illegal/different, 2 usage or
     input error, 3 unknown (verify), 4 internal error (the traceback only with --debug)."""
     from ..core.exits import USAGE, run_guarded
 

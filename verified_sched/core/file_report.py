@@ -10,7 +10,7 @@ refuted, else unknown).
 `to_json()` is `vsched verify --json`'s object (as it always was). `to_data(where)` is the
 whole result as JSON data, every source position written by `where(loc)`, and
 `from_data(data, file, where)` reads it back: the proof cache stores a result with each
-position as the index of its program node (gate/results.py), so a cached result renders for
+position as the index of its program node (report/results.py), so a cached result renders for
 the file as it is now exactly as a fresh one does.
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Integer expressions and conditions evaluated at given sizes (sizes, guards, dynamic
-indices): the semantics table's `index` rows through one translator, `IntEval`; codegen/dtypes.py
+indices): the semantics table's `index` rows through one translator, `IntEval`; core/dtypes.py
 re-exports these for the runners."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The IR's vocabulary: its node classes and constants (re-exported by `verified_sched.core.ir`,
 which is the name to import; the traversals live there).
 
-One expression family serves index and scalar positions; `wellformed.py` checks that index
+One expression family serves index and scalar positions; `analysis/wellformed.py` checks that index
 positions are integer typed. Every node has an optional `loc` (source position) that takes no
 part in equality.
 """

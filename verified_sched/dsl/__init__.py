@@ -1,4 +1,4 @@
-"""The .vs DSL: `parse_text`, `parse_file` (parser.py) and the printer (printer.py).
+"""The .vs DSL: `parse_text`, `parse_file` (parser.py) and the printer (core/printer.py).
 
 Grammar (EBNF; NL is a newline, dropped inside ( ) [ ] and after a token that cannot end a
 line, such as a binary operator, `,`, `->`, `..`, `=`, `and`, `or`, `not`, `where`):
@@ -8,7 +8,7 @@ line, such as a binary operator, `,`, `->`, `..`, `=`, `and`, `or`, `not`, `wher
     params     := "params" [ NAME {"," NAME} ] [ "where" cond {"," cond} ] NL
     inputs     := "inputs" NAME {"," NAME} ( "int" "in" "[" NUM "," NUM "]"
                                            | "in" "[" NUM "," NUM "]" "grid" GRID ) NL
-                  (declared input values; dsl/inputs.py: NUM -8, 0.5, 1/4; GRID a power of two)
+                  (declared input values; core/inputs.py: NUM -8, 0.5, 1/4; GRID a power of two)
     profile    := "profile" ("default" | "finite" | "approximate" | "reproducible") NL
     tensor     := "tensor" NAME "[" expr {"," expr} "]" PREC [MEMORY] [ "pad" "(" INT {"," INT} ")" ] NL
                   PREC: f16 bf16 f32 f64 i32; MEMORY: global (default) shared local constant

@@ -147,7 +147,7 @@ class _Parser(TokenStream):
         self.schedules.append(ir.Schedule(name.text, tuple(ops), loc=head.loc))
 
     def _inputs(self) -> None:
-        """`inputs a, b int in [-8, 8]` (grammar in dsl/inputs.py): the line's tokens are
+        """`inputs a, b int in [-8, 8]` (grammar in core/inputs.py): the line's tokens are
         re-joined and parsed as one directive."""
         head = self.peek()
         parts, prev = [], None

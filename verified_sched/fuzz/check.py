@@ -59,7 +59,7 @@ class Outcome:
     sizes_run: list = field(default_factory=list)
     vacuous: int = 0
     backend_runs: int = 0  # comparisons run through the --backend runner
-    backend_declined: int = 0  # examples the backend declined (fuzz/backend.py)
+    backend_declined: int = 0  # examples the backend declined (oracle/backend.py)
     finding: Finding | None = None
     times: dict = field(default_factory=dict)
 

@@ -276,7 +276,7 @@ def report(stats: Stats, seconds: float, as_json: bool) -> str:
 
 
 def cmd_mlir_passes(args) -> int:
-    """The `vsched fuzz --mlir-passes` entry (fuzz/command.py)."""
+    """The `vsched fuzz --mlir-passes` entry (cli/fuzz.py)."""
     from verified_sched.core.errors import UsageError
 
     names = tuple(n.strip() for n in args.mlir_passes.split(",") if n.strip())

@@ -48,7 +48,7 @@ _LOOP_REFS = _IDS | st.builds(lambda n, k: f"{n}@{k}", _IDS, st.integers(1, 3))
 @st.composite
 def op_records(draw, params: tuple = PARAM_NAMES):
     """Any syntactically valid schedule op record (for parser/printer round trips), of any
-    registered op, drawn from its declared syntax (verified_sched/op_syntax.py)."""
+    registered op, drawn from its declared syntax (verified_sched/core/op_syntax.py)."""
     from ..ops.registry import OP_NAMES
 
     cls = OP_NAMES[draw(st.sampled_from(tuple(OP_NAMES)))]

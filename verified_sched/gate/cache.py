@@ -100,7 +100,7 @@ def proof_key(program, profile, timeout: float, shared_limit: int) -> str:
 
 
 class ProofCache:
-    """get/put of packed results (gate/results.py) by key; `enabled=False` reads and writes
+    """get/put of packed results (report/results.py) by key; `enabled=False` reads and writes
     nothing (`--no-cache`)."""
 
     def __init__(self, enabled: bool = True, folder: Path | None = None):

@@ -15,7 +15,7 @@ DSL file (README "Convolution backward") holding:
 - `claim direct == reference` per requested gradient, proved by contraction equivalence.
 
 The command line (`vsched conv-backward`, with `--against torch-mlir`) is
-`generators/conv_backward_cli.py`; this module imports nothing of it nor of `mlir/`.
+`cli/conv_backward.py`; this module imports nothing of it nor of `mlir/`.
 
 Sizes are numbers (inlined) or symbols (params with constraints). OH = floor((H + 2p -
 d(KH-1) - 1)/s) + 1 appears as written; the constraint H + 2p - d(KH-1) - 1 >= 0 keeps OH >= 1.

@@ -1,5 +1,5 @@
-"""Closure builders shared by the interpreter's two compilers: the scalar one (interp.py) and
-the numpy-lane one (interp_vector.py).
+"""Closure builders shared by the interpreter's two compilers: the scalar one (interpreter.py) and
+the numpy-lane one (vector.py).
 
 A closure is `f(env, st)` (env: iterators and sizes; st: the executing instance's memory).
 The two compilers differ in their arithmetic (a compute type's scalar operations or numpy

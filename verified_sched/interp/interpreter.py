@@ -22,7 +22,7 @@ cross-checked against at tiny sizes, bitwise. Semantics (README: Semantics):
 - Index arithmetic is exact (Python ints, floor division and modulo); an index outside the
   tensor's storage is a KernelError naming the tensor, the index and the instance.
 - Speed: the innermost loop whose iterations are provably independent runs on numpy lanes
-  (interp_vector.py), with the same bits; `vectorize=False` forces the scalar closures.
+  (vector.py), with the same bits; `vectorize=False` forces the scalar closures.
 """
 from __future__ import annotations
 

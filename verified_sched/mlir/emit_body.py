@@ -1,6 +1,6 @@
 """The region of one linalg.generic: an assignment's value as arith/math ops.
 
-The typing rules are the semantics table's (verified_sched/semantics.py), as the C backend's,
+The typing rules are the semantics table's (verified_sched/core/semantics.py), as the C backend's,
 so IREE computes the same bits: the value is computed in the compute type of its target (f64
 for f64, f32 for f32/f16/bf16, i32 for i32); loads, iterators and constants are converted to
 it leaf by leaf; integer-typed subtrees (iterators, floor, mod, i32 reads where compared) are

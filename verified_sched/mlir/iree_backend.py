@@ -137,7 +137,7 @@ def load_iree(program: ir.Program) -> IreeRunner:
 
 
 class FuzzRunner(IreeRunner):
-    """The fuzz backend: a kernel linalg cannot express is declined (fuzz/backend.py), not a finding."""
+    """The fuzz backend: a kernel linalg cannot express is declined (oracle/backend.py), not a finding."""
 
     def run(self, kernel_name: str, sizes: dict, arrays: dict) -> None:
         from verified_sched.oracle.backend import Declined

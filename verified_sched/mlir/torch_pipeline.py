@@ -1,5 +1,5 @@
 """`vsched conv-backward ... --against FRONTEND -o FILE` (its command line is
-`generators/conv_backward_cli.py`): the seed compiler pipeline (torch -> a torch frontend's
+`cli/conv_backward.py`): the seed compiler pipeline (torch -> a torch frontend's
 linalg on tensors -> IREE) beside the proved kernels.
 
 The file holds everything `vsched conv-backward` writes (forward, chain-rule references,
@@ -80,7 +80,7 @@ def against_torch_mlir_text(cv: Conv, base: str, source_for=None, save: str | No
              f"# imported by `vsched conv-backward --against {frontend}`)", conv_line(cv), "",
              "# The lowering sums terms that read cells known to hold 0 (zero fill, pad zone, the gaps of",
              "# a strided insert_slice): 0 * y is 0 only for finite y, so the claims are proved under the",
-             "# finite-input assumption (polyhedral/finite_zero.py); `--profile default` does not drop them.",
+             "# finite-input assumption (verified_sched/values/finite_zero.py); `--profile default` does not drop them.",
              "profile finite", ""]
     refused = []
     for grad in ("input", "weight"):

@@ -2,7 +2,7 @@
 import Split`).
 
 Every op's record lives in its own module, `verified_sched/ops/<op>.py`, next to its syntax
-(`SYNTAX`, verified_sched/op_syntax.py), its `apply` and its obligations;
+(`SYNTAX`, verified_sched/core/op_syntax.py), its `apply` and its obligations;
 `verified_sched/ops/registry.py` lists them. The package itself imports the records from their
 op modules (or `ops.registry.OP_NAMES`); nothing in it imports this module.
 """

@@ -22,7 +22,7 @@ class OpSpec:
     apply: Callable  # (program, kernel_name, op) -> program (pure; ScheduleError on a failed precondition)
     obligations: Callable  # (ctx) -> its own goals (obligations.Goal); the driver adds the generic ones
     generic: tuple[str, ...]  # the generic goals it keeps, among ALL_GENERIC (ALL_GENERIC: all of them)
-    own_reassociates: bool  # its own goals may reassociate (refute_run/reassociation.py looks at them)
+    own_reassociates: bool  # its own goals may reassociate (verify/reassociation.py looks at them)
     exact_rounding: bool  # it only moves accesses: every value is rounded as before
     structural: bool  # it adds or replaces statements (not only loops): a fuzz reproducer's family
     fuzz_weight: int  # how often it is drawn among the possible ops (fuzz/schedules.py)

@@ -102,7 +102,7 @@ def random_inputs(program: ir.Program, kernel_names, sizes: dict, seed: int = 0,
     """An array (storage shape and dtype) for every global tensor; never all zeros.
 
     random: floats uniform in [-1, 1), i32 in [-100, 100]; small-int: integers in [-8, 8];
-    special: the seed's pattern of special values (special_inputs.py).
+    special: the seed's pattern of special values (codegen/special_inputs.py).
     i32 tensors read inside an index draw from [0, extent) of the dimension they index.
     Tensors named by an `inputs` directive (program.inputs) are then redrawn from their
     declared value set, whatever the mode.
@@ -112,7 +112,7 @@ def random_inputs(program: ir.Program, kernel_names, sizes: dict, seed: int = 0,
     env = check_sizes(program, sizes)
     rng = np.random.default_rng(seed)
     index_dims = index_extents(program, kernel_names)
-    if mode.startswith("special"):  # special values (special_inputs.py) over a random draw
+    if mode.startswith("special"):  # special values (codegen/special_inputs.py) over a random draw
         arrays = random_inputs(program, kernel_names, sizes, seed, "random")
         special_inputs.fill(arrays, {t.name: t.prec for t in global_tensors(program)},
                             set(index_dims) | {n for r in program.inputs for n in r.tensors}, seed,

@@ -1,5 +1,5 @@
 """`vsched explain FILE [--op K] [--kernel NAME] [-o OUT.html]`: verify one schedule op (or a
-whole kernel, or the whole file) and draw its refutations as an HTML page (html_report.py).
+whole kernel, or the whole file) and draw its refutations as an HTML page (html.py).
 
 Exit codes: 0 legal, 1 refuted (the page is written), 2 input or usage errors, 3 unknown
 (nothing refuted, something not decided). Without `-o` the page goes to stdout and the

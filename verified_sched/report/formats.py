@@ -2,7 +2,7 @@
 and the run summary.
 
 text: the human report of each claim and kernel (the file's first with column headers, the
-legend line before the run's first report: gate/legend.py), on illegal or unknown a line
+legend line before the run's first report: report/legend.py), on illegal or unknown a line
 saying what to do next, then `FILE: verdict` (as `vsched verify` always printed).
 json: one `FileReport.to_json` object per line. github: one GitHub Actions
 workflow command per refuted (`::error`) or unknown (`::warning`) obligation, at the op's

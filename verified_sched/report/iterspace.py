@@ -8,7 +8,7 @@ each involved statement's iteration domain: the two dims in which the instances 
 other dims fixed at the instance's values. Every point of a slice gets its rank in the
 sequential execution order (the order the C backend runs; parallel loops are marked as
 unordered on their axis). `cell_grid` does the same for the cells of the conflicting tensor.
-Everything here is plain data; html_report.py draws it.
+Everything here is plain data; html.py draws it.
 """
 from __future__ import annotations
 
@@ -365,7 +365,7 @@ def scene(program: ir.Program, obligation: dict, kernel: str | None = None) -> S
             if k >= 1:
                 before = program_at(program, kernel, k - 1)
                 after = program_at(program, kernel, k)
-                # race.py's "before" describes the program after the op (the barrier phase)
+                # polyhedral/race.py's "before" describes the program after the op (the barrier phase)
                 phase = str(order.get("before", "")).startswith("unordered (")
                 said = (None, order.get("before")) if phase else (order.get("before"), order.get("after"))
                 was = "the kernel as written" if k == 1 else f"after ops 1..{k - 1}"

@@ -2,7 +2,7 @@
 column headers, a one-line legend (printed before the first report of a run), what each
 obligation kind proves (`vsched explain KIND`), and the line that says what to do next on an
 illegal or unknown file. tests/test_verify_legend.py checks the kinds and engines here against
-verified_sched/obligations.py."""
+verified_sched/core/obligations.py."""
 from __future__ import annotations
 
 # one line per obligation kind (README "Verification" has the full statements)

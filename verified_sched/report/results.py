@@ -1,7 +1,7 @@
 """A file's verification result as plain JSON-able data, and everything rendered from it.
 
 `verify_source` parses and verifies one file and packs its reports (`pack_reports`): the
-`FileReport`'s data (file_report.py), each source position a message or counterexample
+`FileReport`'s data (core/file_report.py), each source position a message or counterexample
 quotes (a `Message`'s locations, a barrier's position) written as the index of its node in
 the program's walk order. The proof cache stores exactly this form, keyed by the normalized
 program: a cached result is read back against the file as it is now (`FileResult.nodes`,
@@ -141,7 +141,7 @@ def has_unknown(packed: list) -> bool:
 def text_report(result: FileResult, first: bool = False, timeout: float | None = None) -> str:
     """The human report of `vsched verify` for one verified file: its kernels' reports (the
     first with the column headers; the legend before it when `first`, the run's first
-    report), on illegal or unknown what to do next (gate/legend.py), and its verdict."""
+    report), on illegal or unknown what to do next (report/legend.py), and its verdict."""
     from ..verify.kernel_report import format_report
     from .legend import header, legend, next_step
 

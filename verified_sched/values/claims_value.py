@@ -1,8 +1,8 @@
-"""`claim A == B` decided by value (valueflow.py, valueexpr.py).
+"""`claim A == B` decided by value (polyhedral/valueflow.py, polyhedral/valueexpr.py).
 
 Observable: every non-padding cell of every global tensor either kernel writes (local and
 shared tensors are the kernels' own). For each such tensor both kernels' final values are
-expanded to inputs (valueexpr.py) over one context, the cells `OUT_<T>[c]`, and compared
+expanded to inputs (polyhedral/valueexpr.py) over one context, the cells `OUT_<T>[c]`, and compared
 point by point on the common pieces of their case splits:
 
 - leaves must read the same input cell (isl: equal maps on the piece), constants and
@@ -408,7 +408,7 @@ class Compare:
 
 def equivalence(ma: KernelModel, mb: KernelModel, profile: str, timeout: float = DEFAULT_TIMEOUT) -> list:
     """[(kind, Decided)]: equivalence and, when equal, reassociation (data-dependent scatter
-    rows lifted: claims_lift.py)."""
+    rows lifted: polyhedral/claims_lift.py)."""
     return claims_lift.decide(ma, mb, profile, timeout, _equivalence)
 
 

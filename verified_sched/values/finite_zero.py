@@ -12,7 +12,7 @@ rewrites already presume it: Winograd's transforms turn one infinity into NaN); 
 What is dropped, and why it is exact under the assumption:
 
 - the zero is established by value flow, never assumed: it is a `Const(0.0)` of the value
-  expansion (valueexpr.py), i.e. the read cell's last writer stores the constant 0 (`zero T`,
+  expansion (polyhedral/valueexpr.py), i.e. the read cell's last writer stores the constant 0 (`zero T`,
   a fill with 0.0, the pad value of `tensor.pad`, a gap of a zero-filled tensor that a strided
   insert leaves untouched) or the program multiplies by a literal 0;
 - a term is dropped when its value is `z * v` (either order, through float casts of the

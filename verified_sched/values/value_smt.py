@@ -1,4 +1,4 @@
-"""Two symbolic cell values (valueexpr.py) decided by z3 over the IEEE-754 theory (smt/fp.py).
+"""Two symbolic cell values (polyhedral/valueexpr.py) decided by z3 over the IEEE-754 theory (smt/fp.py).
 
 Used by the claim comparison where the value trees are not identical: `decide(x, y, dom)`
 encodes both (leaves as z3 constants of their tensor's storage precision: two leaves are one

@@ -32,7 +32,7 @@ Decisions (documented in the report and the README):
   is not affine, and every obligation here is decided by isl. Determinism, the fixed combine
   tree and the per-block partial row (so the block loop parallelizes) are the same.
 - P is a GLOBAL tensor [B, T's dims] of T's precision: it must survive from the first launch to
-  the combine's. It is scratch: the oracle (codegen/oracle.py, cli_support.compare) allocates
+  the combine's. It is scratch: the oracle (oracle/compare.py, scratch_arrays) allocates
   the scheduled program's extra global tensors for the candidate run only and never compares
   them (the unscheduled program has no such tensor); the verifier's equivalence obligation is
   about T, and the generic coverage (which would see P's new cells) is narrowed away.
@@ -76,7 +76,7 @@ class SplitReduction(OpRecord):
 
 
 RECORD = SplitReduction  # the op record this module applies (ops/registry.py)
-OWN_REASSOCIATES = True  # its own `reassociation` obligation (verified_sched/reassociation.py)
+OWN_REASSOCIATES = True  # its own `reassociation` obligation (verified_sched/verify/reassociation.py)
 
 # the driver's generic obligations that still apply: the split is a loop split, the redirected
 # accumulation keeps its provenance; coverage would see the new partial cells and the combine

@@ -33,7 +33,7 @@ class Tensorize(OpRecord):
 
 
 RECORD = Tensorize  # the op record this module applies (ops/registry.py)
-OWN_REASSOCIATES = True  # its own `profile` obligation flags WMMA (verified_sched/reassociation.py)
+OWN_REASSOCIATES = True  # its own `profile` obligation flags WMMA (verified_sched/verify/reassociation.py)
 
 THREADS = ("thread.x", "thread.y", "thread.z")
 

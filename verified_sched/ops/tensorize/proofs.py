@@ -1,4 +1,4 @@
-"""The goals of tensorize (obligations.Goal records, decided by verified_sched/discharge.py):
+"""The goals of tensorize (obligations.Goal records, decided by verified_sched/verify/discharge.py):
 
 - `equivalence`: the block's contraction equals its fallback's (a Procedure: the contraction
   comparison of polyhedral/contraction.py over two small kernels);

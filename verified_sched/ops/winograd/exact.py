@@ -5,7 +5,7 @@ Syntax (one line per group of tensors; design notes in the module docstring of t
     inputs a, b int in [-8, 8]              integers in [-8, 8]
     inputs a in [-1, 1] grid 1/16           multiples of 1/16 (a power of two) in [-1, 1]
 
-The DSL parser keeps these as `Program.inputs` (verified_sched/dsl/inputs.py); the same text in
+The DSL parser keeps these as `Program.inputs` (verified_sched/core/inputs.py); the same text in
 a comment, `# inputs: a, b int in [-8, 8]`, is read by the parser into it too.
 
 Exactness is decided from the actual nests, not from a formula: an interval-and-grid analysis

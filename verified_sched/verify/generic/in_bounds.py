@@ -3,11 +3,11 @@
 Formal statement: for all params satisfying the constraints, every instance s of the
 (may-)domain and every access T[f(s)] of it: 0 <= f(s) < dims(T) + pad(T) per dimension; and
 every loop bound, index expression, integer comparison and shared/local cell count fits int64
-for every admitted size (verified_sched/int_range.py).
+for every admitted size (verified_sched/analysis/int_range.py).
 
 One `AllOf` conjunction, decided in this order by `discharge`:
 1. per affine access, `IslEmpty`: the access's cells outside the storage box (polyhedral/
-   checks.py `access_violations`); a sample point is the witness (a statement with loop bounds
+   polyhedral/checks.py `access_violations`); a sample point is the witness (a statement with loop bounds
    that depend on data only approximates its instances: unknown, not refuted);
 2. per integer access isl cannot state (products of sizes) and per dynamic index (reads as
    symbols bounded by the enclosing guards and the tensor's declared `inputs` range),

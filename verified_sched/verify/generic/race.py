@@ -26,7 +26,7 @@ def race_goal(model: KernelModel, label: str = "kernel") -> Goal:
 
 
 def barrier_goal(model: KernelModel) -> Goal:
-    # phases.py decides every barrier site in one pass over the phases (a procedure)
+    # polyhedral/phases.py decides every barrier site in one pass over the phases (a procedure)
     return Goal("barrier_uniformity", UNIFORMITY, Procedure(lambda: engine.barrier_uniformity(model)))
 
 
