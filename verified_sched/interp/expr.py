@@ -1,4 +1,4 @@
-"""The interpreter's expression translators (`interp.Compiler` calls them): closures
+"""The interpreter's expression translators (`interpreter.Compiler` calls them): closures
 `f(env, st)` built once per run, every operation the semantics table's evaluation.
 
 - `IntClosure(cp)(e)`: exact integer evaluation (index and size positions, integer-typed

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional, Union
 
-# every generic goal the driver adds (verify.GENERIC, the same tuple: tests/test_op_spec.py)
+# every generic goal the driver adds (verify.driver.GENERIC, the same tuple: tests/test_op_spec.py)
 ALL_GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence")
 
 

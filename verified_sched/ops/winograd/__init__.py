@@ -25,7 +25,7 @@ The op's folder:
 
 Hooks (optional op-module attributes other modules ask every op module for):
 `exact_at(program, kernel, sizes, inputs)` (cli/__init__.py `vsched run`: demand bitwise equality) and
-`claim_goals(program, a, b, profile, timeout)` (verify.verify_claim: goals deciding a claim).
+`claim_goals(program, a, b, profile, timeout)` (verify.driver.verify_claim: goals deciding a claim).
 """
 from __future__ import annotations
 

@@ -96,7 +96,7 @@ def rewrite_pair(program: ir.Program, new: str, old: str):
 
 def claim_goals(program: ir.Program, a: str, b: str, profile: str,
                 timeout: float = budget.DEFAULT_TIMEOUT) -> list | None:
-    """The op's `claim_goals` hook (`verify.verify_claim` asks every op module): the winograd
+    """The op's `claim_goals` hook (`verify.driver.verify_claim` asks every op module): the winograd
     goals deciding `claim a == b` when one kernel is the Winograd rewrite of the other; None
     otherwise (the value comparison decides). Under a profile other than approximate: one
     `unknown` equivalence (see the module docstring)."""
