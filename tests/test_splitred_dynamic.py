@@ -167,8 +167,8 @@ def test_equivalence_and_injectivity_refute_broken_results():
         return None
     bad = _ctx(src, _rewrite_kernel(one_slice))
     inj = _own(bad)["injective_partials"]
-    assert inj.status == "refuted" and inj.counterexample["instances"][0]["at"]["nb"] != \
-        inj.counterexample["instances"][1]["at"]["nb"]
+    assert inj.status == "refuted" and inj.counterexample.to_json()["instances"][0]["at"]["nb"] != \
+        inj.counterexample.to_json()["instances"][1]["at"]["nb"]
     assert _own(bad)["equivalence"].status == "unknown"  # not the shape its argument covers; never proved
 
     def no_zero(prog):  # the partials are never zeroed
