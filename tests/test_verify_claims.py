@@ -41,6 +41,7 @@ def test_a_term_counted_twice_is_refuted():
     e = obl["equivalence"]
     assert e.status == "refuted" and e.counterexample.to_json()["extra_in"] == "other"
     assert "a[" in e.counterexample.to_json()["term"] and e.counterexample.to_json()["cells"][0]["tensor"] == "c"
+    assert list(e.counterexample.to_json()) == ["params", "cells", "term", "extra_in", "instances"]  # keys as before
 
 
 def test_missing_zero_is_refuted():
