@@ -101,7 +101,7 @@ def test_same_stores_in_another_order_are_refuted_and_replay():
     text, rep = one_claim("kernel first { for i in 0 .. N { y[i] = a[i] }\n for i in 0 .. N { y[i] = b[i] } }\n"
                           "kernel second { for i in 0 .. N { y[i] = b[i] }\n for i in 0 .. N { y[i] = a[i] } }")
     assert rep.verdict == "illegal"
-    cex = rep.obligations[0].counterexample
+    cex = rep.obligations[0].counterexample.to_json()
     assert cex["cells"][0]["tensor"] == "y" and "N" in cex["params"]
     assert replays(text, rep)
 

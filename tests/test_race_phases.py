@@ -104,8 +104,8 @@ def test_tiled_kernels_decided_and_agree_with_brute_force(tiled, name):
         assert len(cex["threads"]) == 2 and cex["threads"][0] != cex["threads"][1]
     if u.status == "refuted":
         w = u.counterexample
-        assert [t["reaches"] for t in w["threads"]] == [True, False]
-        assert w["threads"][0]["thread"] != w["threads"][1]["thread"]
+        assert [t.reaches for t in w.threads] == [True, False]
+        assert w.threads[0].thread != w.threads[1].thread
 
 
 def test_missing_trailing_barrier_names_the_phase(tiled):
