@@ -5,6 +5,8 @@ Formal statements are in each docstring; counterexamples come from `sample_point
 """
 from __future__ import annotations
 
+import dataclasses
+
 import islpy as isl
 
 from verified_sched.core.ir import Load, walk
@@ -143,7 +145,7 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
                     for o in [after.stmt(n).acc_op] if o is not None)
         sids = sorted({after.stmt(n).sid for n in _names_in(red_rev)})
         if profile == "reproducible" and not exact:
-            cex["kind"] = "reduction"
+            cex = dataclasses.replace(cex, extra={**cex.extra, "kind": "reduction"})
             red = Decided("refuted", f"the op reorders the {'/'.join(ops)} reduction of {', '.join(sids)}, "
                           f"which changes rounding; the reproducible profile refuses it: " + _dep_message(cex, True),
                           st_red, cex)
@@ -180,10 +182,10 @@ def _value_finding(before, after, bef, v, sure, statement) -> Decided:
             if rp is not None:
                 p, tup = coords(rp)
                 r = instance(after, tup[0][0], tup[0][1], param_values(after, p), "after")
-                cex["observed_by"] = r
+                cex = dataclasses.replace(cex, observed_by=r, key_order=_PAIR_KEYS + ("observed_by",))
                 who = f"{r['stmt']}({', '.join(f'{k}={x}' for k, x in r['original'].items())})"
             note = note.format(reader=who)
-        cex["value"] = kind
+        cex = dataclasses.replace(cex, extra={**cex.extra, "value": kind})
         return Decided("refuted", f"{_dep_message(cex)}; the value changes: {note}", statement, cex)
     n = len(maps_of(sure))
     return Decided("proved", "every read and every observable cell keeps its last writer (value-based: "
@@ -232,7 +234,12 @@ def _names_in(u: isl.UnionMap) -> set:
     return out
 
 
-def _pair_cex(before, after, pt, bef) -> dict:
+# the keys of a dependence counterexample in the order its JSON has always had them (`observed_by`,
+# when set, after the conflict's `kind`)
+_PAIR_KEYS = ("params", "instances", "cells", "order", "kind")
+
+
+def _pair_cex(before, after, pt, bef) -> Counterexample:
     params, (n1, v1, i1), (n2, v2, i2) = instance_pair(after, pt, "after")
     cells = shared_cells(after, v1, after, v2, n1, n2, params)
     rev = isl.Set.from_point(pt).unwrap().reverse()
@@ -247,9 +254,8 @@ def _pair_cex(before, after, pt, bef) -> dict:
         first_w = c["tensor"] == w1 and i1["writes"]["index"] == c["index"]
         second_w = i2["writes"]["tensor"] == c["tensor"] and i2["writes"]["index"] == c["index"]
         kinds.append("WAW" if first_w and second_w else "RAW" if first_w else "WAR")
-    return {"params": params, "instances": [i1, i2], "cells": cells,
-            "order": {"before": "the first runs before the second", "after": order_after},
-            "kind": kinds[0] if kinds else None}
+    return Counterexample(Instance(params), [i1, i2], {"before": "the first runs before the second", "after": order_after},
+                          cells=tuple(Cell.from_json(c) for c in cells), extra={"kind": kinds[0] if kinds else None})
 
 
 def _map_part(u: isl.UnionMap, a: str, b: str) -> isl.Map:
@@ -259,10 +265,10 @@ def _map_part(u: isl.UnionMap, a: str, b: str) -> isl.Map:
     return None
 
 
-def _dep_message(cex: dict, reduction: bool = False) -> str:
-    i1, i2 = cex["instances"]
-    cells = ", ".join(f"{c['tensor']}[{', '.join(map(str, c['index']))}]" for c in cex["cells"])
-    kind = cex.get("kind")
+def _dep_message(cex: Counterexample, reduction: bool = False) -> str:
+    i1, i2 = cex.instances
+    cells = ", ".join(map(str, cex.cells))
+    kind = cex.extra.get("kind")
     v1, v2 = {"RAW": ("writes", "reads"), "WAR": ("reads", "writes")}.get(kind, ("writes", "writes"))
     if reduction:
         kind, v1, v2 = "reduction", "accumulates into", "accumulates into"
@@ -271,9 +277,9 @@ def _dep_message(cex: dict, reduction: bool = False) -> str:
         orig = ", ".join(f"{k}={v}" for k, v in i["original"].items())
         at = ", ".join(f"{k}={v}" for k, v in i["at"].items())
         return f"{i['stmt']}({orig})" + (f" at ({at})" if at != orig else "")
-    return (f"{kind + ' ' if kind else ''}dependence on {cells} at {params_text(cex['params'])}: "
+    return (f"{kind + ' ' if kind else ''}dependence on {cells} at {params_text(cex.sizes)}: "
             f"{who(i1)} {v1} it and {who(i2)} {v2} it; before the op the first runs before the second, "
-            f"after the op {cex['order']['after']}")
+            f"after the op {cex.order['after']}")
 
 
 # ---------------------------------------------------------------- independence

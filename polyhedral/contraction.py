@@ -26,6 +26,7 @@ from verified_sched.core import ir
 from verified_sched.core.ir import BinOp, Float, Int, Load
 from .affine import NonAffine, aff
 from .isltools import tensor_box, params_text, point_of
+from verified_sched.core.counterexample import Cell, Counterexample, Instance
 from verified_sched.core.obligations import Decided
 from .describe import coords, instance, param_values, sets_of
 from .model import KernelModel, safe_name
@@ -183,7 +184,7 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
             params = param_values(m, p)
             return [("equivalence", Decided("refuted", f"{who} writes {t}[{', '.join(map(str, tup[0][1]))}] and "
                                             f"{other} never writes {t}, at {params_text(params)}", statement,
-                                            {"params": params, "cells": [{"tensor": t, "index": tup[0][1]}]}))]
+                                            Counterexample(Instance(params), cells=(Cell(t, tup[0][1]),))))]
         if sa.pattern[t] != sb.pattern[t]:
             pair = {sa.pattern[t], sb.pattern[t]}
             if pair == {"zero+acc", "acc"}:
@@ -193,7 +194,7 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
                 zk = na if sa.pattern[t] == "zero+acc" else nb
                 return [("equivalence", Decided("refuted", f"{zk} zeroes {t} before accumulating and the other "
                                                 f"kernel accumulates onto its input values", statement,
-                                                {"params": params, "cells": [{"tensor": t, "index": tup[0][1]}]}))]
+                                                Counterexample(Instance(params), cells=(Cell(t, tup[0][1]),))))]
             return [("equivalence", Decided("unknown", f"{t} is built differently ({sa.pattern[t]} vs {sb.pattern[t]})",
                                             statement))]
     groups = {}
@@ -226,8 +227,9 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
             return [("equivalence", Decided(
                 "refuted", f"{key[0]}[{', '.join(map(str, cell))}] gets the term {term} in {have} but not in {lack}, "
                 f"at {params_text(params)}", statement,
-                {"params": params, "cells": [{"tensor": key[0], "index": cell}], "term": term,
-                 "missing_in": lack, "instances": insts}))]
+                Counterexample(Instance(params), insts, cells=(Cell(key[0], cell),),
+                               extra={"term": term, "missing_in": lack},
+                               key_order=("params", "cells", "term", "missing_in", "instances"))))]
         if ta is None or tb is None:
             continue
         inj_a, inj_b = ta.is_injective(), tb.is_injective()
@@ -246,8 +248,9 @@ def equivalence(ma: KernelModel, mb: KernelModel, profile: str):
             return [("equivalence", Decided(
                 "refuted", f"{who} adds the term {term} to {key[0]}[{', '.join(map(str, cell))}] twice, {other} once, "
                 f"at {params_text(params)}", statement,
-                {"params": params, "cells": [{"tensor": key[0], "index": cell}], "term": term,
-                 "extra_in": who, "instances": [i1, i2]}))]
+                Counterexample(Instance(params), [i1, i2], cells=(Cell(key[0], cell),),
+                               extra={"term": term, "extra_in": who},
+                               key_order=("params", "cells", "term", "extra_in", "instances"))))]
         if not inj_a:
             return [("equivalence", Decided("unknown", "terms with multiplicity above one in both kernels "
                                             "(counting is not implemented)", statement))]
@@ -281,7 +284,7 @@ def _order(sa: Shape, sb: Shape, profile: str) -> Decided:
     if profile == "reproducible":
         return Decided("refuted", f"the kernels add terms to a cell in different orders at {params_text(params)}; "
                        "the reproducible profile refuses reassociation", statement,
-                       {"params": params, "points": [list(tup[0][1]), list(tup[1][1])]})
+                       Counterexample(Instance(params), extra={"points": [list(tup[0][1]), list(tup[1][1])]}))
     return Decided("proved", f"the kernels sum in different orders (reassociation allowed by the {profile} profile)",
                    statement, None, reassociates=True)
 

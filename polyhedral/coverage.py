@@ -198,8 +198,8 @@ def coverage(before: KernelModel, after: KernelModel, idempotent) -> Decided:
                 params = param_values(before, p)
                 return Decided("refuted", f"statement {sid} no longer executes (e.g. original instance "
                                f"{tup[0][1]} at {params_text(params)})", statement,
-                               {"params": params, "instances": [{"kernel": "before", "stmt": sid,
-                                                                "original": dict(zip(sb[0].orig_names, tup[0][1]))}]})
+                               Counterexample(Instance(params), [{"kernel": "before", "stmt": sid,
+                                                                  "original": dict(zip(sb[0].orig_names, tup[0][1]))}]))
             continue
         if not sb:
             unknown.append(f"statement {sid} is new in the scheduled kernel (no original to map it to)")

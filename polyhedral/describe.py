@@ -1,8 +1,8 @@
 """Turning isl sample points into counterexamples a compiler engineer can read and replay.
 
-A counterexample is a dict: {"params": {N: 9, ...}, "instances": [{"kernel", "stmt", "at",
-"original", "writes", "reads"}], "cells": [{"tensor", "index"}], ...}. Everything is plain
-ints and strings (JSON-ready).
+The parts of a `Counterexample` (verified_sched/core/counterexample.py): its sizes ({N: 9, ...}),
+statement instances ({"kernel", "stmt", "at", "original", "writes", "reads"}) and shared cells
+({"tensor", "index"}). Everything is plain ints and strings (JSON-ready).
 """
 from __future__ import annotations
 

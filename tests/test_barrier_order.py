@@ -99,7 +99,7 @@ def test_thread_loop_with_barrier_made_serial_is_refuted_and_replays(op, tmp_pat
     assert rep.verdict == "illegal", _failed(rep)
     dep = [o for o in rep.obligations if o.kind == "dependence"]
     assert [o.status for o in dep] == ["refuted"]
-    cex = dep[0].counterexample
+    cex = dep[0].counterexample.to_json()
     assert cex["cells"][0]["tensor"] == "t"
     path = tmp_path / "rot.vs"
     path.write_text(text)

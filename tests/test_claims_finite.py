@@ -93,7 +93,7 @@ def test_a_zero_that_value_flow_does_not_establish_is_not_dropped():
 """
     program, rep = claim(first + GUARDED, "finite")
     assert rep.verdict == "illegal"
-    cex = next(o.counterexample for o in rep.obligations if o.status == "refuted")
+    cex = next(o.counterexample.to_json() for o in rep.obligations if o.status == "refuted")
     rep2 = compare_kernels(program, "second", "first", cex["params"], rtol=1e-5, atol=1e-6)
     assert not rep2.ok
 

@@ -37,5 +37,5 @@ claim a == b
     assert o.status == "refuted"
     path = tmp_path / "c.vs"
     path.write_text(src)
-    sizes = ",".join(f"{k}={v}" for k, v in o.counterexample["params"].items())
+    sizes = ",".join(f"{k}={v}" for k, v in o.counterexample.sizes.items())
     assert main(["run", str(path), "--size", sizes]) == 1

@@ -40,7 +40,7 @@ def test_scheduled_equals_original_by_value(name):
 def replays(text: str, report, rtol=None) -> bool:
     """At the counterexample's sizes the two kernels of the claim differ when run."""
     program = parse_text(text)
-    cex = next(o.counterexample for o in report.obligations if o.status == "refuted")
+    cex = next(o.counterexample.to_json() for o in report.obligations if o.status == "refuted")
     a, b = report.kernel.split(" == ")
     runner = None
     if any(isinstance(n, ir.Barrier) for k in program.kernels for n in ir.walk(k.body)):
@@ -101,7 +101,7 @@ def test_same_stores_in_another_order_are_refuted_and_replay():
     text, rep = one_claim("kernel first { for i in 0 .. N { y[i] = a[i] }\n for i in 0 .. N { y[i] = b[i] } }\n"
                           "kernel second { for i in 0 .. N { y[i] = b[i] }\n for i in 0 .. N { y[i] = a[i] } }")
     assert rep.verdict == "illegal"
-    cex = rep.obligations[0].counterexample
+    cex = rep.obligations[0].counterexample.to_json()
     assert cex["cells"][0]["tensor"] == "y" and "N" in cex["params"]
     assert replays(text, rep)
 
@@ -128,7 +128,7 @@ def test_fma_outside_a_reduction_is_refuted():
     text, rep = one_claim("kernel first { for i in 0 .. N { y[i] = fma(a[i], b[i], w[i]) } }\n"
                           "kernel second { for i in 0 .. N { y[i] = w[i] + a[i] * b[i] } }")
     assert rep.verdict == "illegal"
-    assert rep.obligations[0].counterexample["cells"][0]["tensor"] == "y"
+    assert rep.obligations[0].counterexample.to_json()["cells"][0]["tensor"] == "y"
 
 
 @pytest.mark.parametrize("profile", ["default", "reproducible"])

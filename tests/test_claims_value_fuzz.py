@@ -97,7 +97,7 @@ def check(cp, claim, report):
         o = next(o for o in report.obligations if o.status == "refuted")
         if o.kind == "reassociation":
             return  # a refused reordering: equal up to rounding, by design
-        sizes = o.counterexample["params"]
+        sizes = o.counterexample.sizes
         if not differ(cp, claim, sizes, seeds=range(6)):
             nearby = [{k: v + d for k, v in sizes.items()} for d in (1, 2, 3)]
             assert any(differ(cp, claim, s, seeds=range(6)) for s in nearby), (o.message, cp)

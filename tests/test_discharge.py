@@ -8,6 +8,7 @@ import islpy as isl
 import pytest
 import z3
 
+from verified_sched.core.counterexample import Counterexample, Instance
 from verified_sched.verify.discharge import discharge
 from verified_sched.core.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, Z3Implies
 
@@ -21,7 +22,7 @@ def one(goal, deadline=0.0):
 
 def witness_at(pt):
     n = pt.get_coordinate_val(isl.dim_type.param, 0).to_python()
-    return Decided("refuted", f"violated at N={n}", counterexample={"params": {"N": n}})
+    return Decided("refuted", f"violated at N={n}", counterexample=Counterexample(Instance({"N": n})))
 
 
 def test_an_empty_isl_set_is_proved_with_the_goal_kind_op_and_statement():
@@ -33,7 +34,7 @@ def test_an_empty_isl_set_is_proved_with_the_goal_kind_op_and_statement():
 
 def test_a_non_empty_isl_set_is_refuted_by_its_witness_at_a_sample_point():
     ob = one(Goal("coverage", "s", IslEmpty(lambda: isl.Set("[N] -> { [i] : N = 7 and i = 0 }"), witness_at)))
-    assert ob.status == "refuted" and ob.counterexample == {"params": {"N": 7}} and ob.message == "violated at N=7"
+    assert ob.status == "refuted" and ob.counterexample == Counterexample(Instance({"N": 7})) and ob.message == "violated at N=7"
 
 
 def test_z3_implies_proves_refutes_with_the_model_and_gives_up_as_unknown():
@@ -41,8 +42,8 @@ def test_z3_implies_proves_refutes_with_the_model_and_gives_up_as_unknown():
     assert (proved.status, proved.engine, proved.message) == ("proved", "z3", "holds")
     refuted = one(Goal("bijection", "s", Z3Implies(
         lambda: ([N >= 1, N <= 3], N >= 3),
-        lambda m: Decided("refuted", f"N={m['N']}", counterexample={"params": {"N": m["N"]}}, engine="z3"))))
-    assert refuted.status == "refuted" and refuted.counterexample["params"]["N"] in (1, 2)
+        lambda m: Decided("refuted", f"N={m['N']}", counterexample=Counterexample(Instance({"N": m["N"]})), engine="z3"))))
+    assert refuted.status == "refuted" and refuted.counterexample.sizes["N"] in (1, 2)
     no_form = one(Goal("bijection", "s", Z3Implies(lambda: Decided("unknown", "no integer term", engine="z3"), None)))
     assert no_form.status == "unknown" and no_form.message == "no integer term"
 

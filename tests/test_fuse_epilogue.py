@@ -78,7 +78,7 @@ def test_relaxed_neighbour_tail_is_refuted_by_dependence(cases_dir):
     obls = own_obligations(ctx) + op_obligations(ctx)
     deps = [o for o in obls if o.kind == "dependence"]
     assert deps and all(o.status == "refuted" for o in deps)
-    cex = deps[0].counterexample
+    cex = deps[0].counterexample.to_json()
     assert cex["params"]["M"] >= 2 and cex["cells"][0]["tensor"] == "c"
     assert "before its final value" in deps[0].message
 

@@ -68,5 +68,5 @@ def test_random_fuse(body, prefix):
     assert not strict_ok
     bad = [o for o in obls if o.status == "refuted"]
     assert {o.kind for o in bad} <= {"dependence", "coverage"}, [o.message for o in bad]
-    sizes = bad[0].counterexample["params"]
+    sizes = bad[0].counterexample.sizes
     assert run_pair(program, after, sizes) == [False, False], (body, prefix, bad[0].message)

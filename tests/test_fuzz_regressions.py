@@ -93,7 +93,7 @@ def test_privatize_local_acc_across_blocks_value_flow_is_still_refuted():
     rep = _report(program)
     assert rep.verdict == "illegal" and _status(rep, 1, "dependence") == ["refuted"]
     o = next(o for o in rep.obligations if o.kind == "dependence")
-    sizes = o.counterexample["params"]
+    sizes = o.counterexample.sizes
     after = apply_op(program, "red", program.schedule_for("red").ops[0])
     res = compare_kernels(program, "red", "red", sizes, 0, "random", _interp(program), _interp(after),
                           program_cand=after)
@@ -176,7 +176,7 @@ schedule k {
     cov = _coverage_of(rep, 1)
     assert rep.verdict == "illegal" and cov.status == "refuted" and cov.engine == "isl"
     after = apply_op(program, "k", program.schedule_for("k").ops[0])
-    res = compare_kernels(program, "k", "k", cov.counterexample["params"], 0, "random", _interp(program),
+    res = compare_kernels(program, "k", "k", cov.counterexample.sizes, 0, "random", _interp(program),
                           _interp(after), program_cand=after)
     assert not res.equal
 
@@ -199,7 +199,7 @@ def test_privatize_reduction_loop_to_blocks_dependence(cases_dir):
     program = parse_file(cases_dir / "fuzz_privatize_reduction_loop_to_blocks_dependence.vs")
     rep = _report(program)
     o = next(o for o in rep.obligations if o.kind == "dependence" and o.status == "refuted")
-    sizes = o.counterexample["params"]
+    sizes = o.counterexample.sizes
     assert o.op_index == 3 and sizes["K"] >= 2
     ops = program.schedule_for("dense").ops
     after = program
@@ -287,7 +287,7 @@ def test_privatize_vectorized_lanes_race():
     program = parse_file(FIXTURES / "fuzz_privatize_vectorized_lanes_race.vs")
     rep = _report(program)
     o = next(o for o in rep.obligations if o.kind == "race" and o.status == "refuted")
-    t = o.counterexample["threads"]
+    t = o.counterexample.to_json()["threads"]
     assert o.op_index == 3 and len(t) == 2 and t[0] == t[1] and "vectorized lanes of one thread" in o.message
     out = check_example(program, "g", example_sizes(program, 2))
     assert out.verdict == "illegal" and out.finding is None and ("race", "skipped") in out.replays

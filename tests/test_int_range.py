@@ -74,7 +74,7 @@ def test_loop_bound_beyond_int64_is_refuted_and_run_refuses_the_sizes(tmp_path, 
     assert report.verdict == "illegal"
     bad = [o for o in obs if o.status == "refuted"]
     assert bad and "overflows int64" in bad[0].message
-    params = bad[0].counterexample["params"]
+    params = bad[0].counterexample.sizes
     assert params["N"] <= int_range.SIZE_BOUND
     path = tmp_path / "big.vs"
     path.write_text(HUGE_BOUND)

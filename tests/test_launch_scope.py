@@ -81,7 +81,7 @@ def test_launch_scope_store_loop_retyped_to_blocks_reads_a_dead_local_copy_and_r
     (g,) = [o for o in goals if o.op_index == 3]
     assert g.status == "refuted" and g.engine == "run"
     assert "refuted" not in [o.status for o in goals if o.op_index < 3]
-    sizes = ",".join(f"{k}={v}" for k, v in g.counterexample["params"].items())
+    sizes = ",".join(f"{k}={v}" for k, v in g.counterexample.sizes.items())
     path = tmp_path / "red.vs"
     path.write_text(LOCAL_LOAD)
     assert main(["run", str(path), "--target", "interp", "--size", sizes]) == 1

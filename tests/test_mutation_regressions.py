@@ -38,7 +38,7 @@ def test_split_reduction_wrong_initial_value_is_refuted(cases_dir, monkeypatch):
     bad = [o for o in _obligations(path) if o.status == "refuted"]
     assert [o.kind for o in bad] == ["equivalence"]
     assert "starts at 1.0" in bad[0].message
-    sizes = ",".join(f"{k}={v}" for k, v in bad[0].counterexample["params"].items())
+    sizes = ",".join(f"{k}={v}" for k, v in bad[0].counterexample.sizes.items())
     assert main(["run", path, "--size", sizes]) == 1  # the counterexample replays
 
 
@@ -65,7 +65,7 @@ def test_unknown_blend_is_refuted_by_a_run_that_replays(repo_root, monkeypatch):
     obls = _obligations(path, "scale_round_up_and_blend")
     bad = [o for o in obls if o.status == "refuted"]
     assert len(bad) == 1 and bad[0].engine == "run"
-    cex = bad[0].counterexample
+    cex = bad[0].counterexample.to_json()
     assert cex["cells"][0]["tensor"] == "y"
     sizes = ",".join(f"{k}={v}" for k, v in cex["params"].items())
     assert main(["run", path, "--kernel", "scale_round_up_and_blend", "--size", sizes]) == 1

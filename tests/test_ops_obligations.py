@@ -67,7 +67,7 @@ def test_counterexample_replays():
     text = RELU.format(lo=1, pad="", op="split i by 8 -> io, ii tail=shift_inward")
     (rep,) = verify_program(parse_text(text))
     (ob,) = [o for o in rep.obligations if o.status == "refuted"]
-    assert ob.kind == "in_bounds" and 1 <= ob.counterexample["params"]["N"] < 8
+    assert ob.kind == "in_bounds" and 1 <= ob.counterexample.sizes["N"] < 8
     before, after, k = scheduled(text)
     with pytest.raises(VschedError, match="out of bounds"):
-        assert_same_results(before, after, k, ob.counterexample["params"])
+        assert_same_results(before, after, k, ob.counterexample.sizes)

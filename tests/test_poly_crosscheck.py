@@ -163,7 +163,7 @@ def test_proofs_pinned_to_a_size_agree_with_symbolic_refutation_sizes():
     (before, after, k), = list(schedule_pairs(text))
     f = checks.coverage(KernelModel(before, k, tag="B"), KernelModel(after, k, tag="A"), lambda s: False)
     assert f.status == "refuted"
-    sizes = f.counterexample["params"]
+    sizes = f.counterexample.sizes
     assert not brute.coverage(KernelModel(before, k, tag="B"), KernelModel(after, k, tag="A"), sizes, lambda s: False)
     # N = 8 and N = 16 divide: no recomputation, brute force and isl both say covered
     for n in (8, 16):

@@ -137,7 +137,7 @@ def test_dataflow_refutes_each_violation_with_its_witness(cases_dir, fn, message
     d = obls["dataflow"]
     assert d.status == "refuted" and d.engine == "isl" and message in d.message, d.message
     assert d.statement.startswith("forall params, o: every cell of c accessed under the loop")
-    cex = d.counterexample
+    cex = d.counterexample.to_json()
     assert cex["params"]["M"] >= 1
     if "cells" in cex:
         assert cex["cells"] == [{"tensor": "c", "index": [0, 4]}] and cex["outer"] == [0, 0]
@@ -180,7 +180,7 @@ def test_data_guard_on_a_shared_cell_makes_the_condition_unknown():
     cond = obls["privatize_condition"]
     assert cond.status == "unknown" and "guard that depends on data may let a thread" in cond.message
     assert cond.counterexample is None
-    assert obls["race"].status == "refuted" and obls["race"].counterexample["cells"] == [
+    assert obls["race"].status == "refuted" and obls["race"].counterexample.to_json()["cells"] == [
         {"tensor": "s", "index": [0]}]
 
 

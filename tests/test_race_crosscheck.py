@@ -57,5 +57,5 @@ def test_phase_races_agree_with_brute_force(text):
         assert not sim.divergent
         assert r.status == ("refuted" if sim.race else "proved"), (t, r.message, sim.races[:2])
         if sim.race:
-            cells = {(c["tensor"], tuple(c["index"])) for c in r.counterexample["cells"]}
+            cells = {(c["tensor"], tuple(c["index"])) for c in r.counterexample.to_json()["cells"]}
             assert cells & {(x[0], x[1]) for x in sim.races}

@@ -87,7 +87,7 @@ def test_retyped_nests(text, n, m, kk):
     sim = simulate(after, "k", sizes)  # brute-force GPU semantics at these sizes
     assert not (sim.race and r.status == "proved"), sim.races[:2]
     if r.status == "refuted":
-        assert simulate(after, "k", r.counterexample["params"]).race
+        assert simulate(after, "k", r.counterexample.sizes).race
     if legal:
         sizes = {p: v for p, v in zip(program.params, (max(n, 2), m, kk))}
         ref = _arrays(program, sizes, 1)
@@ -98,7 +98,7 @@ def test_retyped_nests(text, n, m, kk):
             for t in ref:
                 np.testing.assert_array_equal(arrays[t], ref[t])
     if r.status == "refuted":
-        cex = r.counterexample
+        cex = r.counterexample.to_json()
         with pytest.raises(RaceError) as info:
             load_emulated(after, 0, detect_races=True, kernels=["k"]).run("k", cex["params"],
                                                                         _arrays(program, cex["params"], 0))

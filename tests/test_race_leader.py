@@ -94,7 +94,7 @@ def test_leader_write_racing_another_thread_is_refuted_and_replays():
     program = parse_text(RACY, "racy.vs")
     r = race_check(KernelModel(program, "racy"))
     assert r.status == "refuted", r.message
-    cex = r.counterexample
+    cex = r.counterexample.to_json()
     threads = [t["thread"] for t in cex["threads"]]
     assert {"thread.x": 0} in threads  # the leader is thread 0, the other a real thread
     assert simulate(program, "racy", cex["params"]).race

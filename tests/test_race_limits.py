@@ -33,7 +33,7 @@ def test_thread_limits_refuted_with_sizes(ext, ey, what, params):
     f = hardware_limits(program(ext, ey), "k")
     assert f.status == "refuted" and what in f.message
     if params:
-        assert f.counterexample["params"]["N"] >= params["N"]
+        assert f.counterexample.sizes["N"] >= params["N"]
 
 
 def test_size_constraint_keeps_symbolic_extent_legal():

@@ -96,7 +96,7 @@ def test_tiled_kernels_decided_and_agree_with_brute_force(tiled, name):
         if r.status == "proved":
             assert not out.race, out.races[:2]
     if r.status == "refuted" and u.status != "refuted":  # divergent: phases have no meaning
-        cex = r.counterexample
+        cex = r.counterexample.to_json()
         out = simulate(tiled, name, cex["params"])
         assert out.race
         tensors = {x[0] for x in out.races}
@@ -104,13 +104,13 @@ def test_tiled_kernels_decided_and_agree_with_brute_force(tiled, name):
         assert len(cex["threads"]) == 2 and cex["threads"][0] != cex["threads"][1]
     if u.status == "refuted":
         w = u.counterexample
-        assert [t["reaches"] for t in w["threads"]] == [True, False]
-        assert w["threads"][0]["thread"] != w["threads"][1]["thread"]
+        assert [t.reaches for t in w.threads] == [True, False]
+        assert w.threads[0].thread != w.threads[1].thread
 
 
 def test_missing_trailing_barrier_names_the_phase(tiled):
     r, _ = decide(tiled, "notrailing")
-    cex = r.counterexample
+    cex = r.counterexample.to_json()
     assert cex["cells"][0]["tensor"] == "tile"
     kos = sorted(i["at"]["ko"] for i in cex["instances"])
     assert kos[1] == kos[0] + 1  # the compute of ko and the load of ko + 1
@@ -134,8 +134,8 @@ def _replays(program, name, cex):
 @pytest.mark.parametrize("name", ["notrailing", "inner", "blocks"])
 def test_refuted_race_replays_under_the_detector(tiled, name):
     r, _ = decide(tiled, name)
-    err = _replays(tiled, name, r.counterexample)
-    assert err.tensor in {c["tensor"] for c in r.counterexample["cells"]}
+    err = _replays(tiled, name, r.counterexample.to_json())
+    assert err.tensor in {c["tensor"] for c in r.counterexample.to_json()["cells"]}
 
 
 @pytest.mark.parametrize("name", ["trailing", "uniform_if", "blockbound", "launches"])
@@ -165,7 +165,7 @@ def test_corpus_shared_missing_barrier_names_threads_and_cell():
     p = parse_file(CASES / "shared_missing_barrier.vs")
     r, _ = decide(p, "shift")
     assert r.status == "refuted"
-    cex = r.counterexample
+    cex = r.counterexample.to_json()
     (cell,) = cex["cells"]
     assert cell["tensor"] == "t" and cex["phase"] == 0
     t1, t2 = (x["thread"]["thread.x"] for x in cex["threads"])
@@ -178,7 +178,7 @@ def test_corpus_barrier_divergent_names_two_threads():
     p = parse_file(CASES / "barrier_divergent.vs")
     _, u = decide(p, "shift")
     assert u.status == "refuted"
-    reach, miss = u.counterexample["threads"]
+    reach, miss = u.counterexample.to_json()["threads"]
     assert reach["thread"]["thread.x"] < 32 <= miss["thread"]["thread.x"]
     assert "barrier_divergent.vs:" in u.message
 

@@ -47,7 +47,7 @@ def _run(args: list) -> tuple:
 def _replayable(program, o) -> bool:
     if o.kind == "profile":
         return False
-    if o.kind == "precondition" and not (o.counterexample or {}).get("params") and program.params:
+    if o.kind == "precondition" and (o.counterexample is None or not o.counterexample.sizes) and program.params:
         return False
     return True
 
@@ -61,7 +61,7 @@ def test_every_refutation_replays_with_vsched_run(path):
             refuted += o.status == "refuted"
             if o.status != "refuted" or not _replayable(program, o):
                 continue
-            params = o.counterexample["params"]
+            params = o.counterexample.sizes
             size = ",".join(f"{k}={v}" for k, v in params.items())
             base = ["run", str(path)] + (["--size", size] if size else [])
             if "==" not in rep.kernel:

@@ -99,7 +99,7 @@ def test_every_tail_refutation_replays(tmp_path, kind, padded, factor):
         for o in rep.obligations:
             if o.status != "refuted":
                 continue
-            cex = o.counterexample or {}
+            cex = o.counterexample.to_json() if o.counterexample is not None else {}
             if o.kind == "precondition" and not cex.get("params"):
                 continue  # the op does not apply: nothing to run
             ok, why = replays(path, f"k_{tail}", cex["params"])

@@ -60,7 +60,7 @@ def test_claim_ignores_a_scratch_tensor_and_observes_a_plain_one():
     plain = parse_text(TWO.format(attr=""))
     refuted = verify_claim(plain, plain.claims[0], "default", 30.0)
     assert refuted.verdict == "illegal"
-    assert refuted.obligations[0].counterexample["cells"][0]["tensor"] == "t"
+    assert refuted.obligations[0].counterexample.to_json()["cells"][0]["tensor"] == "t"
 
 
 def test_run_does_not_compare_scratch():

@@ -70,13 +70,13 @@ def test_injectivity_violations_are_pairs_writing_one_partial_cell():
     assert d.status == "refuted" and "same partial cell" in d.message
     c = comb.witness(point_of(comb.violations()))
     assert c.status == "refuted" and "same target cell" in c.message
-    ca, cb = c.counterexample["instances"]
+    ca, cb = c.counterexample.to_json()["instances"]
     assert ca["at"]["i_c"] == cb["at"]["i_c"] and ca["at"]["q_c"] != cb["at"]["q_c"]
-    a, b = d.counterexample["instances"]
+    a, b = d.counterexample.to_json()["instances"]
     assert a["at"]["i"] == b["at"]["i"] and a["at"]["kb"] == b["at"]["kb"] and a["at"]["q"] != b["at"]["q"]
     assert a["writes"] == b["writes"]  # the same cell of sp
     [o] = discharge_one(goal, float("inf"), 1, "op")
-    assert o.status == "refuted" and o.counterexample["instances"] == [a, b]
+    assert o.status == "refuted" and o.counterexample.to_json()["instances"] == [a, b]
 
 
 def test_duplicate_terms_refuted_only_under_reproducible():
@@ -87,7 +87,7 @@ def test_duplicate_terms_refuted_only_under_reproducible():
     assert default.status == "proved" and default.reassociates
     strict = discharge_one(_goals(_ctx(src, "reproducible"))["reassociation"], float("inf"))[0]
     assert strict.status == "refuted" and not strict.reassociates
-    a, b = strict.counterexample["instances"]
+    a, b = strict.counterexample.to_json()["instances"]
     assert (a["at"]["i"], a["at"]["q"]) == (b["at"]["i"], b["at"]["q"]) and a["at"]["k"] != b["at"]["k"]
     assert a["writes"] == b["writes"]
 
@@ -115,7 +115,7 @@ def test_dynamic_block_clash_is_a_pair_of_blocks():
         return prog.with_kernel(dataclasses.replace(k, body=tuple(ir.rewrite(s, fn) for s in k.body)))
     goal = _goals(_ctx(DYNAMIC, mutate=one_slice))["injective_partials"]
     [o] = discharge_one(goal, float("inf"))
-    a, b = o.counterexample["instances"]
+    a, b = o.counterexample.to_json()["instances"]
     assert o.status == "refuted" and "two blocks may write the same cell of ep" in o.message
     assert a["at"]["nb"] != b["at"]["nb"]
 
@@ -123,8 +123,8 @@ def test_dynamic_block_clash_is_a_pair_of_blocks():
 def test_dynamic_rows_chosen_equal_refute_under_reproducible():
     [o] = discharge_one(_goals(_ctx(DYNAMIC, "reproducible"))["reassociation"], float("inf"))
     assert o.status == "refuted"
-    assert [x["value"] for x in o.counterexample["data"]] == [0, 0]
-    assert {x["tensor"] for x in o.counterexample["data"]} == {"ids"}
+    assert [x["value"] for x in o.counterexample.to_json()["data"]] == [0, 0]
+    assert {x["tensor"] for x in o.counterexample.to_json()["data"]} == {"ids"}
 
 
 def test_a_missing_combine_is_unknown_when_stated():
@@ -147,5 +147,5 @@ def test_injectivity_goal_matches_whether_the_index_pins_every_enclosing_loop(bl
     [o] = discharge_one(goal, float("inf"))
     assert o.status == ("proved" if pinned else "refuted")
     if not pinned:
-        a, b = o.counterexample["instances"]
+        a, b = o.counterexample.to_json()["instances"]
         assert a["writes"] == b["writes"] and a["at"] != b["at"]

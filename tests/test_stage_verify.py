@@ -72,7 +72,7 @@ def test_swizzle_on_a_non_power_of_two_row_is_refuted_with_a_colliding_pair():
     verdict, obs, _ = stage_obligations(lanes("cooperative=8 pad_stride=7 swizzle=elem"))
     assert verdict == "illegal"
     (b,) = [o for o in obs if o.kind == "bijection"]
-    assert b.status == "refuted" and b.engine == "z3" and len(b.counterexample["cells"]) == 2
+    assert b.status == "refuted" and b.engine == "z3" and len(b.counterexample.to_json()["cells"]) == 2
 
 
 @pytest.mark.parametrize("rows, minor, unit, status", [(16, 16, 1, "proved"), (16, 16, 4, "proved"),
@@ -84,13 +84,13 @@ def test_swizzle_bijection(rows, minor, unit, status):
     d = decide(Goal("bijection", BIJECTION, query))
     assert d.status == status and d.engine == "z3", d.message
     if status == "refuted":
-        a, b = d.counterexample["images"]
-        cols = [c["index"][1] for c in d.counterexample["cells"]]
+        a, b = d.counterexample.to_json()["images"]
+        cols = [c["index"][1] for c in d.counterexample.to_json()["cells"]]
         assert a >= minor or (cols[0] != cols[1] and a == b)
         # the images are the rendering's values at the reported cells
         f = swizzle_col(Var("col"), Var("row"), minor, unit)
         from verified_sched.analysis.sizes import eval_int
-        row = d.counterexample["cells"][0]["index"][0]
+        row = d.counterexample.to_json()["cells"][0]["index"][0]
         assert [eval_int(f, {"row": row, "col": c}) % 2 ** 32 for c in cols] == [a, b]
 
 
@@ -158,7 +158,7 @@ def test_dataflow_refutes_broken_staging(what):
             bad = _edit(after, _shift_copy)
     f = _dataflow(before, bad)
     assert f.status == "refuted", f.message
-    assert f.counterexample["params"] and f.counterexample["instances"]
+    assert f.counterexample.sizes and f.counterexample.to_json()["instances"]
 
 
 def test_dataflow_two_unordered_last_writes_of_different_statements_are_refuted():
@@ -174,8 +174,8 @@ def test_dataflow_two_unordered_last_writes_of_different_statements_are_refuted(
         return body[:1] + (other,) + body[1:]
     f = _dataflow(before, _edit(after, _ko(second_loader)))
     assert f.status == "refuted" and "several unordered last writes" in f.message, f.message
-    (inst,) = f.counterexample["instances"]
-    assert inst["stmt"] == "S0" and f.counterexample["params"]
+    (inst,) = f.counterexample.to_json()["instances"]
+    assert inst["stmt"] == "S0" and f.counterexample.sizes
     assert _dataflow(before, after).status == "proved"
 
 
@@ -194,7 +194,7 @@ def test_pipeline_rotation_refuted_when_reading_the_prefetched_copy():
     assert goal.kind == "dataflow" and isinstance(goal.query, Z3Implies)
     ob = decide(goal)
     assert ob.status == "refuted" and ob.engine == "z3"
-    (kv,) = ob.counterexample["instances"][0]["at"].values()  # every iteration reads the wrong copy
+    (kv,) = ob.counterexample.to_json()["instances"][0]["at"].values()  # every iteration reads the wrong copy
     assert isinstance(kv, int) and kv >= 0
     good = rotation_goal(SimpleNamespace(after=p, kernel="rowsum", op=op, op_index=5, timeout=5.0))
     assert decide(good).status == "proved"

@@ -71,10 +71,10 @@ def test_unmasked_read_is_still_out_of_bounds_and_replays():
     text = ELEMENTWISE.format(tail="round_up")
     _, obl = obligations(text)
     o = obl[(1, "in_bounds")]
-    assert o.status == "refuted" and o.counterexample["cells"][0]["tensor"] == "x"
+    assert o.status == "refuted" and o.counterexample.to_json()["cells"][0]["tensor"] == "x"
     _, after = scheduled(text)
     with pytest.raises(KernelError, match="out of bounds"):
-        run_interp(after, "k", o.counterexample["params"])
+        run_interp(after, "k", o.counterexample.sizes)
 
 
 KERNEL = """params N where N >= 1
@@ -115,7 +115,7 @@ def test_reads_in_a_taken_branch_are_refuted_and_replay(value):
     o = obl[(0, "in_bounds")]
     assert o.status == "refuted"
     with pytest.raises(KernelError, match="out of bounds"):
-        run_interp(parse_text(text), "k", o.counterexample["params"])
+        run_interp(parse_text(text), "k", o.counterexample.sizes)
 
 
 def test_a_read_in_a_branch_never_taken_makes_no_dependence():
@@ -159,8 +159,8 @@ schedule k {
     rep, obl = obligations(text)
     assert obl[(1, "coverage")].status == "proved"  # sequentially, the duplicate store is a no-op
     o = obl[(2, "independence")]
-    assert o.status == "refuted" and o.counterexample["cells"][0]["tensor"] == "y"
-    n = o.counterexample["params"]["N"]
+    assert o.status == "refuted" and o.counterexample.to_json()["cells"][0]["tensor"] == "y"
+    n = o.counterexample.sizes["N"]
     assert n % 8  # only a partial last tile has duplicate lanes
 
 

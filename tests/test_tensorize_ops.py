@@ -112,7 +112,7 @@ def test_equivalence_refuted_when_the_block_shape_disagrees_with_the_fallback():
         return None
     tampered = after.with_kernel(ir.rewrite(k, bad))
     ob = own(p, tampered, op, "equivalence")
-    assert ob.status == "refuted" and ob.counterexample["params"] is not None
+    assert ob.status == "refuted" and ob.counterexample.instance.sizes is not None
     assert own(p, after, op, "equivalence").status == "proved"
 
 
@@ -126,9 +126,9 @@ def test_race_refuted_when_lanes_write_outside_the_block():
     tampered = after.with_kernel(dataclasses.replace(k, body=(k.body[0], dataclasses.replace(
         lane, body=lane.body + (leak,)))))
     ob = own(p, tampered, op, "race")
-    assert ob.status == "refuted" and len(ob.counterexample["instances"]) == 2
+    assert ob.status == "refuted" and len(ob.counterexample.to_json()["instances"]) == 2
     assert ob.engine == "isl" and "two lanes conflict" in ob.message
-    insts = ob.counterexample["instances"]
+    insts = ob.counterexample.to_json()["instances"]
     assert "S9" in {i["stmt"] for i in insts} and insts[0]["at"]["lane"] != insts[1]["at"]["lane"], insts
     good = own(p, after, op, "race")
     assert good.status == "proved" and good.message == "only lane 0 runs the fallback: no two lanes conflict"
@@ -197,7 +197,7 @@ def test_race_goal_refutes_exactly_a_cell_written_by_two_lanes(n, m, kk, simd, l
         assert ob.status == "proved", ob.message
         return
     assert ob.status == "refuted", ob.message
-    a, b = ob.counterexample["instances"]
+    a, b = ob.counterexample.to_json()["instances"]
     assert a["at"]["lane"] != b["at"]["lane"]
     assert ("c", leak) in {(a["writes"]["tensor"], tuple(a["writes"]["index"]))} | \
         {(b["writes"]["tensor"], tuple(b["writes"]["index"]))}

@@ -26,8 +26,8 @@ def test_wmma_block_is_refused_under_reproducible():
     rep = _kernel_report(matmul(ab="f16"), "reproducible")
     prof = [o for o in rep.obligations if o.kind == "profile"]
     assert [o.status for o in prof] == ["refuted"], [o.to_json() for o in rep.obligations]
-    assert "WMMA" in prof[0].message and prof[0].counterexample["backend"] == "cuda"
-    assert prof[0].counterexample["params"]  # sizes satisfying the constraints
+    assert "WMMA" in prof[0].message and prof[0].counterexample.to_json()["backend"] == "cuda"
+    assert prof[0].counterexample.sizes  # sizes satisfying the constraints
     assert rep.verdict == "illegal"
 
 

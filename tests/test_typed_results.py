@@ -5,7 +5,11 @@ cache stores the types' data (no text rewriting) and a cache hit renders byte-id
 a fresh run."""
 from __future__ import annotations
 
+import ast
+import dataclasses
 import json
+from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -13,13 +17,14 @@ from hypothesis import strategies as st
 
 from verified_sched.cli import main
 from verified_sched.core.counterexample import Cell, Counterexample, Instance, Thread
+from verified_sched.core.cex_text import cex_lines
 from verified_sched.core.errors import Loc
 from verified_sched.core.file_report import FileReport, KernelReport, verdict_of
 from verified_sched.report.formats import render
 from verified_sched.gate.runner import verify_files
 from verified_sched.report.sarif import sarif_document
 from verified_sched.core.message import Message
-from verified_sched.core.obligations import Obligation
+from verified_sched.core.obligations import DICT_WRITERS, Decided, Obligation
 from verified_sched.verify.kernel_report import format_report
 
 BARRIER = {"params": {"B": 1}, "barrier": "f.vs:14:9", "iteration": {},
@@ -40,8 +45,7 @@ SHAPES = [BARRIER, DEPENDENCE, {"params": {}, "profile": "default"}, {"position"
 def test_counterexample_json_round_trip(data):
     cex = Counterexample.from_json(data)
     assert cex.to_json() == data and json.dumps(cex.to_json()) == json.dumps(data)  # keys in their order too
-    assert Counterexample.from_json(cex.to_json()) == cex and cex == data  # the JSON mapping reads as before
-    assert dict(cex) == data and cex.get("params") == data.get("params")
+    assert Counterexample.from_json(cex.to_json()) == cex and cex != data  # not a mapping: its JSON is to_json()
 
 
 def test_counterexample_fields_are_typed():
@@ -87,17 +91,18 @@ def test_message_renders_its_locations():
     assert str(Message.plain("{x}")) == "{x}" and Message.quoting("no position", (loc,)).locations == ()
 
 
-def test_obligation_takes_a_message_and_a_counterexample_dict():
+def test_obligation_takes_a_message_and_a_counterexample():
     loc = Loc("a.vs", 3, 1)
     o = Obligation("barrier_uniformity", 0, "kernel k", "s", "isl", "refuted", 0.5,
-                   Message("the barrier at {0} diverges", (loc,)), dict(BARRIER))
+                   Message("the barrier at {0} diverges", (loc,)), Counterexample.from_json(BARRIER))
     assert o.message == "the barrier at a.vs:3:1 diverges" and o.locations == (loc,)
     assert isinstance(o.counterexample, Counterexample) and o.to_json()["counterexample"] == BARRIER
     assert o.msg == Message("the barrier at {0} diverges", (loc,))
 
 
 def _obl(status, cex=None, kind="dependence", op_index=1):
-    return Obligation(kind, op_index, "interchange i j", "stmt", "isl", status, 0.25, f"{kind} {status}", cex)
+    return Obligation(kind, op_index, "interchange i j", "stmt", "isl", status, 0.25, f"{kind} {status}",
+                      Counterexample.from_json(cex))
 
 
 def test_the_verdict_is_derived_in_one_place():
@@ -174,3 +179,76 @@ def test_cache_hit_for_moved_lines_renders_as_a_fresh_run_of_the_file(tmp_path, 
     assert any(f"barrier at {f}:16:9" in o.message for o in a.obligations)
     assert list(a.findings()) == list(b.findings())
     capsys.readouterr()
+
+
+# ---------------------------------------------------------------- writers build the type (issue 24 item 4)
+
+PACKAGES = ("verified_sched", "polyhedral", "smt", "codegen")
+CEX_AT = {"Decided": 3, "decided": 3, "Obligation": 8}  # the counterexample's positional index
+
+
+def _dict_counterexamples(tree):
+    """(line, text) of every dict literal (or dict(...)/comprehension) given as a counterexample:
+    `counterexample=` anywhere, or positionally to Decided, common.decided or Obligation."""
+    def is_dict(node):
+        return isinstance(node, (ast.Dict, ast.DictComp)) or (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict")
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", getattr(node.func, "attr", None))
+        given = [k.value for k in node.keywords if k.arg == "counterexample"]
+        if name in CEX_AT and len(node.args) > CEX_AT[name]:
+            given.append(node.args[CEX_AT[name]])
+        yield from ((node.lineno, ast.unparse(v)[:60]) for v in given if is_dict(v))
+
+
+def test_no_package_file_writes_a_counterexample_as_a_dict():
+    """Every writer builds the typed Counterexample; only the value-claim engine (DICT_WRITERS,
+    converted after its move) still writes the JSON dict."""
+    root = Path(__file__).resolve().parents[1]
+    sources = {p: p.read_text() for pkg in PACKAGES for p in sorted((root / pkg).rglob("*.py"))
+               if p.name not in DICT_WRITERS}
+    found = [f"{p.relative_to(root)}:{line}: {text}" for p, source in sources.items()
+             if any(w in source for w in ("counterexample", "ecided(", "Obligation("))  # else none to find
+             for line, text in _dict_counterexamples(ast.parse(source))]
+    assert found == []
+    legacy = "def f():\n    return Decided('refuted', 'm', 's', {'params': {}})\n"
+    assert [line for line, _ in _dict_counterexamples(ast.parse(legacy))] == [2]  # the scan sees one
+
+
+def test_a_counterexample_is_not_a_mapping():
+    cex = Counterexample.from_json(DEPENDENCE)
+    assert not isinstance(cex, Mapping) and not hasattr(cex, "get") and not hasattr(cex, "keys")
+    with pytest.raises(TypeError):
+        cex["params"]  # noqa: B018 (read the field: cex.sizes)
+    assert cex.sizes == {"N": 2} and cex != DEPENDENCE and cex == Counterexample.from_json(DEPENDENCE)
+
+
+def test_obligation_and_decided_refuse_a_dict_naming_its_writer():
+    with pytest.raises(TypeError, match=rf"test_typed_results\.py:\d+: the counterexample of dependence "
+                                         r"\(interchange i j\) is a dict"):
+        Obligation("dependence", 1, "interchange i j", "s", "isl", "refuted", 0.0, "m", {"params": {}})
+    with pytest.raises(TypeError, match=r"test_typed_results\.py:\d+: a counterexample is a Counterexample, not a dict"):
+        Decided("refuted", "m", counterexample={"params": {}})
+    proved = _obl("proved")
+    with pytest.raises(TypeError, match=r"test_typed_results\.py:\d+: .* is a dict"):
+        dataclasses.replace(proved, counterexample=dict(BARRIER))
+
+
+def test_a_writers_key_order_stays_in_the_json():
+    """Regression (issue 24): writers whose JSON put an op's own key before a field's (the
+    claim's `term` before `instances`, a dependence's `kind` before `observed_by`) keep
+    their reports' bytes when they build the type (`key_order`)."""
+    cex = Counterexample(Instance({"N": 1}), [{"stmt": "S"}], cells=(Cell("c", [0]),), extra={"term": "a[0]"},
+                         key_order=("params", "cells", "term", "instances"))
+    assert list(cex.to_json()) == ["params", "cells", "term", "instances"]
+    assert list(Counterexample(Instance({}), [], extra={"k": 1}).to_json()) == ["params", "instances", "k"]
+
+
+def test_an_empty_counterexample_adds_no_line_to_the_text_report():
+    """Regression (issue 24): the text report skipped a counterexample with no key by its
+    mapping length; with the mapping gone it checks the JSON."""
+    o = _obl("refuted", {})
+    assert o.counterexample is not None and cex_lines(o) == []
+    assert cex_lines(_obl("refuted", {"params": {"N": 3}})) == ["sizes: N=3"]

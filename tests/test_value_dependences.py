@@ -83,7 +83,7 @@ def test_reversed_waw_whose_final_value_is_observed_is_illegal_and_replays(tmp_p
     rep = report(FINAL_LATE)
     d = dep(rep)
     assert rep.verdict == "illegal" and d.status == "refuted", d.message
-    cex = d.counterexample
+    cex = d.counterexample.to_json()
     assert cex["kind"] == "WAW" and cex["value"] == "final"
     assert cex["cells"][0]["tensor"] == "y" and cex["cells"][0]["index"][0] >= 20
     assert "final value" in d.message
@@ -94,7 +94,7 @@ def test_raw_reorder_that_changes_the_reads_last_writer_is_illegal_and_replays(t
     rep = report(RAW_LATE)
     d = dep(rep)
     assert rep.verdict == "illegal" and d.status == "refuted", d.message
-    cex = d.counterexample
+    cex = d.counterexample.to_json()
     assert cex["kind"] == "RAW" and cex["value"] == "flow"
     first, second = cex["instances"]
     assert first["stmt"] == "S0" and second["stmt"] == "S2"  # the read that now sees another writer
@@ -135,9 +135,9 @@ def test_write_moved_before_a_read_of_another_value_is_refuted_and_replays(tmp_p
     the interchange every t is written first: the read sees a later write (a clobber)."""
     rep = report(WAR_CLOBBER)
     d = dep(rep)
-    assert d.status == "refuted" and d.counterexample["value"] == "clobber", d.message
-    assert d.counterexample["kind"] == "WAR"
-    assert replays(WAR_CLOBBER, d.counterexample["params"], tmp_path)
+    assert d.status == "refuted" and d.counterexample.to_json()["value"] == "clobber", d.message
+    assert d.counterexample.to_json()["kind"] == "WAR"
+    assert replays(WAR_CLOBBER, d.counterexample.sizes, tmp_path)
 
 
 # the nest's stores to y[c] are reversed; a later loop reads every y[c], then y is cleared
@@ -161,9 +161,11 @@ schedule k { interchange i, j }
 def test_reversed_waw_seen_by_a_later_read_names_the_read_and_replays(tmp_path):
     rep = report(OVERWRITE_SEEN)
     d = dep(rep)
-    assert d.status == "refuted" and d.counterexample["value"] == "overwrite", d.message
-    cex = d.counterexample
+    assert d.status == "refuted" and d.counterexample.to_json()["value"] == "overwrite", d.message
+    cex = d.counterexample.to_json()
     assert cex["kind"] == "WAW" and cex["observed_by"]["stmt"] == "S1"
+    # the report's key order as before the typed counterexample (observed_by after the kind)
+    assert list(cex) == ["params", "instances", "cells", "order", "kind", "observed_by", "value"]
     c = cex["cells"][0]["index"][0]
     assert cex["observed_by"]["original"] == {"c": c}
     assert f"before S1(c={c}) read the cell" in d.message
@@ -264,4 +266,4 @@ def test_partial_sum_read_outside_the_reduction_reordered_is_refuted_and_replays
     rep = report(PARTIAL_SUM_SEEN)
     d = dep(rep)
     assert rep.verdict == "illegal" and d.status == "refuted", d.message
-    assert replays(PARTIAL_SUM_SEEN, d.counterexample["params"], tmp_path)
+    assert replays(PARTIAL_SUM_SEEN, d.counterexample.sizes, tmp_path)

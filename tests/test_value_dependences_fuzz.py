@@ -79,6 +79,6 @@ def test_value_based_dependence_verdicts_agree_with_runs(text):
             for sizes in SIZES:
                 assert not differ(before, after, "k", sizes, seeds=range(3)), (text, o.message, sizes)
         elif o.status == "refuted":
-            sizes = o.counterexample["params"]
+            sizes = o.counterexample.sizes
             nearby = [sizes] + [{k: v + d for k, v in sizes.items()} for d in (1, 2)]
             assert any(differ(before, after, "k", s, seeds=range(6)) for s in nearby), (text, o.message)

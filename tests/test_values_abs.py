@@ -26,7 +26,7 @@ def _claim(second: str):
 def _refuted_and_replays(second: str):
     program, rep = _claim(second)
     assert rep.verdict == "illegal", [o.message for o in rep.obligations]
-    cex = next(o.counterexample for o in rep.obligations if o.status == "refuted")
+    cex = next(o.counterexample.to_json() for o in rep.obligations if o.status == "refuted")
     r = compare_kernels(program, "a", "b", cex["params"], cex.get("seed", 0), cex.get("inputs", "random"),
                         values=cex.get("values"))
     assert not r.equal

@@ -20,7 +20,7 @@ def _claim(text: str, profile=None):
 def _replays(program, rep) -> bool:
     """The refutation's counterexample (sizes, input mode and seed, z3 model values) makes the
     two kernels differ bitwise when run."""
-    cex = next(o.counterexample for o in rep.obligations if o.status == "refuted")
+    cex = next(o.counterexample.to_json() for o in rep.obligations if o.status == "refuted")
     a, b = rep.kernel.split(" == ")
     r = compare_kernels(program, a, b, cex["params"], cex.get("seed", 0), cex.get("inputs", "random"),
                         values=cex.get("values"))
@@ -56,7 +56,7 @@ def test_negative_zero_start_of_a_sum_is_not_positive_zero():
     rep = _illegal_and_replays(
         SUM + "kernel a { for i in 0 .. N { y[i] = -0.0\n for k in 0 .. K { y[i] += x[i, k] } } }\n"
               "kernel b { for i in 0 .. N { y[i] = 0.0\n for k in 0 .. K { y[i] += x[i, k] } } }\nclaim a == b\n")
-    cex = next(o.counterexample for o in rep.obligations if o.status == "refuted")
+    cex = next(o.counterexample.to_json() for o in rep.obligations if o.status == "refuted")
     assert cex["inputs"] == "special"
 
 
@@ -64,7 +64,7 @@ def test_plus_zero_is_not_dropped_as_a_no_op():
     """`x + 0.0` is +0.0 for x = -0.0: the z3 model's input replays."""
     rep = _illegal_and_replays(ONE + "kernel a { for i in 0 .. N { y[i] = x[i] + 0.0 } }\n"
                                      "kernel b { for i in 0 .. N { y[i] = x[i] } }\nclaim a == b\n")
-    cex = next(o.counterexample for o in rep.obligations if o.status == "refuted")
+    cex = next(o.counterexample.to_json() for o in rep.obligations if o.status == "refuted")
     assert cex["values"][0]["value"] == "-0.0" and cex["values"][0]["bits"] == "0x80000000"
 
 
@@ -96,7 +96,7 @@ def test_finite_zero_times_f64_input_in_f32_statement_is_kept():
     """Under `finite`, 0 * x with x an f64 input read by an f32 statement: 1e300 is finite at
     f64 but inf in f32, and 0 * inf is NaN; the finite special values (no NaN, no inf) show it."""
     rep = _illegal_and_replays(FINITE_F64)
-    cex = next(o.counterexample for o in rep.obligations if o.status == "refuted")
+    cex = next(o.counterexample.to_json() for o in rep.obligations if o.status == "refuted")
     assert cex["inputs"] == "special-finite"
 
 
@@ -194,7 +194,7 @@ def test_unknown_claim_is_refuted_by_running():
                           "kernel b { for i in 0 .. N { y[i] = 0.0\n for k in 0 .. K { y[i] += x[i, k] } } }\n"
                           "claim a == b\n")
     (o,) = [o for o in rep.obligations if o.status == "refuted"]
-    assert o.engine == "run" and o.counterexample["params"]
+    assert o.engine == "run" and o.counterexample.sizes
 
 
 def test_run_set_replays_a_z3_counterexample(tmp_path, capsys):
@@ -239,7 +239,7 @@ def test_negative_zero_start_of_a_sum_of_products_is_not_a_zero_fill():
         "params N, K where N >= 1, K >= 1\ntensor a[N, K] f32\ntensor b[K] f32\ntensor y[N] f32\n"
         "kernel p { for i in 0 .. N { y[i] = -0.0 }\n for i in 0 .. N { for k in 0 .. K { y[i] += a[i, k] * b[k] } } }\n"
         "kernel q { zero y\n for i in 0 .. N { for k in 0 .. K { y[i] += a[i, k] * b[k] } } }\nclaim p == q\n")
-    cex = next(o.counterexample for o in rep.obligations if o.status == "refuted")
+    cex = next(o.counterexample.to_json() for o in rep.obligations if o.status == "refuted")
     assert cex["inputs"] == "special"
 
 

@@ -116,7 +116,7 @@ def test_claim_verdict_agrees_with_special_value_runs(pair):
             r = compare_kernels(program, "a", "b", {"N": 3}, seed, inputs, run, run)
             assert r.equal, (pair, inputs, seed, r.text())
     elif rep.verdict == "illegal":
-        cex = next(o.counterexample for o in rep.obligations if o.status == "refuted")
+        cex = next(o.counterexample.to_json() for o in rep.obligations if o.status == "refuted")
         r = compare_kernels(program, "a", "b", cex["params"], cex.get("seed", 0), cex.get("inputs", "random"),
                             run, run, values=cex.get("values"))
         assert not r.equal, (pair, cex)

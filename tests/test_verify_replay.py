@@ -39,10 +39,10 @@ def outputs(program, kernel, sizes, seed=0):
                                        ("sum_interchange_reproducible", "reassociation")])
 def test_coverage_and_dependence_counterexamples_replay(cases_dir, name, kind):
     program, rep, o = refuted(cases_dir / f"{name}.vs", kind)
-    sizes = o.counterexample["params"]
+    sizes = o.counterexample.sizes
     before, after = steps(program, rep.kernel, o.op_index)[-2:]
     a, b = outputs(before, rep.kernel, sizes), outputs(after, rep.kernel, sizes)
-    cells = o.counterexample["cells"]
+    cells = o.counterexample.to_json()["cells"]
     assert cells
     if kind == "reassociation":
         # a reordered sum: the same terms, so only rounding may differ; the cell is named
@@ -54,19 +54,19 @@ def test_coverage_and_dependence_counterexamples_replay(cases_dir, name, kind):
 @pytest.mark.parametrize("name", ["matmul_round_up_oob", "relu_shift_inward_small"])
 def test_in_bounds_counterexample_leaves_storage(cases_dir, name):
     program, rep, o = refuted(cases_dir / f"{name}.vs", "in_bounds")
-    sizes = o.counterexample["params"]
-    cell = o.counterexample["cells"][0]
+    sizes = o.counterexample.sizes
+    cell = o.counterexample.to_json()["cells"][0]
     dims = [eval_int(d, sizes) for d in program.tensor(cell["tensor"]).storage_dims()]
     assert any(not 0 <= c < d for c, d in zip(cell["index"], dims))
-    inst = o.counterexample["instances"][0]
+    inst = o.counterexample.to_json()["instances"][0]
     assert inst["writes"]["index"] is not None and inst["at"]
 
 
 def test_claim_counterexample_cell_differs(cases_dir):
     program, rep, o = refuted(cases_dir / "claim_matmul_off_by_one.vs", "equivalence")
-    sizes = o.counterexample["params"]
-    cell = o.counterexample["cells"][0]
+    sizes = o.counterexample.sizes
+    cell = o.counterexample.to_json()["cells"][0]
     a, b = outputs(program, "full", sizes), outputs(program, "short", sizes)
     t = cell["tensor"]
     assert a[t][tuple(cell["index"])] != b[t][tuple(cell["index"])]
-    assert o.counterexample["term"] and o.counterexample["missing_in"] == "short"
+    assert o.counterexample.to_json()["term"] and o.counterexample.to_json()["missing_in"] == "short"

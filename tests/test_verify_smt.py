@@ -65,7 +65,7 @@ def test_nonaffine_access_decided_by_z3():
     assert ok.status == "proved" and ok.engine == "z3"
     bad = in_bounds(KernelModel(flat_program(1), "flat"), "kernel")
     assert bad.status == "refuted" and bad.engine == "z3"
-    cex = bad.counterexample
+    cex = bad.counterexample.to_json()
     n, m = cex["params"]["N"], cex["params"]["M"]
     (cell,) = [c["index"] for c in cex["cells"]]
     assert m == 5 and not 0 <= cell[0] < 4 * n

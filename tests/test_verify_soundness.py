@@ -56,10 +56,10 @@ def replays(program, report, kernel) -> bool:
     for o in report.obligations:
         if o.status != "refuted" or o.kind not in ("coverage", "dependence", "in_bounds") or o.op_index == 0:
             continue
-        sizes = o.counterexample["params"]
+        sizes = o.counterexample.sizes
         steps = programs_after(program, kernel, sched.ops[:o.op_index])
         if o.kind == "in_bounds":
-            cell = o.counterexample["cells"][0]
+            cell = o.counterexample.to_json()["cells"][0]
             t = steps[-1].tensor(cell["tensor"])
             dims = [eval_int(d, sizes) for d in t.storage_dims()]
             assert any(not 0 <= c < d for c, d in zip(cell["index"], dims)), o
@@ -88,15 +88,15 @@ REPLAYED = Counter()
 
 def _observable(o) -> bool:
     """A violated order between two stores of the same constant changes nothing: skip those."""
-    insts = o.counterexample.get("instances", [])
+    insts = o.counterexample.to_json().get("instances", [])
     if o.kind != "dependence" or len(insts) != 2:
         return True
-    if o.counterexample.get("kind") == "WAW" and "reads" not in insts[0] and "reads" not in insts[1]:
+    if o.counterexample.to_json().get("kind") == "WAW" and "reads" not in insts[0] and "reads" not in insts[1]:
         return False
     # two instances of one accumulation made unordered: the interpreter runs each iteration
     # atomically, so the lost update of a real race shows only as a reassociation
     same = insts[0]["stmt"] == insts[1]["stmt"] and insts[0]["writes"] == insts[1]["writes"]
-    return not (same and "unordered" in o.counterexample["order"]["after"])
+    return not (same and "unordered" in o.counterexample.to_json()["order"]["after"])
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))

@@ -72,7 +72,7 @@ def test_identity_wrong_coefficient_refuted_with_model():
     roles["U"] = _replace_in(roles["U"], ir.Float(0.25), ir.Float(0.125))
     res = identity_discharged(roles, m, 10.0)
     bad = [r for r in res if r.status == "refuted"]
-    assert bad and all(r.kind == "equivalence" and r.counterexample["model"] for r in bad)
+    assert bad and all(r.kind == "equivalence" and r.counterexample.to_json()["model"] for r in bad)
 
 
 def test_identity_wrong_tile_offset_refuted():
@@ -92,15 +92,15 @@ def test_coverage_refuted_when_strips_overlap():
     bad = dataclasses.replace(row, body=(dataclasses.replace(oh, lo=ir.BinOp("-", oh.lo, ir.Int(1))),))
     region2 = [(r, bad if r == "row_strip" else s) for r, s in region]
     res = answer(coverage(p, q, region2, m))
-    assert res.status == "refuted" and res.counterexample["cells"][0]["tensor"] == "d"
-    assert res.counterexample["params"]["OH"] >= 2
+    assert res.status == "refuted" and res.counterexample.to_json()["cells"][0]["tensor"] == "d"
+    assert res.counterexample.sizes["OH"] >= 2
 
 
 def test_coverage_refuted_when_a_strip_is_missing():
     p, q, m, region = _site()
     res = answer(coverage(p, q, [x for x in region if x[0] != "col_strip"], m))
     assert res.status == "refuted" and "not written" in res.message
-    assert res.counterexample["params"]["OW"] % 2 == 1
+    assert res.counterexample.sizes["OW"] % 2 == 1
 
 
 def test_reads_outside_direct_read_set_refuted():
@@ -111,7 +111,7 @@ def test_reads_outside_direct_read_set_refuted():
     bad = _replace_in(v, three, dataclasses.replace(three, b=ir.Int(4)))
     region2 = [(r, bad if r == "V" else s) for r, s in region]
     inb, subset = answer(accesses_in_bounds(q, region2)), answer(reads_in_direct_set(p, q, region2, m))
-    assert inb.status == "refuted" and inb.counterexample["cells"][0]["tensor"] == "a"
+    assert inb.status == "refuted" and inb.counterexample.to_json()["cells"][0]["tensor"] == "a"
     assert subset.status == "refuted" and "read set" in subset.message
 
 
@@ -130,14 +130,14 @@ def test_exactness(cons, rng, status, needle):
     assert len(ex) == 1 and ex[0].status == status, ex[0].message
     assert needle in ex[0].message
     if status == "refuted":
-        assert ex[0].counterexample["params"]["C"] >= 1
+        assert ex[0].counterexample.sizes["C"] >= 1
 
 
 def test_exactness_tightest_condition_reported_for_unbounded_channels():
     p = parse_text(conv_source())
     q = rewrite_kernel(p, "conv")[0]
     r = discharged_goals(p, q, "conv", ranges=[parse_inputs_line("inputs a, b int in [-8, 8]")])[-1]
-    assert r.status == "refuted" and r.counterexample["params"]["C"] == 810
+    assert r.status == "refuted" and r.counterexample.sizes["C"] == 810
 
 
 def test_exactness_from_file_comment(tmp_path):

@@ -25,6 +25,7 @@ import itertools
 import math
 
 from ..core import ir
+from ..core.counterexample import Counterexample, Instance
 from ..core.errors import UsageError
 from ..core.expr_mapper import ExprMapper, register
 from ..core.semantics import ROWS, integer_typed, row_of
@@ -260,8 +261,8 @@ def prove(program: ir.Program, kernel: str, corners: int = 1024):
             return "unknown", f"not shown for every admitted size: {exc.text()}", None
         params, why = witness
         sizes = ", ".join(f"{k}={v}" for k, v in params.items())
-        return "refuted", f"index arithmetic overflows int64 at {sizes}: {why}", {"params": params,
-                                                                                   "overflow": why}
+        return "refuted", f"index arithmetic overflows int64 at {sizes}: {why}", Counterexample(
+            Instance(params), extra={"overflow": why})
     return "proved", f"index arithmetic stays within int64 (parameters |P| <= {SIZE_BOUND})", None
 
 

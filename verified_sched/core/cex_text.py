@@ -15,7 +15,7 @@ def fmt_instance(inst: dict) -> str:
 def cex_lines(o) -> list:
     """The lines of an obligation's counterexample in the text report (none without one)."""
     c = o.counterexample
-    if not c:
+    if c is None or not c.to_json():
         return []
     lines = []
     if c.instance.sizes:

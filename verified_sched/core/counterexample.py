@@ -1,7 +1,9 @@
 """A refutation's counterexample as typed data: where (sizes, input values), what (statement
 instances, cells, threads) and why (order, phase, barrier, profile, terms).
 
-`Counterexample.from_json(d)` reads the JSON object every report has always carried (README
+Writers build the types (`Counterexample(Instance(sizes), instances, order, cells=(Cell(t, index),),
+extra={...})`); readers read the fields. `Counterexample.from_json(d)` reads the JSON object
+every report has always carried (README
 "Reports": `params`, `instances`, `cells`, `threads`, `order`, `inputs`, `seed`, `values`,
 `barrier`, ... and keys of an op's own), and `to_json()` writes it back with the same keys
 and values, so `vsched verify --json`, SARIF and the goldens keep their shape. Keys that have
@@ -15,12 +17,12 @@ The parts:
   Cell       one tensor cell (`tensor`, `index`)
   Thread     one hardware thread (`block`, `thread` coordinates; `reaches` a barrier or not)
 
-A `Counterexample` also reads as the JSON mapping (`cex["params"]`, `cex.get("cells")`) for
-code that still reads the dict form; new code reads the fields.
+A `Counterexample` is not a mapping: its JSON is `to_json()`. Where a writer's JSON had its keys
+in another order than the fields' (an op's own key before `instances`, say), `key_order` keeps
+that order, so the report's bytes stay the same.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .errors import Loc
@@ -114,7 +116,7 @@ _OWN = ("instances", "cells", "threads", "order", "observed_by", "barrier", "pro
 
 
 @dataclass(frozen=True, eq=False)
-class Counterexample(Mapping):
+class Counterexample:
     instance: Instance = field(default_factory=Instance)
     instances: object = None  # the statement instances involved: [{"kernel", "stmt", "at", ...}] (or text)
     order: dict | None = None  # {"before": ..., "after": ...}: their order before and after the op
@@ -124,7 +126,7 @@ class Counterexample(Mapping):
     barrier: Loc | str | None = None  # the barrier's position (or its name when it has none)
     profile: str | None = None  # the active profile of a `profile` refutation
     extra: dict = field(default_factory=dict)  # every other key, in order
-    key_order: tuple = field(default=(), repr=False)  # the key order of the JSON it was read from (kept)
+    key_order: tuple = field(default=(), repr=False)  # JSON keys first in this order (of the JSON it was read from)
 
     @classmethod
     def from_json(cls, data, loc=None) -> Counterexample | None:
@@ -165,21 +167,9 @@ class Counterexample(Mapping):
     def sizes(self) -> dict:
         return self.instance.sizes or {}
 
-    # the JSON mapping, read-only (the dict form that callers read before the types)
-    def __getitem__(self, key):
-        return self.to_json()[key]
-
-    def __iter__(self):
-        return iter(self.to_json())
-
-    def __len__(self) -> int:
-        return len(self.to_json())
-
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other) -> bool:  # equal JSON (a value read from JSON equals the one written)
         if isinstance(other, Counterexample):
             return self.to_json() == other.to_json()
-        if isinstance(other, dict):
-            return self.to_json() == other
         return NotImplemented
 
     __hash__ = None

@@ -8,6 +8,9 @@ them as data (`Obligation.locations`, `Obligation.msg`: message.py).
 """
 from __future__ import annotations
 
+import dataclasses
+import os
+import sys
 from dataclasses import dataclass, field
 
 from .counterexample import Counterexample
@@ -30,14 +33,16 @@ class Obligation:
     status: str  # proved | refuted | unknown
     seconds: float = 0.0
     message: str = ""  # a Message given is kept as its text and `locations`
-    counterexample: Counterexample | None = None  # (a JSON dict given is read as one)
+    counterexample: Counterexample | None = None  # never a dict (a TypeError names the writer)
     reassociates: bool = field(default=False, compare=False)
     locations: tuple = field(default=(), compare=False)  # the source positions `message` quotes
 
     def __post_init__(self):
         if isinstance(self.message, Message):
             self.locations, self.message = self.message.locations, str(self.message)
-        self.counterexample = Counterexample.from_json(self.counterexample)
+        if not isinstance(self.counterexample, (Counterexample, type(None))):
+            raise TypeError(f"{_writer()}: the counterexample of {self.kind} ({self.op}) is a "
+                            f"{type(self.counterexample).__name__}, not a Counterexample")
         if self.kind not in KINDS:
             raise ValueError(f"unknown obligation kind {self.kind!r}")
         if self.status not in STATUSES:
@@ -54,6 +59,28 @@ class Obligation:
     def msg(self) -> Message:
         """The message with the positions it quotes as data."""
         return Message.quoting(self.message, self.locations)
+
+
+# Writers that still give a counterexample as its JSON dict (read with Counterexample.from_json),
+# by file name: the value-claim engine, converted to the types after its move to a new folder
+# (issue 24). Every other writer builds the Counterexample; a dict from one is a TypeError.
+DICT_WRITERS = ("claims_value.py",)
+
+
+def _writer_frame():
+    """The frame of the code that built the Obligation or Decided (past the dataclass's
+    __init__ and `ops.common.decided`)."""
+    frame = sys._getframe(2)
+    while frame.f_back is not None and (frame.f_code.co_filename in (__file__, dataclasses.__file__)
+                                        or frame.f_code.co_filename.startswith("<")  # the dataclass's __init__
+                                        or frame.f_code.co_name == "decided"):
+        frame = frame.f_back
+    return frame
+
+
+def _writer() -> str:
+    frame = _writer_frame()
+    return f"{frame.f_code.co_filename}:{frame.f_lineno}"
 
 
 # ---------------------------------------------------------------- goals: obligations as data
@@ -82,7 +109,7 @@ class Decided:
     status: str  # proved | refuted | unknown
     message: str  # a Message given (one that quotes source positions) is kept as its text and `locations`
     statement: str = ""
-    counterexample: Counterexample | dict | None = None  # a dict: its JSON form (Obligation reads it as one)
+    counterexample: Counterexample | None = None  # a dict only from DICT_WRITERS (read as its JSON form)
     reassociates: bool = False
     engine: str = "isl"
     pending: list = field(default_factory=list)
@@ -91,6 +118,12 @@ class Decided:
     def __post_init__(self):
         if isinstance(self.message, Message):
             self.locations, self.message = self.message.locations, str(self.message)
+        if isinstance(self.counterexample, dict) and \
+                os.path.basename(_writer_frame().f_code.co_filename) in DICT_WRITERS:
+            self.counterexample = Counterexample.from_json(self.counterexample)
+        if not isinstance(self.counterexample, (Counterexample, type(None))):
+            raise TypeError(f"{_writer()}: a counterexample is a Counterexample, not a "
+                            f"{type(self.counterexample).__name__}")
         if self.status not in STATUSES:
             raise ValueError(f"unknown status {self.status!r}")
         if self.engine not in ENGINES:

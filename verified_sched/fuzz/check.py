@@ -248,7 +248,7 @@ def _observable(o) -> bool:
     """A violated order between two stores of constants, or between two instances of one
     accumulation made unordered, changes no output on a serial run: not replayable by running."""
     cex = o.counterexample
-    insts = (cex.instances or []) if cex else []
+    insts = (cex.instances or []) if cex is not None else []
     if o.kind != "dependence" or len(insts) != 2:
         return True
     if cex.extra.get("kind") == "WAW" and "reads" not in insts[0] and "reads" not in insts[1]:

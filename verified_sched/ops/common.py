@@ -248,7 +248,7 @@ def rename_segment_loops(stmts: tuple, suffix: str, used: set) -> tuple:
 # ---------------------------------------------------------------- obligations
 
 
-def decided(statement: str, status: str, message: str, counterexample: dict | None = None,
+def decided(statement: str, status: str, message: str, counterexample=None,
             engine: str = "isl"):
     """The answer of one of an op's decision procedures (a `Procedure` goal's result)."""
     from ..core.obligations import Decided

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..core import ir
+from ..core.counterexample import Cell, Counterexample, Instance
 from ..core.errors import Loc
 from ..core.ir import And, Assign, Barrier, Cmp, For, If, Load, TensorCore, Var, Zero
 from ..core.op_syntax import OPTIONS, OpRecord, Option, Syntax, loc_field, tensor_field
@@ -310,9 +311,9 @@ def final_value(ctx):
         from ..core.cex_text import fmt_instance
         f = Decided("refuted", f"the fused tail reads {op.tensor} before its final value: at {params_text(params)} "
                     f"{fmt_instance(ix)} does not run after {fmt_instance(iu)}", statement,
-                    {"params": params, "instances": [iu, ix], "cells": [iu["writes"]],
-                     "order": {"before": "the first runs before the second",
-                               "after": "the second runs first or they are unordered"}, "kind": "RAW"})
+                    Counterexample(Instance(params), [iu, ix], {"before": "the first runs before the second",
+                                                                "after": "the second runs first or they are unordered"},
+                                   cells=(Cell.from_json(iu["writes"]),), extra={"kind": "RAW"}))
     return f
 
 

@@ -22,6 +22,7 @@ from verified_sched.core.obligations import Decided
 from smt.intexpr import NoTerm, cond, term
 from smt.solver import solver, model_dict
 from ..core import budget, ir
+from ..core.counterexample import Counterexample, Instance
 
 from ..core.target_limits import ELEMENT_BYTES, GRID_CAPS, SHARED_LIMIT, THREAD_CAPS, THREADS_PER_BLOCK  # noqa: F401
 
@@ -112,5 +113,5 @@ def hardware_limits(program: ir.Program, kernel_name: str, shared_limit: int = S
                 block = {key: v for key, v in mdl.items() if key.startswith("block_")}
                 return Decided("refuted", f"{text} fails at {', '.join(f'{a}={b}' for a, b in params.items()) or 'any size'}"
                                + (f" (block {block})" if block else ""), STATEMENT,
-                               {"params": params, "launch": k, "limit": text, "block": block}, engine="z3")
+                               Counterexample(Instance(params), extra={"launch": k, "limit": text, "block": block}), engine="z3")
     return Decided("proved", f"{n} hardware limit(s) hold for all sizes", STATEMENT, engine="z3")

@@ -192,7 +192,7 @@ def wrong_initial(ctx, f, ma, I_):
         params = param_values(ma, coords(pt)[0]) if pt is not None else {}
         return (f"a partial cell of {ctx.op.partials} starts at {expr_text(got)}, not at "
                 f"{expr_text(want)} (the start value of a {f.acc_op} reduction): every combined "
-                f"result is off by it", {"params": params})
+                f"result is off by it", Counterexample(Instance(params)))
     return None
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from polyhedral.isltools import params_text, point_of
 from ...core import ir
-from ...core.counterexample import Counterexample, Instance
+from ...core.counterexample import Cell, Counterexample, Instance
 from ...core.obligations import AllOf, Decided, Goal, IslEmpty, Procedure
 from .apply import tree
 from .proofs import Parts, duplicate_pairs, pair_instances, who, write_map
@@ -308,5 +308,6 @@ def _meeting_rows(ctx, mb, s, rows: dict, params: dict, insts: list) -> Decided:
                               f"{params_text(params)}, with {where}, {who(insts[0])} and {who(insts[1])} both add "
                               f"to {ctx.op.tensor}[{', '.join(map(str, cell))}] and are summed in a different "
                               "grouping (per-block partials, then a tree); the reproducible profile refuses it",
-                   counterexample={"params": params, "instances": insts, "data": data,
-                                   "cells": [{"tensor": ctx.op.tensor, "index": cell}]})
+                   counterexample=Counterexample(Instance(params), insts, cells=(Cell(ctx.op.tensor, cell),),
+                                                 extra={"data": data},
+                                                 key_order=("params", "instances", "data", "cells")))

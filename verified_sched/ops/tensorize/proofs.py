@@ -27,6 +27,7 @@ from polyhedral.describe import coords, instance, param_values
 from polyhedral.isltools import params_text
 from polyhedral.model import KernelModel
 from ...core import ir
+from ...core.counterexample import Counterexample, Instance
 from ...core.errors import ScheduleError, UsageError
 from ...core.ir import Assign, BinOp, For, If, Int, Load, TensorCore, Var
 from ...core.obligations import Decided, Goal, IslEmpty, Procedure, formal_statement
@@ -150,7 +151,7 @@ def race_goal(ctx, site) -> Goal:
         params = param_values(m, p)
         insts = [instance(m, n, v, params, "after") for n, v in tup]
         return Decided("refuted", f"two lanes conflict at {params_text(params)}", RACE,
-                       {"params": params, "instances": insts})
+                       Counterexample(Instance(params), insts))
 
     return Goal("race", RACE, IslEmpty(violations, witness,
                                        "only lane 0 runs the fallback: no two lanes conflict"))
@@ -186,7 +187,7 @@ def profile_goal(ctx, site) -> Goal:
             "refuted", "the CUDA backend renders this block as WMMA (f16/bf16 x f32, 16-multiple shape, "
                        "one-warp lane loop), whose summation order is unspecified: refused under the "
                        "reproducible profile (replays on a GPU: vsched run --target cuda)",
-            PROFILE, {"params": _sizes(ctx.before), "profile": "reproducible", "backend": "cuda"},
+            PROFILE, Counterexample(Instance(_sizes(ctx.before)), profile="reproducible", extra={"backend": "cuda"}),
             engine="structural")
     else:
         answer = Decided("proved", f"WMMA on CUDA reorders the block's sums (allowed by the {ctx.profile} profile)",

@@ -27,6 +27,7 @@ from smt import intexpr
 from smt.solver import solver
 
 from ...core import budget, ir
+from ...core.counterexample import Counterexample, Instance
 from ...core.obligations import Decided, formal_statement, procedure
 from .apply import Minted, rewrite_kernel
 
@@ -356,7 +357,7 @@ def exactness(before, after, kernel: str, m: Minted, ranges: list, timeout: floa
     if violated:
         _, b, where, cex = min(violated, key=lambda v: v[0])
         return Decided("refuted", f"exactness: {where} may reach {_text(b)} > 2^24 units (needs {_condition(b)})",
-                       counterexample={"params": cex, "statement": where, "bound": _text(b)}, engine="z3")
+                       counterexample=Counterexample(Instance(cex), extra={"statement": where, "bound": _text(b)}), engine="z3")
     if unknown:
         return Decided("unknown", "exactness: " + "; ".join(unknown[:3]), engine="z3")
     best = {}

@@ -8,6 +8,7 @@ from fractions import Fraction
 import z3
 
 from ...core import ir
+from ...core.counterexample import Counterexample
 from ...core.obligations import Decided, Goal, Z3Implies, formal_statement
 from .apply import Minted
 
@@ -208,7 +209,7 @@ def identity_goals(region: dict, m: Minted, timeout: float) -> list:
             if (p, q) not in Y:
                 out.append(Goal("equivalence", statement, Decided(
                     "refuted", f"position ({p}, {q}) of the tile is never written",
-                    counterexample={"position": [p, q]}, engine="z3")))
+                    counterexample=Counterexample(extra={"position": [p, q]}), engine="z3")))
                 continue
             what = f"transform identity at tile position ({p}, {q})"
             out.append(Goal("equivalence", statement, Z3Implies(
@@ -228,5 +229,5 @@ def _identity_query(value, g: dict, a: dict, p: int, q: int):
 def _identity_witness(what: str, p: int, q: int):
     """model -> the refutation of the identity at (p, q), the model its counterexample."""
     def witness(model: dict) -> Decided:
-        return Decided("refuted", what + " fails", counterexample={"position": [p, q], "model": model}, engine="z3")
+        return Decided("refuted", what + " fails", counterexample=Counterexample(extra={"position": [p, q], "model": model}), engine="z3")
     return witness

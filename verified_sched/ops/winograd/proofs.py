@@ -26,6 +26,7 @@ from polyhedral.memo import isl_map, isl_set
 from polyhedral.affine import NonAffine
 
 from ...core import budget, ir
+from ...core.counterexample import Cell, Counterexample, Instance
 from ...core.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, formal_statement
 from . import isl_text as wi
 from .apply import Minted, rewrite_kernel
@@ -70,19 +71,14 @@ class _Rel:
         c = " and ".join([self.cons] + [f"0 <= x{i} < {wi.aff(d, self.ps)}" for i, d in enumerate(t.dims)])
         return isl_set(f"{self.head} -> {{ {t.name}[{idx}] : {c} }}")
 
-    def point_cex(self, pt: isl.Point) -> dict:
-        """{"params": {...}, "cells": [{"tensor", "index"}]} of a point of a cell set."""
+    def point_cex(self, pt: isl.Point) -> Counterexample:
+        """The counterexample (sizes, the one cell) of a point of a cell set."""
         space = pt.get_space()
         dims = [f"x{i}" for i in range(space.dim(isl.dim_type.set))]
         vals = wi.point_values(pt, self.params, dims)
         params = {k: v for k, v in vals.items() if k in self.params}
         name = space.get_tuple_name(isl.dim_type.set) if space.has_tuple_name(isl.dim_type.set) else ""
-        return {"params": params, "cells": [{"tensor": name, "index": [vals[d] for d in dims]}]}
-
-
-def _cell(cex: dict) -> str:
-    c = cex["cells"][0]
-    return f"{c['tensor']}[{', '.join(map(str, c['index']))}]"
+        return Counterexample(Instance(params), cells=(Cell(name, [vals[d] for d in dims]),))
 
 
 def _accesses(stmt):
@@ -105,7 +101,7 @@ def profile_decided(profile: str | None) -> Decided:
     if active == "approximate":
         return Decided("proved", "winograd under the approximate profile", engine="structural")
     return Decided("refuted", f"winograd changes rounding beyond reassociation; it is allowed only under the "
-                   f"approximate profile (active: {active})", counterexample={"params": {}, "profile": active},
+                   f"approximate profile (active: {active})", counterexample=Counterexample(Instance({}), profile=active),
                    engine="structural")
 
 
@@ -114,9 +110,9 @@ def _refuted(message: str, cex_of=None):
     its counterexample `cex_of(point)` (default: the point as text, an instance pair)."""
     def witness(pt) -> Decided:
         if cex_of is None:
-            return Decided("refuted", message, counterexample={"instances": str(pt)})
+            return Decided("refuted", message, counterexample=Counterexample(instances=str(pt)))
         cex = cex_of(pt)
-        return Decided("refuted", message.format(cell=_cell(cex)), counterexample=cex)
+        return Decided("refuted", message.format(cell=cex.cells[0]), counterexample=cex)
     return witness
 
 
@@ -189,7 +185,7 @@ def _strip_provenance(ra: _Rel, direct: isl.Map, dloops, dstmt, role, st, loops,
     if not prov.is_injective() or not prov.range().is_equal(owned):
         bad = prov.range().symmetric_difference(owned) if not prov.range().is_equal(owned) else prov.range()
         return Decided("refuted", f"{role} does not perform exactly the direct form's updates of its cells",
-                       counterexample={"instances": str(bad.sample_point())})
+                       counterexample=Counterexample(instances=str(bad.sample_point())))
     return Decided("proved", f"{role} performs exactly the direct form's updates of its cells")
 
 

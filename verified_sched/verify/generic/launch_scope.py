@@ -19,6 +19,7 @@ legal while the accumulation, in the next launch, read dead local copies.
 from __future__ import annotations
 
 from ...core import ir
+from ...core.counterexample import Cell, Counterexample, Instance
 from ...core.errors import VschedError
 from ...core.obligations import Decided, Goal, Procedure
 
@@ -82,7 +83,7 @@ def decide(program: ir.Program, kernel_name: str, model, names: list, before) ->
         p, [(name, vals)] = coords(pt)
         params = param_values(model, p)
         read = instance(model, name, vals, params, "after" if before is not None else "kernel")
-        cex = {"params": params, "instances": [read]}
+        cex = Counterexample(Instance(params), [read])
         cells = ", ".join(f"{r['tensor']}[{', '.join(map(str, r['index'] or []))}]"
                           for r in read.get("reads", []) if r["tensor"] in names)
         at = ", ".join(f"{k}={v}" for k, v in read["at"].items())
@@ -92,11 +93,9 @@ def decide(program: ir.Program, kernel_name: str, model, names: list, before) ->
     shown = _shown_by_run(program, kernel_name, before, cex)
     if shown is not None:
         sizes, text, cell = shown
-        out = {"params": dict(sizes), "seed": 0}
-        if cex is not None and sizes == cex["params"]:
-            out["instances"] = cex["instances"]
-        if cell is not None:
-            out["cells"] = [cell]
+        out = Counterexample(Instance(dict(sizes), seed=0),
+                             cex.instances if cex is not None and sizes == cex.sizes else None,
+                             cells=None if cell is None else (cell,))
         return Decided("refuted", f"{why}; a run shows it: {text.splitlines()[0] if text else ''}", STATEMENT, out,
                        engine="run")
     return Decided("unknown", f"{why}; no run shows the value reaching an observable cell", STATEMENT)
@@ -112,8 +111,8 @@ def _shown_by_run(program, kernel_name, before, cex):
     sizes_list = []
     if cex is not None:
         try:
-            check_sizes(program, cex["params"])
-            sizes_list.append(dict(cex["params"]))
+            check_sizes(program, cex.sizes)
+            sizes_list.append(dict(cex.sizes))
         except VschedError:
             pass
     try:
@@ -133,6 +132,6 @@ def _shown_by_run(program, kernel_name, before, cex):
             continue
         if not rep.equal:
             d = rep.first_diff
-            cell = {"tensor": d.tensor, "index": [int(x) for x in d.index]} if d is not None else None
+            cell = Cell(d.tensor, [int(x) for x in d.index]) if d is not None else None
             return sizes, rep.text(), cell
     return None
