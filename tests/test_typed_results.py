@@ -24,7 +24,7 @@ from verified_sched.report.formats import render
 from verified_sched.gate.runner import verify_files
 from verified_sched.report.sarif import sarif_document
 from verified_sched.core.message import Message
-from verified_sched.core.obligations import DICT_WRITERS, Decided, Obligation
+from verified_sched.core.obligations import Decided, Obligation
 from verified_sched.verify.kernel_report import format_report
 
 BARRIER = {"params": {"B": 1}, "barrier": "f.vs:14:9", "iteration": {},
@@ -204,11 +204,9 @@ def _dict_counterexamples(tree):
 
 
 def test_no_package_file_writes_a_counterexample_as_a_dict():
-    """Every writer builds the typed Counterexample; only the value-claim engine (DICT_WRITERS,
-    converted after its move) still writes the JSON dict."""
+    """Every writer builds the typed Counterexample (no dict literal given as one)."""
     root = Path(__file__).resolve().parents[1]
-    sources = {p: p.read_text() for pkg in PACKAGES for p in sorted((root / pkg).rglob("*.py"))
-               if p.name not in DICT_WRITERS}
+    sources = {p: p.read_text() for pkg in PACKAGES for p in sorted((root / pkg).rglob("*.py"))}
     found = [f"{p.relative_to(root)}:{line}: {text}" for p, source in sources.items()
              if any(w in source for w in ("counterexample", "ecided(", "Obligation("))  # else none to find
              for line, text in _dict_counterexamples(ast.parse(source))]

@@ -9,7 +9,6 @@ them as data (`Obligation.locations`, `Obligation.msg`: message.py).
 from __future__ import annotations
 
 import dataclasses
-import os
 import sys
 from dataclasses import dataclass, field
 
@@ -61,12 +60,6 @@ class Obligation:
         return Message.quoting(self.message, self.locations)
 
 
-# Writers that still give a counterexample as its JSON dict (read with Counterexample.from_json),
-# by file name: the value-claim engine, converted to the types after its move to a new folder
-# (issue 24). Every other writer builds the Counterexample; a dict from one is a TypeError.
-DICT_WRITERS = ("claims_value.py",)
-
-
 def _writer_frame():
     """The frame of the code that built the Obligation or Decided (past the dataclass's
     __init__ and `ops.common.decided`)."""
@@ -109,7 +102,7 @@ class Decided:
     status: str  # proved | refuted | unknown
     message: str  # a Message given (one that quotes source positions) is kept as its text and `locations`
     statement: str = ""
-    counterexample: Counterexample | None = None  # a dict only from DICT_WRITERS (read as its JSON form)
+    counterexample: Counterexample | None = None
     reassociates: bool = False
     engine: str = "isl"
     pending: list = field(default_factory=list)
@@ -118,9 +111,6 @@ class Decided:
     def __post_init__(self):
         if isinstance(self.message, Message):
             self.locations, self.message = self.message.locations, str(self.message)
-        if isinstance(self.counterexample, dict) and \
-                os.path.basename(_writer_frame().f_code.co_filename) in DICT_WRITERS:
-            self.counterexample = Counterexample.from_json(self.counterexample)
         if not isinstance(self.counterexample, (Counterexample, type(None))):
             raise TypeError(f"{_writer()}: a counterexample is a Counterexample, not a "
                             f"{type(self.counterexample).__name__}")

@@ -37,6 +37,7 @@ from polyhedral import term_counts
 from .claims_terms import (compute_type, continues, flat_terms, has_amb, has_red, is_neg_zero, is_zero, leaf_map,
                            node_kind, plain, same_const, same_ctx, same_init, sched_dims, shape_text, single_cell,
                            strip)
+from verified_sched.core.counterexample import Cell, Counterexample, Instance
 from verified_sched.core.obligations import Decided
 from polyhedral.describe import coords, param_values
 from polyhedral import claims_lift
@@ -452,7 +453,7 @@ def _equivalence(ma: KernelModel, mb: KernelModel, profile: str, timeout: float)
         t = tup[0][0][len("OUT_"):]
         cell = tup[0][1]
         red = Decided("refuted", f"{t}[{', '.join(map(str, cell))}] at {params_text(params)}: {why}", st_red,
-                      {"params": params, "cells": [{"tensor": t, "index": cell}], "profile": profile})
+                      Counterexample(Instance(sizes=params), cells=(Cell(t, cell),), profile=profile))
         return [("equivalence", eq), ("reassociation", red)]
     if not cmp.notes:
         red = Decided("proved", "same expression trees and summation orders (bitwise equal)", st_red)
@@ -480,7 +481,8 @@ def _refute(model: KernelModel, t: str, mm: Mismatch, na: str, nb: str) -> Decid
     cell = tup[0][1]
     text = f"{t}[{', '.join(map(str, cell))}]"
     msg = (f"{text} differs at {params_text(params)}: {mm.message}")
-    cex = {"params": params, "cells": [{"tensor": t, "index": cell}], **mm.extra}
-    if mm.witness is not None:
-        cex.update(value_smt.witness_inputs(mm.witness, pt))
+    values = value_smt.witness_inputs(mm.witness, pt) if mm.witness is not None else None
+    # JSON keys in the order reports have always had: sizes, the cell, the mismatch's facts, the inputs
+    cex = Counterexample(Instance(sizes=params, values=values or None), cells=(Cell(t, cell),),
+                         extra=dict(mm.extra), key_order=("params", "cells", *mm.extra, "values"))
     return Decided("refuted", msg, STATEMENT, cex)

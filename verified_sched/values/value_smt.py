@@ -104,9 +104,9 @@ def decide(models, x, y, dom: isl.Set, compute: str, finite: bool, timeout: floa
     return status, res
 
 
-def witness_inputs(w, pt) -> dict:
-    """The counterexample's input values at the sampled cell: {"values": [{tensor, index, value,
-    bits}]} (`vsched run --set` replays them; the other cells keep their random values)."""
+def witness_inputs(w, pt) -> list:
+    """The counterexample's input values at the sampled cell: [{tensor, index, value, bits}]
+    (`vsched run --set` replays them; the other cells keep their random values)."""
     at = isl.Set.from_point(pt)
     values, seen = [], set()
     for t, m, v, prec in w.values:
@@ -119,4 +119,4 @@ def witness_inputs(w, pt) -> dict:
         seen.add((t, tuple(index)))
         values.append({"tensor": t, "index": index, "value": repr(float(v)) if prec != "i32" else int(v),
                        "bits": fp.bits_text(v, prec)})
-    return {"values": values} if values else {}
+    return values
