@@ -62,6 +62,22 @@ def test_verify_of_one_file_imports_neither_numpy_nor_multiprocessing_nor_the_ru
     assert "verified_sched.cli.fuzz" not in mods
 
 
+def _op_modules(mods: list) -> set:
+    """The registered ops (verified_sched/ops/registry.py) whose module is among `mods`."""
+    from verified_sched.ops.registry import KEYWORDS
+
+    return {m.split(".")[2] for m in mods if m.startswith("verified_sched.ops.")} & set(KEYWORDS)
+
+
+def test_verify_imports_only_the_ops_the_file_uses(repo_root):
+    """Issue 24 item 6: the registry imports an op's module when a schedule names it, so
+    verifying examples/reverse.vs (two `reverse` schedules) imports no other op, nor numpy."""
+    rc, out, mods = _modules_after(["verify", "--no-cache", "examples/reverse.vs"], cwd=repo_root)
+    assert rc == 0 and "LEGAL" in out
+    assert _op_modules(mods) == {"reverse"}
+    assert "numpy" not in mods and "hypothesis" not in mods
+
+
 def test_a_proof_cache_hit_imports_no_engine_and_no_numpy(repo_root, tmp_path, monkeypatch):
     """Issue 23 item 8: a cached verdict is parsed, keyed and rendered without isl, z3 or numpy
     (the engines load on their first use: polyhedral/lazy_isl.py, the verify driver only on a

@@ -4,7 +4,8 @@ Each op has fixed positional syntax followed by options: `key=value` or a
 bare flag. Unknown ops, unknown keywords, flags given a value, values of the wrong kind and
 non-positive factors are ParseErrors at their own position. The syntax of each op is
 declared once, on its record (`SYNTAX`, verified_sched/op_syntax.py); this module
-interprets it for every op of the registry (verified_sched/ops/registry.py).
+interprets it for every op of the registry (verified_sched/ops/registry.py), importing an
+op's module when a schedule first names it.
 
 Names of loops and tensors in a schedule are NOT resolved here: earlier ops create loops and
 tensors (split -> io, ii; stage -> TILE; ...), so whether a name exists is a property of the
@@ -105,10 +106,12 @@ def _refs(ts: TokenStream, what: str) -> tuple:
     return tuple(out)
 
 
-def _registry() -> dict:
-    from ..ops.registry import OP_NAMES  # late import: the op modules import the DSL package
+def _registry():
+    # late import: the op modules import the DSL package; the registry imports an op's module
+    # only when a schedule names it (record_named), so a file loads only the ops it uses
+    from ..ops import registry
 
-    return OP_NAMES
+    return registry
 
 
 def parse_op(ts: TokenStream):
@@ -117,11 +120,11 @@ def parse_op(ts: TokenStream):
     if head.kind != "id":
         raise ts.error(f"expected a schedule operation, found {head.describe()}")
     op = head.text
-    names = _registry()
-    if op not in names:
-        raise ts.error(f"unknown schedule operation '{op}' (known: {', '.join(names)})", head)
+    registry = _registry()
+    if op not in registry.KEYWORDS:
+        raise ts.error(f"unknown schedule operation '{op}' (known: {', '.join(registry.KEYWORDS)})", head)
     ts.next()
-    cls = names[op]
+    cls = registry.record_named(op)
     syntax = cls.SYNTAX
     kinds = syntax.option_kinds()
     values: dict = {}
