@@ -51,6 +51,8 @@ def test_verify_help_lists_exit_codes_without_the_engines():
     assert "exit codes:" in out and "3  unknown" in out and "4  internal error" in out
     assert not [m for m in mods if m.split(".")[0] in HEAVY]
     assert "verified_sched.cli.fuzz" not in mods and "verified_sched.generators.conv_backward" not in mods
+    # --profile's choices come from core/profiles.py: the parser of `verify` builds without the IR
+    assert "verified_sched.core.ir" not in mods and "verified_sched.dsl.parser" not in mods
 
 
 def test_verify_of_one_file_imports_neither_numpy_nor_multiprocessing_nor_the_runners(repo_root):
@@ -117,6 +119,7 @@ def test_a_proof_cache_hit_imports_no_engine_and_no_numpy(repo_root, tmp_path, m
     # the same text at the same path: its proof key is found without parsing (ProofCache.parsed),
     # so no op module (ops/registry.py) and not the parser
     assert not _op_modules(mods) and "verified_sched.dsl.parser" not in mods
+    assert "verified_sched.core.ir" not in mods  # reading a file and rendering a cached report need no IR
     # the cache key's version is core/version.VERSION, a constant: importlib.metadata (email,
     # zipfile, ...) cost more than the rest of a cache hit's start-up (islpy imports it on a miss)
     assert "importlib.metadata" not in mods

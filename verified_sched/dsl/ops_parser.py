@@ -4,8 +4,7 @@ Each op has fixed positional syntax followed by options: `key=value` or a
 bare flag. Unknown ops, unknown keywords, flags given a value, values of the wrong kind and
 non-positive factors are ParseErrors at their own position. The syntax of each op is
 declared once, on its record (`SYNTAX`, verified_sched/op_syntax.py); this module
-interprets it for every op of the registry (verified_sched/ops/registry.py), importing an
-op's module when a schedule first names it.
+interprets it for every op of the registry (verified_sched/ops/registry.py).
 
 Names of loops and tensors in a schedule are NOT resolved here: earlier ops create loops and
 tensors (split -> io, ii; stage -> TILE; ...), so whether a name exists is a property of the

@@ -90,20 +90,20 @@ def normalized_text(program) -> str:
     return print_program(program)
 
 
-def proof_key(program, profile, timeout: float, shared_limit: int) -> str:
-    """The cache key of verifying `program` with these options."""
-    effective = profile or program.profile or "default"
-    blob = json.dumps({"format": FORMAT, "program": normalized_text(program), "profile": effective,
-                       "timeout": float(timeout), "shared_limit": int(shared_limit),
-                       "version": package_version(), "code": code_fingerprint()}, sort_keys=True)
-    return hashlib.sha256(blob.encode()).hexdigest()
-
-
 def source_key(path: str, text: str, profile, timeout: float, shared_limit: int) -> str:
     """The key of a file's exact text at `path` verified with these options (`profile`: the
     option as given, the file's own `profile` line being part of its text): what a re-run on
     an unchanged file finds without parsing it (ProofCache.parsed)."""
     blob = json.dumps({"format": FORMAT, "path": path, "text": text, "profile": profile,
+                       "timeout": float(timeout), "shared_limit": int(shared_limit),
+                       "version": package_version(), "code": code_fingerprint()}, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def proof_key(program, profile, timeout: float, shared_limit: int) -> str:
+    """The cache key of verifying `program` with these options."""
+    effective = profile or program.profile or "default"
+    blob = json.dumps({"format": FORMAT, "program": normalized_text(program), "profile": effective,
                        "timeout": float(timeout), "shared_limit": int(shared_limit),
                        "version": package_version(), "code": code_fingerprint()}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()
