@@ -51,6 +51,8 @@ def test_verify_help_lists_exit_codes_without_the_engines():
     assert "exit codes:" in out and "3  unknown" in out and "4  internal error" in out
     assert not [m for m in mods if m.split(".")[0] in HEAVY]
     assert "verified_sched.cli.fuzz" not in mods and "verified_sched.generators.conv_backward" not in mods
+    # --profile's choices come from core/profiles.py: the parser of `verify` builds without the IR
+    assert "verified_sched.core.ir" not in mods and "verified_sched.dsl.parser" not in mods
 
 
 def test_verify_of_one_file_imports_neither_numpy_nor_multiprocessing_nor_the_runners(repo_root):
@@ -60,6 +62,45 @@ def test_verify_of_one_file_imports_neither_numpy_nor_multiprocessing_nor_the_ru
     assert rc == 0 and "LEGAL" in out
     assert "numpy" not in mods and "multiprocessing" not in mods and "cffi" not in mods
     assert "verified_sched.cli.fuzz" not in mods
+
+
+def _op_modules(mods: list) -> set:
+    """The registered ops (verified_sched/ops/registry.py) whose module is among `mods`."""
+    from verified_sched.ops.registry import KEYWORDS
+
+    return {m.split(".")[2] for m in mods if m.startswith("verified_sched.ops.")} & set(KEYWORDS)
+
+
+def test_verify_imports_only_the_ops_the_file_uses(repo_root):
+    """Issue 24 item 6: the registry imports an op's module when a schedule names it, so
+    verifying examples/reverse.vs (two `reverse` schedules) imports no other op, nor numpy."""
+    rc, out, mods = _modules_after(["verify", "--no-cache", "examples/reverse.vs"], cwd=repo_root)
+    assert rc == 0 and "LEGAL" in out
+    assert _op_modules(mods) == {"reverse"}
+    assert "numpy" not in mods and "hypothesis" not in mods
+
+
+def test_verify_of_a_file_no_z3_proof_needs_imports_no_z3(repo_root):
+    """examples/reverse.vs is decided by isl alone: z3 (and smt/) load only for what needs
+    them (claims, hardware limits, ...), not from the driver's or the budget's imports."""
+    rc, out, mods = _modules_after(["verify", "--no-cache", "examples/reverse.vs"], cwd=repo_root)
+    assert rc == 0 and "LEGAL" in out
+    assert "z3" not in mods and not [m for m in mods if m.split(".")[0] == "smt"]
+    assert "polyhedral.claims_value" not in mods and "verified_sched.verify.gpu_limits" not in mods
+
+
+def test_a_z3_error_raised_where_z3_was_first_imported_is_still_an_unknown_reason():
+    """budget.guarded catches z3's exceptions without importing z3 itself: they are looked up
+    when one is raised, so z3 imported inside the obligation is still caught."""
+    code = ("import sys, math\n"
+            "from verified_sched.core import budget\n"
+            "assert 'z3' not in sys.modules\n"
+            "def fn():\n"
+            "    import z3\n"
+            "    raise z3.Z3Exception('canceled')\n"
+            "print(budget.guarded(fn, math.inf) == (None, budget.Z3_TIMEOUT))\n")
+    p = _run(code)
+    assert p.returncode == 0 and p.stdout.split() == ["True"], p.stderr
 
 
 def test_a_proof_cache_hit_imports_no_engine_and_no_numpy(repo_root, tmp_path, monkeypatch):
@@ -75,6 +116,10 @@ def test_a_proof_cache_hit_imports_no_engine_and_no_numpy(repo_root, tmp_path, m
     assert rc == 0 and "LEGAL" in out
     assert not {"z3", "islpy", "numpy"} & set(mods)
     assert "verified_sched.verify.driver" not in mods
+    # the same text at the same path: its proof key is found without parsing (ProofCache.parsed),
+    # so no op module (ops/registry.py) and not the parser
+    assert not _op_modules(mods) and "verified_sched.dsl.parser" not in mods
+    assert "verified_sched.core.ir" not in mods  # reading a file and rendering a cached report need no IR
     # the cache key's version is core/version.VERSION, a constant: importlib.metadata (email,
     # zipfile, ...) cost more than the rest of a cache hit's start-up (islpy imports it on a miss)
     assert "importlib.metadata" not in mods

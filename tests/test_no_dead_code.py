@@ -31,8 +31,6 @@ ALLOWED = {
         "pytest hook: pytest calls it through pyproject's pytest11 entry point (docs/ci-gate.md)",
     ("verified_sched/core/semantics.py", "markdown"):
         "docs/testing.md: the semantics table's `markdown()` writes docs/semantics.md's table",
-    ("verified_sched/ops/registry.py", "OP_TYPES"):
-        "docs/architecture.md names `verified_sched.ops.registry.OP_TYPES` as public",
     ("verified_sched/verify/kernel_report.py", "file_report_json"):
         "docs/verification.md: `vsched verify --json`'s object of a list of reports, from Python",
     ("verified_sched/ops/winograd/apply.py", "random_atol"):

@@ -20,8 +20,9 @@ several files exit with the worst code: 4, 2, 1, 3, 0 in that order"""
 
 
 def add_verify(sub) -> None:
-    from ..core import ir, memlimit
+    from ..core import memlimit
     from ..core.budget import DEFAULT_TIMEOUT
+    from ..core.profiles import PROFILES
     from ..core.target_limits import SHARED_LIMIT
 
     p = sub.add_parser("verify", help=HELP["verify"], epilog=EXIT_CODES,
@@ -31,7 +32,7 @@ def add_verify(sub) -> None:
                                    "status, kind, engine, seconds, message (`vsched explain KIND`).")
     p.add_argument("files", nargs="+", metavar="FILE|DIR", help="files, or directories (their *.vs, recursively)")
     p.add_argument("--json", action="store_true", help="one JSON object per file (--format json)")
-    p.add_argument("--profile", choices=ir.PROFILES, help="override the file's profile")
+    p.add_argument("--profile", choices=PROFILES, help="override the file's profile")
     p.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="S", help="seconds per kernel")
     p.add_argument("--max-memory", type=memlimit.byte_count, default=None, metavar="BYTES",
                    help="address-space cap, e.g. 4G (default: 75%% of RAM more than mapped now)")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import sys
 import threading
 import time
 
@@ -134,19 +135,26 @@ def guarded(fn, deadline: float):
     """`fn()` inside one obligation's budget (`scope`): returns (result, None), or (None,
     reason) when the deadline had passed, or isl's operation budget, the deadline, z3 or the
     memory limit stopped it. Any other exception propagates."""
-    import islpy as isl
-    import z3
-
     if expired(deadline):
         return None, deadline_message()
     with scope(deadline):
         try:
             return fn(), None
-        except (isl.Error, MemoryError, z3.Z3Exception) as exc:
+        except _stoppers() as exc:
             reason = unknown_reason(exc)  # inside the scope: the quota can still be probed
             if reason is None:
                 raise
             return None, reason
+
+
+def _stoppers() -> tuple:
+    """The exceptions a budget may have caused: isl's, MemoryError and z3's once z3 is loaded
+    (read when one is raised: z3 raises nothing before it is imported, and a file that needs no
+    z3 proof does not import it, benchmarks/startup.py)."""
+    import islpy as isl
+
+    z3_error = getattr(sys.modules.get("z3"), "Z3Exception", None)
+    return (isl.Error, MemoryError) + ((z3_error,) if z3_error is not None else ())
 
 
 def _quota_exhausted() -> bool:
@@ -188,11 +196,8 @@ def unknown_reason(exc: BaseException) -> str | None:
                 memlimit.current_limit() is not None and "syntax error" in text):
             return memlimit.exceeded_message("deciding this obligation (isl)")
         return f"isl could not decide this ({exc})"
-    try:
-        import z3
-    except ImportError:  # pragma: no cover - z3 is a dependency
-        return None
-    if isinstance(exc, z3.Z3Exception):
+    z3_error = getattr(sys.modules.get("z3"), "Z3Exception", None)  # not loaded: not z3's
+    if z3_error is not None and isinstance(exc, z3_error):
         text = str(exc)
         if "canceled" in text or "timeout" in text:
             return Z3_TIMEOUT

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Optional, Union
 
 from .errors import InternalError, Loc
+from .profiles import PROFILES  # noqa: F401 - ir.PROFILES (core/profiles.py: no IR for `verify --help`)
 
 PRECISIONS = ("f16", "bf16", "f32", "f64", "i32")
 FLOAT_PRECISIONS = ("f16", "bf16", "f32", "f64")
@@ -28,7 +29,6 @@ FUNCS = {"min": 2, "max": 2, "fma": 3, "neg": 1, "exp": 1, "log": 1, "sqrt": 1, 
          "tanh": 1, "erf": 1, "rsqrt": 1, "pow": 2}
 # exp, log, sqrt, tanh and erf are libm's (the same call in C and, through ctypes, in the
 # interpreter); rsqrt(x) is 1 / sqrt(x), two roundings, in every backend
-PROFILES = ("default", "approximate", "reproducible", "finite")
 
 
 def _loc_field():

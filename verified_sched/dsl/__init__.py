@@ -33,6 +33,14 @@ line, such as a binary operator, `,`, `->`, `..`, `=`, `and`, `or`, `not`, `wher
 
 Comments run from `#` to the end of the line.
 """
-from .parser import parse_cond, parse_expr, parse_file, parse_text
-
 __all__ = ["parse_text", "parse_file", "parse_expr", "parse_cond"]
+
+
+def __getattr__(name: str):
+    """The parser's entry points, imported on first use: reading a file within the input limits
+    (dsl/limits.py) and a proof-cache hit parse nothing (benchmarks/startup.py)."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import parser
+
+    return getattr(parser, name)

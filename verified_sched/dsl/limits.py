@@ -11,8 +11,12 @@ import dataclasses
 import os
 import stat
 
-from ..core import ir
+from typing import TYPE_CHECKING
+
 from ..core.errors import Loc, ParseError
+
+if TYPE_CHECKING:  # imported where the program is walked: reading a file needs no IR (a proof-cache hit)
+    from ..core import ir
 
 MAX_FILE_BYTES = 1 << 20  # a .vs file: 1 MiB
 MAX_NESTING = 128  # nested ( ), [ ], calls, unary minus, not, and for/if/tensor_core blocks
@@ -81,20 +85,18 @@ def float_literal(text: str, loc: Loc) -> float:
     return value
 
 
-def _children(node):
-    """Direct child nodes (iteratively flattening tuples, e.g. an Assign's provenance pairs)."""
+def _children(node, node_type: type):
+    """Direct child nodes, the `node_type` (ir.Node) values among its fields (iteratively
+    flattening tuples, e.g. an Assign's provenance pairs)."""
     stack = [getattr(node, f.name) for f in dataclasses.fields(node) if f.name != "loc"]
     out = []
     while stack:
         v = stack.pop()
-        if isinstance(v, ir.Node):
+        if isinstance(v, node_type):
             out.append(v)
         elif isinstance(v, tuple):
             stack.extend(v)
     return out
-
-
-_STMTS = (ir.For, ir.Assign, ir.Zero, ir.If, ir.Barrier, ir.TensorCore)
 
 
 def _over(what: str, n: int, limit: int, loc, fallback: Loc) -> ParseError:
@@ -104,18 +106,23 @@ def _over(what: str, n: int, limit: int, loc, fallback: Loc) -> ParseError:
 
 def expr_depth(root) -> tuple[int, object]:
     """(depth, deepest node) of an expression or condition, iteratively: a leaf is 0 deep."""
+    from ..core import ir
+
     best, where = 0, root
     stack = [(root, 0)]
     while stack:
         node, d = stack.pop()
         if d > best:
             best, where = d, node
-        stack.extend((child, d + 1) for child in _children(node))
+        stack.extend((child, d + 1) for child in _children(node, ir.Node))
     return best, where
 
 
 def check_program_limits(program: ir.Program) -> None:
     """ParseError (at the offending node) when a program exceeds a count or depth limit."""
+    from ..core import ir
+
+    statement_types = (ir.For, ir.Assign, ir.Zero, ir.If, ir.Barrier, ir.TensorCore)
     fallback = program.loc or Loc("<input>", 1, 1)
     counts = (("params", len(program.params), MAX_PARAMS),
               ("constraints", len(program.constraints), MAX_CONSTRAINTS),
@@ -131,17 +138,17 @@ def check_program_limits(program: ir.Program) -> None:
                         sched.loc, fallback)
     exprs = [(c, c) for c in program.constraints]  # (expression or condition root, its owner)
     for t in program.tensors:
-        exprs += [(d, t) for d in _children(t)]
+        exprs += [(d, t) for d in _children(t, ir.Node)]
     stack = list(program.kernels)
     statements = 0
     while stack:
         node = stack.pop()
-        if isinstance(node, _STMTS):
+        if isinstance(node, statement_types):
             statements += 1
             if statements > MAX_STATEMENTS:
                 raise _over("too many statements", statements, MAX_STATEMENTS, node.loc, fallback)
-        for child in _children(node):
-            if isinstance(child, _STMTS):
+        for child in _children(node, ir.Node):
+            if isinstance(child, statement_types):
                 stack.append(child)
             else:
                 exprs.append((child, node))

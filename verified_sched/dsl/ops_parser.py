@@ -105,10 +105,12 @@ def _refs(ts: TokenStream, what: str) -> tuple:
     return tuple(out)
 
 
-def _registry() -> dict:
-    from ..ops.registry import OP_NAMES  # late import: the op modules import the DSL package
+def _registry():
+    # late import: the op modules import the DSL package; the registry imports an op's module
+    # only when a schedule names it (record_named), so a file loads only the ops it uses
+    from ..ops import registry
 
-    return OP_NAMES
+    return registry
 
 
 def parse_op(ts: TokenStream):
@@ -117,11 +119,11 @@ def parse_op(ts: TokenStream):
     if head.kind != "id":
         raise ts.error(f"expected a schedule operation, found {head.describe()}")
     op = head.text
-    names = _registry()
-    if op not in names:
-        raise ts.error(f"unknown schedule operation '{op}' (known: {', '.join(names)})", head)
+    registry = _registry()
+    if op not in registry.KEYWORDS:
+        raise ts.error(f"unknown schedule operation '{op}' (known: {', '.join(registry.KEYWORDS)})", head)
     ts.next()
-    cls = names[op]
+    cls = registry.record_named(op)
     syntax = cls.SYNTAX
     kinds = syntax.option_kinds()
     values: dict = {}

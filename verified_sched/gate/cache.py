@@ -90,6 +90,16 @@ def normalized_text(program) -> str:
     return print_program(program)
 
 
+def source_key(path: str, text: str, profile, timeout: float, shared_limit: int) -> str:
+    """The key of a file's exact text at `path` verified with these options (`profile`: the
+    option as given, the file's own `profile` line being part of its text): what a re-run on
+    an unchanged file finds without parsing it (ProofCache.parsed)."""
+    blob = json.dumps({"format": FORMAT, "path": path, "text": text, "profile": profile,
+                       "timeout": float(timeout), "shared_limit": int(shared_limit),
+                       "version": package_version(), "code": code_fingerprint()}, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
 def proof_key(program, profile, timeout: float, shared_limit: int) -> str:
     """The cache key of verifying `program` with these options."""
     effective = profile or program.profile or "default"
@@ -106,6 +116,8 @@ class ProofCache:
     def __init__(self, enabled: bool = True, folder: Path | None = None):
         self.enabled = enabled
         self.folder = folder or proof_dir()
+        # source key -> proof key (`parsed`): beside proofs/, or inside a folder given here
+        self.sources = cache_root() / "sources" if folder is None else self.folder / "sources"
         self.hits = self.misses = self.stores = 0
 
     def _path(self, key: str) -> Path:
@@ -126,6 +138,29 @@ class ProofCache:
             return None
         self.hits += 1
         return entry
+
+    def parsed(self, skey: str):
+        """What parsing the file of source key `skey` (`source_key`) gave last time: {"key":
+        its proof key, "nodes", "sites"} (FileResult's), or None. A hit through it parses
+        nothing, so it imports neither the parser nor any op (issue 23 item 8)."""
+        if not self.enabled:
+            return None
+        try:
+            seen = json.loads((self.sources / f"{skey}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        ok = (isinstance(seen, dict) and seen.get("format") == FORMAT and seen.get("source_key") == skey
+              and isinstance(seen.get("key"), str) and isinstance(seen.get("nodes"), list)
+              and isinstance(seen.get("sites"), list))
+        return seen if ok else None
+
+    def put_parsed(self, skey: str, key: str, nodes: list, sites: list) -> bool:
+        """Remember that the file of source key `skey` parses to proof key `key` with these
+        node positions and sites; False when not stored."""
+        if not self.enabled:
+            return False
+        entry = {"format": FORMAT, "source_key": skey, "key": key, "nodes": nodes, "sites": sites}
+        return write_json_atomic(self.sources / f"{skey}.json", entry)
 
     def put(self, key: str, status: str, reports: list, seconds: float) -> bool:
         """Store a decided result (legal or illegal with no unknown obligation); False when
@@ -188,8 +223,9 @@ def folder_stats(folder: Path, entry_suffix: str) -> tuple:
 
 def _caches() -> list:
     # timings/: the durations that order `verify -j N`'s files (gate/timings.py)
+    # sources/: which proof key a file's exact text has (ProofCache.parsed)
     return [("compile", compile_dir(), ".so"), ("proof", proof_dir(), ".json"),
-            ("timing", cache_root() / "timings", ".json")]
+            ("source", cache_root() / "sources", ".json"), ("timing", cache_root() / "timings", ".json")]
 
 
 def cmd_cache(args) -> int:

@@ -16,7 +16,7 @@ from ..core.budget import DEFAULT_TIMEOUT
 from ..core.target_limits import SHARED_LIMIT
 from . import timings
 from .atomic import atomic_output, write_atomic
-from .cache import ProofCache, proof_key
+from .cache import ProofCache, proof_key, source_key
 from ..report.formats import render, summary
 from ..report.results import FileResult, node_locs, parse_source, program_sites, verify_source, worst_exit
 
@@ -124,12 +124,22 @@ def prepare(path: str, cache: ProofCache, profile, timeout, shared_limit) -> tup
         return FileResult(path, "input", error=err, error_loc=(1, 1)), None
     if not cache.enabled:
         return FileResult(path, "pending", text=text), None
+    # the same text at the same path as a run before: its proof key and positions are known,
+    # so a hit parses nothing (and imports neither the parser nor any op)
+    skey = source_key(path, text, profile, timeout, shared_limit)
+    seen = cache.parsed(skey)
+    entry = cache.get(seen["key"]) if seen is not None else None
+    if entry is not None:
+        return FileResult(path, entry["status"], text=text, reports=entry["reports"], cached=True,
+                          nodes=seen["nodes"], sites=seen["sites"]), seen["key"]
     program, perr = parse_source(path, text)
     if perr is not None:
         return FileResult(path, "input", text=text, error=perr[0], error_loc=perr[1]), None
     result = FileResult(path, "pending", text=text, nodes=node_locs(program), sites=program_sites(program))
     key = proof_key(program, profile, timeout, shared_limit)
-    entry = cache.get(key)
+    if seen is None or seen["key"] != key:
+        cache.put_parsed(skey, key, result.nodes, result.sites)
+        entry = cache.get(key)
     if entry is not None:
         result.status, result.reports, result.cached = entry["status"], entry["reports"], True
     return result, key

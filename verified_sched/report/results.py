@@ -14,13 +14,15 @@ import dataclasses
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
-from ..core import ir
 from ..core.errors import Loc, VschedError
 from ..core.exits import FINDING, INTERNAL, OK, UNKNOWN, USAGE
 from ..core.file_report import FileReport
 from ..core.message import loc_from_json, loc_json
+
+if TYPE_CHECKING:  # in annotations only: rendering a cached result needs no IR (benchmarks/startup.py)
+    from ..core import ir
 
 # exit code of a file's status (README "CI gate"): legal/illegal/unknown: verified; "input":
 # the file could not be read or parsed (or its verification raised a user error); "internal":

@@ -19,7 +19,7 @@ from functools import cached_property
 from polyhedral import checks
 from polyhedral.model import KernelModel
 from ..core import budget, ir
-from . import gpu_limits
+from ..core.target_limits import SHARED_LIMIT
 from ..core.budget import DEFAULT_TIMEOUT
 from ..core.errors import ScheduleError
 from .discharge import discharge
@@ -47,7 +47,7 @@ class OpContext:
     profile: str
     timeout: float
     deadline: float = 0.0
-    shared_limit: int = gpu_limits.SHARED_LIMIT  # bytes of shared memory per block
+    shared_limit: int = SHARED_LIMIT  # bytes of shared memory per block
 
     # short names used by the op modules
     @property
@@ -93,7 +93,7 @@ def idempotent(model: KernelModel):
     return checks.idempotent_fn(model)
 
 
-def kernel_goals(program, kernel_name, shared_limit=gpu_limits.SHARED_LIMIT) -> list:
+def kernel_goals(program, kernel_name, shared_limit=SHARED_LIMIT) -> list:
     """The kernel's own goals (op_index 0): in_bounds, independence, race."""
     model = KernelModel(program, kernel_name, tag="K")
     out = [in_bounds_goal(model, "kernel")]
@@ -102,12 +102,18 @@ def kernel_goals(program, kernel_name, shared_limit=gpu_limits.SHARED_LIMIT) -> 
     return out + gpu_goals(program, kernel_name, model, "kernel", shared_limit)
 
 
-def kernel_obligations(program, kernel_name, deadline, shared_limit=gpu_limits.SHARED_LIMIT) -> list:
+def kernel_obligations(program, kernel_name, deadline, shared_limit=SHARED_LIMIT) -> list:
     """The kernel's own obligations, discharged."""
     return discharge(kernel_goals(program, kernel_name, shared_limit), deadline, 0, f"kernel {kernel_name}")
 
 
-def gpu_goals(program, kernel_name, model: KernelModel, label: str, shared_limit=gpu_limits.SHARED_LIMIT,
+def _hardware_limits(program, kernel_name, shared_limit):
+    from .gpu_limits import hardware_limits  # z3: loaded for kernels with hardware loops only
+
+    return hardware_limits(program, kernel_name, shared_limit)
+
+
+def gpu_goals(program, kernel_name, model: KernelModel, label: str, shared_limit=SHARED_LIMIT,
               before=None) -> list:
     """barrier_uniformity (when the kernel has barriers), race and hardware_limits (when it has
     hardware loops) of one kernel: polyhedral/race.py, polyhedral/phases.py, gpu_limits.py."""
@@ -116,7 +122,7 @@ def gpu_goals(program, kernel_name, model: KernelModel, label: str, shared_limit
         out.append(barrier_goal(model))
     if any(lp.axis in ir.HW_AXES for st in model.stmts for lp in st.loops):
         out.append(race_goal(model, label))
-        out.append(check("hardware_limits", lambda: gpu_limits.hardware_limits(program, kernel_name, shared_limit)))
+        out.append(check("hardware_limits", lambda: _hardware_limits(program, kernel_name, shared_limit)))
     return out + launch_scope_goals(program, kernel_name, model, before)
 
 
@@ -177,7 +183,7 @@ def op_obligations(ctx: OpContext) -> list:
 
 
 def verify_kernel(program: ir.Program, kernel_name: str, profile: str, timeout: float, filename="",
-                  shared_limit: int = gpu_limits.SHARED_LIMIT) -> KernelReport:
+                  shared_limit: int = SHARED_LIMIT) -> KernelReport:
     from ..ops import apply_memo
 
     # isl's budget shrinks for very many params; the schedule's prefixes are applied once
@@ -239,6 +245,8 @@ def verify_claim(program: ir.Program, claim: ir.Claim, profile: str, timeout: fl
     deadline = time.perf_counter() + timeout
 
     def run():
+        from polyhedral import claims_value  # z3 and the value terms: loaded for claims only
+
         ma = KernelModel(program, claim.a, tag="A")
         mb = KernelModel(program, claim.b, tag="B")
         return claims_value.equivalence(ma, mb, profile, timeout)
@@ -267,7 +275,7 @@ def op_claim_goals(program: ir.Program, claim: ir.Claim, profile: str, timeout: 
 
 
 def verify_program(program: ir.Program, profile: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-                   filename: str = "", shared_limit: int = gpu_limits.SHARED_LIMIT) -> list:
+                   filename: str = "", shared_limit: int = SHARED_LIMIT) -> list:
     """One KernelReport per claim and per kernel of the program (`shared_limit`: bytes of
     shared memory a block may use, for `hardware_limits`)."""
     prof = profile or program.profile or "default"
