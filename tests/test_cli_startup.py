@@ -86,7 +86,7 @@ def test_verify_of_a_file_no_z3_proof_needs_imports_no_z3(repo_root):
     rc, out, mods = _modules_after(["verify", "--no-cache", "examples/reverse.vs"], cwd=repo_root)
     assert rc == 0 and "LEGAL" in out
     assert "z3" not in mods and not [m for m in mods if m.split(".")[0] == "smt"]
-    assert "polyhedral.claims_value" not in mods and "verified_sched.verify.gpu_limits" not in mods
+    assert "verified_sched.values.claims_value" not in mods and "verified_sched.verify.gpu_limits" not in mods
 
 
 def test_a_z3_error_raised_where_z3_was_first_imported_is_still_an_unknown_reason():

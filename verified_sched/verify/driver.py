@@ -29,7 +29,6 @@ from .generic.independence import independence_goal
 from .generic.launch_scope import launch_scope_goals
 from .generic.race import barrier_goal, race_goal
 from ..core.obligations import Goal, Obligation, Procedure
-from ..values import claims_value
 
 GENERIC = ("in_bounds", "coverage", "dependence", "reassociation", "independence")
 # shared-memory bytes per block for hardware_limits (a one-element list so a CLI option can set it)
@@ -245,7 +244,7 @@ def verify_claim(program: ir.Program, claim: ir.Claim, profile: str, timeout: fl
     deadline = time.perf_counter() + timeout
 
     def run():
-        from polyhedral import claims_value  # z3 and the value terms: loaded for claims only
+        from ..values import claims_value  # z3 and the value terms: loaded for claims only
 
         ma = KernelModel(program, claim.a, tag="A")
         mb = KernelModel(program, claim.b, tag="B")
