@@ -23,8 +23,9 @@ pointer for every global/constant tensor (program order) over its flat row-major
   floor/mod of a non-integer operand: floor(x / c) and x - c * floor(x / c) in the compute type.
 - f16 is stored as IEEE binary16 bits (uint16_t) and converted through _Float16 (GCC >= 12,
   clang); bf16 is the upper half of the f32 pattern with round-to-nearest-even on store.
-- Shared/local tensors are function-local arrays (stack if small and constant-sized, else
-  malloc) filled with all-ones bits at entry (NaN for floats, -1 for i32).
+- Shared/local tensors are function-local arrays, 64-byte aligned (stack if small and
+  constant-sized, else posix_memalign) filled with all-ones bits at entry (NaN for floats, -1 for i32), unless the first
+  top-level statement naming one is its `zero` (then nothing can read the fill).
 - Hardware loops are serial loops; barrier is a comment; a tensor-core block runs its scalar
   fallback once, under `if (lane == 0)` when the lane loop encloses it.
 """
@@ -38,6 +39,7 @@ from verified_sched.core.expr_mapper import NODE_METHODS
 
 from .c_expr import (ADD, ATOM, MUL, UNARY, CONDITION_KINDS, IndexC, ScalarC,  # noqa: F401
                      cname, float_literal, is_int_expr, par as _par)
+from .c_tile import emit_tile, match_tile
 from verified_sched.core.dtypes import C_COMPUTE, C_STORAGE, NP_DTYPE, eval_int, global_tensors, param_names
 
 STACK_LIMIT = 64 * 1024  # bytes; larger or size-dependent local tensors are malloc'ed
@@ -95,6 +97,7 @@ static inline uint16_t vs_f2h(float f) { _Float16 x = (_Float16)f; uint16_t h; m
 
 class KernelEmitter:
     split = None  # callable(program, body) -> body run on each kernel's body first (emit_c's `split`)
+    register_tiles = False  # emit_c: accumulation tiles held in vector registers (codegen/c_tile.py)
 
     def __init__(self, program: ir.Program):
         self.program = program
@@ -158,6 +161,8 @@ class KernelEmitter:
 
     def stmt(self, s, depth: int) -> None:
         match s:
+            case ir.For() if self.register_tiles and (tile := match_tile(self.program, s)):
+                emit_tile(self, tile, depth)
             case ir.For(var=v, lo=lo, hi=hi, axis=axis, body=body):
                 lo_s, hi_s = self.bound(lo, depth), self.bound(hi, depth)
                 note = ""
@@ -198,6 +203,14 @@ class KernelEmitter:
             case _:
                 raise InternalError(f"not a statement: {s!r}")
 
+    def plain(self, s, depth: int) -> None:
+        """Emit `s` without register tiles (codegen/c_tile.py's fallback)."""
+        saved, self.register_tiles = self.register_tiles, False
+        try:
+            self.stmt(s, depth)
+        finally:
+            self.register_tiles = saved
+
     def assign(self, t: str, idx, value, depth: int) -> None:
         prec = self.program.tensor(t).prec
         ct = C_COMPUTE[prec]
@@ -237,20 +250,27 @@ class KernelEmitter:
         locals_ = [t for t in self.program.tensors if t.memory in ("shared", "local") and t.name in used]
         self.lines = []
         freed = []
+        zeroed = zeroed_first(k.body)
         for t in locals_:
             ctype, name = C_STORAGE[t.prec], cname(t.name)
+            poison = t.name not in zeroed
             try:
                 n = math.prod(eval_int(d, {}) for d in t.storage_dims())
             except UsageError:  # dims depend on parameters: heap allocation
                 n = None
             if n is not None and n * NP_DTYPE[t.prec].itemsize <= STACK_LIMIT:
-                self.out(1, f"{ctype} {name}[{max(n, 1)}];  /* {t.memory} */")
-                self.out(1, f"memset({name}, 0xff, sizeof {name});")
+                self.out(1, f"{ctype} {name}[{max(n, 1)}] __attribute__((aligned(64)));  /* {t.memory} */")
+                if poison:
+                    self.out(1, f"memset({name}, 0xff, sizeof {name});")
             else:
-                self.out(1, f"{ctype} *restrict {name} = ({ctype} *)malloc(sizeof({ctype}) * "
-                            f"(size_t)({self.count(t)}) + 1);  /* {t.memory} */")
-                self.out(1, f"if (!{name}) abort();")
-                self.out(1, f"memset({name}, 0xff, sizeof({ctype}) * (size_t)({self.count(t)}));")
+                # 64-byte aligned (a cache line, one AVX-512 vector): malloc's 16 would split
+                # every vector load of a register tile across two lines
+                self.out(1, f"void *vs_p_{name};  /* {t.memory} */")
+                self.out(1, f"if (posix_memalign(&vs_p_{name}, 64, sizeof({ctype}) * "
+                            f"(size_t)({self.count(t)}) + 1)) abort();")
+                self.out(1, f"{ctype} *restrict {name} = ({ctype} *)vs_p_{name};")
+                if poison:
+                    self.out(1, f"memset({name}, 0xff, sizeof({ctype}) * (size_t)({self.count(t)}));")
                 freed.append(name)
         self.body(k.body if self.split is None else self.split(self.program, k.body), 1)
         for name in freed:
@@ -258,6 +278,17 @@ class KernelEmitter:
         return f"/* kernel {k.name} */\n{head} {{\n" + "\n".join(self.lines) + "\n}\n"
 
 
+
+
+def zeroed_first(body) -> set:
+    """Tensors whose first top-level statement that names them is `zero t`: its memset covers
+    the poison fill of a local tensor before anything can read it, so the fill is left out."""
+    seen, out = set(), set()
+    for s in body:
+        if isinstance(s, ir.Zero) and s.tensor not in seen:
+            out.add(s.tensor)
+        seen |= {n.tensor for n in ir.walk(s) if isinstance(n, (ir.Load, ir.Assign, ir.Zero))}
+    return out
 
 
 def signature(program: ir.Program, kernel_name: str, restrict: bool = False) -> str:
@@ -278,6 +309,7 @@ def emit_c(program: ir.Program, kernels=None, split=None) -> str:
     for name in names:
         emitter = KernelEmitter(program)
         emitter.split = split
+        emitter.register_tiles = True
         parts.append(emitter.kernel(program.kernel(name)))
     return "\n".join(parts)
 

@@ -50,14 +50,15 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel conv */
 void vs_conv(int64_t OH, int64_t OW, float *restrict a, float *restrict b, float *restrict d) {
-  float d_wU[16];  /* local */
+  float d_wU[16] __attribute__((aligned(64)));  /* local */
   memset(d_wU, 0xff, sizeof d_wU);
-  float *restrict a_wV = (float *)malloc(sizeof(float) * (size_t)(4 * 4 * 1 * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * 1) + 1);  /* local */
-  if (!a_wV) abort();
+  void *vs_p_a_wV;  /* local */
+  if (posix_memalign(&vs_p_a_wV, 64, sizeof(float) * (size_t)(4 * 4 * 1 * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * 1) + 1)) abort();
+  float *restrict a_wV = (float *)vs_p_a_wV;
   memset(a_wV, 0xff, sizeof(float) * (size_t)(4 * 4 * 1 * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * 1));
-  float *restrict d_wM = (float *)malloc(sizeof(float) * (size_t)(4 * 4 * 1 * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * 1) + 1);  /* local */
-  if (!d_wM) abort();
-  memset(d_wM, 0xff, sizeof(float) * (size_t)(4 * 4 * 1 * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * 1));
+  void *vs_p_d_wM;  /* local */
+  if (posix_memalign(&vs_p_d_wM, 64, sizeof(float) * (size_t)(4 * 4 * 1 * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * 1) + 1)) abort();
+  float *restrict d_wM = (float *)vs_p_d_wM;
   memset(d, 0, sizeof(float) * (size_t)(1 * OH * OW * 1));
   for (int64_t f_u = 0; f_u < 1; f_u++) {
     for (int64_t c_u = 0; c_u < 1; c_u++) {

@@ -50,15 +50,17 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel conv */
 void vs_conv(int64_t N, int64_t OH, int64_t OW, int64_t C, int64_t F, float *restrict a, float *restrict b, float *restrict d) {
-  float *restrict d_wU = (float *)malloc(sizeof(float) * (size_t)(4 * 4 * F * C) + 1);  /* local */
-  if (!d_wU) abort();
+  void *vs_p_d_wU;  /* local */
+  if (posix_memalign(&vs_p_d_wU, 64, sizeof(float) * (size_t)(4 * 4 * F * C) + 1)) abort();
+  float *restrict d_wU = (float *)vs_p_d_wU;
   memset(d_wU, 0xff, sizeof(float) * (size_t)(4 * 4 * F * C));
-  float *restrict a_wV = (float *)malloc(sizeof(float) * (size_t)(4 * 4 * N * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * C) + 1);  /* local */
-  if (!a_wV) abort();
+  void *vs_p_a_wV;  /* local */
+  if (posix_memalign(&vs_p_a_wV, 64, sizeof(float) * (size_t)(4 * 4 * N * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * C) + 1)) abort();
+  float *restrict a_wV = (float *)vs_p_a_wV;
   memset(a_wV, 0xff, sizeof(float) * (size_t)(4 * 4 * N * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * C));
-  float *restrict d_wM = (float *)malloc(sizeof(float) * (size_t)(4 * 4 * N * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * F) + 1);  /* local */
-  if (!d_wM) abort();
-  memset(d_wM, 0xff, sizeof(float) * (size_t)(4 * 4 * N * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * F));
+  void *vs_p_d_wM;  /* local */
+  if (posix_memalign(&vs_p_d_wM, 64, sizeof(float) * (size_t)(4 * 4 * N * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * F) + 1)) abort();
+  float *restrict d_wM = (float *)vs_p_d_wM;
   memset(d, 0, sizeof(float) * (size_t)(N * OH * OW * F));
   for (int64_t f_u = 0; f_u < F; f_u++) {
     for (int64_t c_u = 0; c_u < C; c_u++) {

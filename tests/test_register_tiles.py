@@ -1,0 +1,184 @@
+"""Register tiles in the C backend (codegen/c_tile.py, issue 25 item 1): an accumulation tile
+is held in vector registers across its reduction loop, bitwise equal to the plain loops, and
+only where every lane provably does the scalar statement's own work."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from codegen import build
+from codegen import c_tile
+from codegen.c import emit_c
+from verified_sched.analysis.full_tiles import full_tiles
+from verified_sched.core import ir
+from verified_sched.dsl import parse_text
+from verified_sched.oracle.compare import random_inputs
+from support.scheduling import scheduled
+
+KERNEL = """
+params N, M, K where N >= 1, M >= 1, K >= 1
+tensor a[N, K] {prec}
+tensor b[K, M] {prec}
+tensor c[N, M] {prec}
+kernel matmul {{
+  zero c
+  for i in 0 .. N {{
+    for j in 0 .. M {{
+      for k in 0 .. K {{
+        c[i, j] {op}= a[i, k] * b[k, j]{extra}
+      }}
+    }}
+  }}
+}}
+"""
+TILE = """
+schedule matmul {{
+  split i by {r} -> io, ii
+  split j by {v} -> jo, ji
+  split k by 8 -> ko, ki
+  interchange ii, jo
+  interchange io, jo
+  interchange ji, ko
+  interchange ii, ko
+  interchange io, ko
+  interchange ji, ki
+  interchange ii, ki
+  privatize c over ki -> c_acc
+  retype ji as vectorized
+}}
+"""
+
+
+def _source(prec="f32", op="+", extra="", r=3, v=32):
+    return KERNEL.format(prec=prec, op=op, extra=extra) + TILE.format(r=r, v=v)
+
+
+def _emit(program, tiles: bool) -> str:
+    from codegen.c import KernelEmitter, preludes
+
+    parts = preludes(program)
+    for k in program.kernels:
+        em = KernelEmitter(program)
+        em.split, em.register_tiles = full_tiles, tiles
+        parts.append(em.kernel(k))
+    return "\n".join(parts)
+
+
+def _run(program, source: str, flags, sizes, arrays):
+    path, _, _ = build.compile_shared(source, flags)
+    mod = build.load_shared(program, path)
+    work = {k: x.copy() for k, x in arrays.items()}
+    mod.run("matmul", sizes, work)
+    return work["c"]
+
+
+def _host_has(flag: str) -> bool:
+    try:
+        with open("/proc/cpuinfo") as f:
+            return flag in f.read().split()
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("prec,op,extra,flags", [
+    ("f32", "+", "", ""),
+    ("f32", "+", "", "-march=native"),
+    ("f64", "-", " + a[i, k]", "-march=native"),
+    ("f32", "+", "", "-mavx2"),
+])
+def test_register_tile_is_bitwise_the_plain_loops(prec, op, extra, flags):
+    if flags == "-mavx2" and not _host_has("avx2"):
+        pytest.skip("the host has no AVX2")
+    program = scheduled(parse_text(_source(prec, op, extra)))
+    tiled = emit_c(program, split=full_tiles)
+    assert "register tile: c_acc 3x32" in tiled  # SSE: 2 panels of 3x16
+    sizes = {"N": 7, "M": 37, "K": 21}  # remainders in every split: full and partial tiles run
+    arrays = random_inputs(program, ["matmul"], sizes, seed=3)
+    a = arrays["a"]
+    a.flat[::7] = np.array([np.nan, -0.0, np.inf, -np.inf, 1e-45], dtype=a.dtype)[np.arange(a.flat[::7].size) % 5]
+    fl = build.flags_for(None, flags)
+    got = _run(program, tiled, fl, sizes, arrays)
+    want = _run(program, _emit(program, tiles=False), fl, sizes, arrays)
+    assert np.array_equal(got.view(np.uint8), want.view(np.uint8))
+
+
+def test_tile_variants_follow_the_isa_registers():
+    program = scheduled(parse_text(_source(r=6, v=64)))
+    source = emit_c(program, split=full_tiles)
+    # 6x64 f32: 24 zmm under AVX-512; 12 ymm/xmm at a time (column panels) elsewhere
+    assert "#if defined(__AVX512F__)" in source and "6x64 from column 0 in 24 vectors of 16" in source
+    assert "6x16 from column 48 in 12 vectors of 8" in source and "6x8 from column 56 in 12 vectors of 4" in source
+    tall = emit_c(scheduled(parse_text(_source(r=16, v=16))), split=full_tiles)
+    # 16 rows: one zmm each under AVX-512; more rows than ymm/xmm registers: the plain loops
+    assert "16x16 from column 0 in 16 vectors of 16" in tall and "vectors of 8" not in tall
+    assert "#elif defined(__AVX__)\n" + " " * 8 + "for (int64_t ki" in tall
+
+
+def _tile_nest(program):
+    """The k loop of the full-tile register nest of a scheduled program."""
+    body = full_tiles(program, program.kernel("matmul").body)
+    for n in ir.walk(body):
+        if isinstance(n, ir.For) and n.var == "ki" and isinstance(n.hi, ir.Int):
+            return n
+    raise AssertionError("no full-tile ki loop")
+
+
+def _with_stmt(loop, fn):
+    return ir.rewrite(loop, lambda n: fn(n) if isinstance(n, ir.Assign) else None)
+
+
+def test_match_tile_refuses_what_a_register_would_change():
+    program = scheduled(parse_text(_source()))
+    loop = _tile_nest(program)
+    assert c_tile.match_tile(program, loop) is not None
+
+    def value(e):
+        return lambda s: dataclasses.replace(s, value=ir.BinOp("+", ir.Load(s.tensor, s.index), e))
+    reads_acc = ir.Load("c_acc", (ir.Var("ii"), ir.Int(0)))
+    strided = ir.Load("b", (ir.Var("ki"), ir.BinOp("*", ir.Int(2), ir.Var("ji"))))
+    for bad in (reads_acc, strided, ir.Var("ji")):
+        assert c_tile.match_tile(program, _with_stmt(loop, value(bad))) is None, bad
+    # the target cell moves with k, or rows share a last index: not one register per cell
+    moving = _with_stmt(loop, lambda s: dataclasses.replace(
+        s, index=(ir.Var("ki"), s.index[1]), value=dataclasses.replace(s.value, a=ir.Load(s.tensor, (ir.Var("ki"), s.index[1])))))
+    assert c_tile.match_tile(program, moving) is None
+
+
+def test_coefficient():
+    i, j = ir.Var("i"), ir.Var("j")
+    assert c_tile.coefficient(ir.BinOp("+", ir.BinOp("*", ir.Int(3), i), j), "i") == 3
+    assert c_tile.coefficient(ir.BinOp("-", j, i), "i") == -1
+    assert c_tile.coefficient(ir.BinOp("*", i, i), "i") is None
+    assert c_tile.coefficient(j, "i") == 0
+
+
+def test_zeroed_local_is_not_poisoned_and_locals_are_aligned():
+    """A local whose first statement is its `zero` loses the all-ones fill (dead: the memset
+    of the zero covers it); the others keep it; locals are 64-byte aligned."""
+    from codegen.c import zeroed_first
+
+    text = """
+params N where N >= 1
+tensor x[N] f32
+tensor y[N] f32
+tensor z[N] f32 local
+tensor u[N] f32 local
+kernel k {
+  zero z
+  for i in 0 .. N {
+    u[i] = x[i]
+    z[i] += u[i]
+  }
+  for i in 0 .. N {
+    y[i] = z[i]
+  }
+}
+"""
+    program = parse_text(text)
+    assert zeroed_first(program.kernel("k").body) == {"z"}
+    src = emit_c(program)
+    assert "memset(u, 0xff" in src and "memset(z, 0xff" not in src and "memset(z, 0," in src
+    assert "posix_memalign(&vs_p_z, 64," in src
+    assert zeroed_first((ir.Zero("y"),) + program.kernel("k").body[1:] + (ir.Zero("u"),)) == {"y"}
