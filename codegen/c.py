@@ -24,7 +24,7 @@ pointer for every global/constant tensor (program order) over its flat row-major
 - f16 is stored as IEEE binary16 bits (uint16_t) and converted through _Float16 (GCC >= 12,
   clang); bf16 is the upper half of the f32 pattern with round-to-nearest-even on store.
 - Shared/local tensors are function-local arrays, 64-byte aligned (stack if small and
-  constant-sized, else posix_memalign) filled with all-ones bits at entry (NaN for floats, -1 for i32), unless the first
+  constant-sized, else slices of a per-thread workspace kept between calls) filled with all-ones bits at entry (NaN for floats, -1 for i32), unless the first
   top-level statement naming one is its `zero` (then nothing can read the fill).
 - Hardware loops are serial loops; barrier is a comment; a tensor-core block runs its scalar
   fallback once, under `if (lane == 0)` when the lane loop encloses it.
@@ -42,7 +42,8 @@ from .c_expr import (ADD, ATOM, MUL, UNARY, CONDITION_KINDS, IndexC, ScalarC,  #
 from .c_tile import emit_tile, match_tile
 from verified_sched.core.dtypes import C_COMPUTE, C_STORAGE, NP_DTYPE, eval_int, global_tensors, param_names
 
-STACK_LIMIT = 64 * 1024  # bytes; larger or size-dependent local tensors are malloc'ed
+STACK_LIMIT = 64 * 1024  # bytes; larger or size-dependent local tensors are in the workspace
+WORKSPACE_KEEP_MB = 256  # a thread's workspace above this is freed after the call
 
 def _float_helpers(ctype: str, suffix: str, zero: str) -> str:
     """The C text of vs_min/vs_max/vs_abs of one float type (IEEE 754-2019 minimum/maximum: a
@@ -203,6 +204,33 @@ class KernelEmitter:
             case _:
                 raise InternalError(f"not a statement: {s!r}")
 
+    def workspace(self, heap: list, zeroed: set) -> None:
+        """The large local tensors as 64-byte aligned slices of one per-thread workspace that
+        is kept between calls (grown when a call needs more; freed after a call above
+        WORKSPACE_KEEP_MB): no allocation, and no page faults of fresh pages, on every call.
+        64 bytes (a cache line, an AVX-512 vector): malloc's 16 would split every vector load
+        of a register tile across two lines."""
+        self.out(1, "static __thread unsigned char *vs_ws = 0;  /* workspace of the local tensors */")
+        self.out(1, "static __thread size_t vs_ws_size = 0;")
+        offset = "0"
+        for t in heap:
+            ctype, name = C_STORAGE[t.prec], cname(t.name)
+            self.out(1, f"const size_t vs_o_{name} = {offset};  /* {t.memory} {t.name} */")
+            offset = (f"vs_o_{name} + ((sizeof({ctype}) * (size_t)({self.count(t)}) + 64) & ~(size_t)63)")
+        self.out(1, f"const size_t vs_ws_need = {offset};")
+        self.out(1, "if (vs_ws_need > vs_ws_size) {")
+        self.out(2, "void *vs_p = 0;")
+        self.out(2, "free(vs_ws);")
+        self.out(2, "if (posix_memalign(&vs_p, 64, vs_ws_need)) abort();")
+        self.out(2, "vs_ws = (unsigned char *)vs_p;")
+        self.out(2, "vs_ws_size = vs_ws_need;")
+        self.out(1, "}")
+        for t in heap:
+            ctype, name = C_STORAGE[t.prec], cname(t.name)
+            self.out(1, f"{ctype} *restrict {name} = ({ctype} *)(vs_ws + vs_o_{name});")
+            if t.name not in zeroed:
+                self.out(1, f"memset({name}, 0xff, sizeof({ctype}) * (size_t)({self.count(t)}));")
+
     def plain(self, s, depth: int) -> None:
         """Emit `s` without register tiles (codegen/c_tile.py's fallback)."""
         saved, self.register_tiles = self.register_tiles, False
@@ -249,32 +277,25 @@ class KernelEmitter:
         used = {n.tensor for n in ir.walk(k.body) if isinstance(n, (ir.Load, ir.Assign, ir.Zero))}
         locals_ = [t for t in self.program.tensors if t.memory in ("shared", "local") and t.name in used]
         self.lines = []
-        freed = []
+        heap = []
         zeroed = zeroed_first(k.body)
         for t in locals_:
             ctype, name = C_STORAGE[t.prec], cname(t.name)
-            poison = t.name not in zeroed
             try:
                 n = math.prod(eval_int(d, {}) for d in t.storage_dims())
             except UsageError:  # dims depend on parameters: heap allocation
                 n = None
             if n is not None and n * NP_DTYPE[t.prec].itemsize <= STACK_LIMIT:
                 self.out(1, f"{ctype} {name}[{max(n, 1)}] __attribute__((aligned(64)));  /* {t.memory} */")
-                if poison:
+                if t.name not in zeroed:
                     self.out(1, f"memset({name}, 0xff, sizeof {name});")
             else:
-                # 64-byte aligned (a cache line, one AVX-512 vector): malloc's 16 would split
-                # every vector load of a register tile across two lines
-                self.out(1, f"void *vs_p_{name};  /* {t.memory} */")
-                self.out(1, f"if (posix_memalign(&vs_p_{name}, 64, sizeof({ctype}) * "
-                            f"(size_t)({self.count(t)}) + 1)) abort();")
-                self.out(1, f"{ctype} *restrict {name} = ({ctype} *)vs_p_{name};")
-                if poison:
-                    self.out(1, f"memset({name}, 0xff, sizeof({ctype}) * (size_t)({self.count(t)}));")
-                freed.append(name)
+                heap.append(t)
+        if heap:
+            self.workspace(heap, zeroed)
         self.body(k.body if self.split is None else self.split(self.program, k.body), 1)
-        for name in freed:
-            self.out(1, f"free({name});")
+        if heap:
+            self.out(1, f"if (vs_ws_size > ((size_t){WORKSPACE_KEEP_MB} << 20)) {{ free(vs_ws); vs_ws = 0; vs_ws_size = 0; }}")
         return f"/* kernel {k.name} */\n{head} {{\n" + "\n".join(self.lines) + "\n}\n"
 
 

@@ -180,5 +180,33 @@ kernel k {
     assert zeroed_first(program.kernel("k").body) == {"z"}
     src = emit_c(program)
     assert "memset(u, 0xff" in src and "memset(z, 0xff" not in src and "memset(z, 0," in src
-    assert "posix_memalign(&vs_p_z, 64," in src
+    assert "float *restrict z = (float *)(vs_ws + vs_o_z);" in src
     assert zeroed_first((ir.Zero("y"),) + program.kernel("k").body[1:] + (ir.Zero("u"),)) == {"y"}
+
+
+def test_workspace_is_reused_grown_and_still_poisoned_on_every_call():
+    """Large locals live in a per-thread workspace kept between calls (no allocation or fresh
+    pages per call); a call with larger sizes grows it, and every call still fills a local
+    that is not zeroed first with all-ones bits (a read before a write sees NaN each time)."""
+    text = """
+params N where N >= 1
+tensor x[N] f32
+tensor y[N] f32
+tensor u[N, 4096] f32 local
+kernel k {
+  for i in 0 .. N {
+    y[i] = u[i, 1] + x[i]
+  }
+  for i in 0 .. N {
+    u[i, 1] = x[i]
+  }
+}
+"""
+    program = parse_text(text)
+    mod = build.load_c(program)
+    assert "vs_ws_need > vs_ws_size" in mod.source
+    for n in (2, 40, 3):  # 32 KiB, 640 KiB (grown), then reused
+        x = np.arange(n, dtype=np.float32)
+        y = np.zeros(n, dtype=np.float32)
+        mod.run("k", {"N": n}, {"x": x, "y": y})
+        assert np.isnan(y).all(), n
