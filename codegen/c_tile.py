@@ -11,7 +11,8 @@ tiles have constant trip counts):
           acc[I] = acc[I] + e     (or - e)        f32 or f64
 
 with `I` not depending on `k`, `ji` only in the last index of `I` (coefficient 1), `ii` in no
-last index, `e` not reading `acc`, and every read of `e` either free of `ji` (a scalar,
+last index and in some other index with a constant coefficient other than 0 (so distinct
+(ii, ji) are distinct cells), `e` not reading `acc`, and every read of `e` either free of `ji` (a scalar,
 broadcast) or a contiguous run in `ji` (`ji` only in its last index, coefficient 1). Such a
 nest is emitted as (R1 - R0) x (V1 - V0) / L GCC vector variables (`vector_size`, L lanes)
 loaded from `acc` before the `k` loop, updated inside it and stored after it; where the ISA
@@ -110,9 +111,12 @@ def match_tile(program: ir.Program, loop: ir.For):
     k, j = loop.var, cols.var
     if any(isinstance(n, ir.Load) for n in ir.walk((loop.lo, loop.hi))):
         return None  # panels evaluate the k bounds again
+    if any(isinstance(n, ir.Load) for n in ir.walk(stmt.index)):
+        return None  # a dynamic target index could read the cells held in registers
     if k in ir.free_vars(stmt.index) or not contiguous(stmt.index, j):
         return None
-    if rows is not None and rows.var in ir.free_vars(stmt.index[-1]):
+    if rows is not None and (rows.var in ir.free_vars(stmt.index[-1]) or not any(
+            coefficient(x, rows.var) not in (None, 0) for x in stmt.index[:-1])):
         return None  # rows must differ in an outer index: distinct (ii, ji) are distinct cells
     if any(n.tensor == stmt.tensor for n in ir.walk(e) if isinstance(n, ir.Load)):
         return None

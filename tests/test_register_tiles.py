@@ -210,3 +210,33 @@ kernel k {
         y = np.zeros(n, dtype=np.float32)
         mod.run("k", {"N": n}, {"x": x, "y": y})
         assert np.isnan(y).all(), n
+
+
+def test_rows_updating_the_same_cells_are_not_register_tiled():
+    """Regression: rows of the tile that update the same cells (the row loop absent from the
+    target's index) would each get their own register copy and the last store would win."""
+    text = """
+params K where K >= 1
+tensor a[4, K] f32
+tensor b[K, 16] f32
+tensor c[1, 16] f32
+kernel matmul {
+  zero c
+  for k in 0 .. K {
+    for ii in 0 .. 4 {
+      for ji in 0 .. 16 : vectorized {
+        c[0, ji] += a[ii, k] * b[k, ji]
+      }
+    }
+  }
+}
+"""
+    program = parse_text(text)
+    source = emit_c(program)
+    # not 4 rows x 16 over k (4 register copies of one row); 1 x 16 over ii is right
+    assert "register tile: c 4x16" not in source and "register tile: c 1x16" in source
+    sizes = {"K": 5}
+    arrays = random_inputs(program, ["matmul"], sizes, seed=1)
+    got = _run(program, source, build.FLAGS, sizes, arrays)
+    want = _run(program, _emit(program, tiles=False), build.FLAGS, sizes, arrays)
+    assert np.array_equal(got.view(np.uint8), want.view(np.uint8))
