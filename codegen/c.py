@@ -39,7 +39,7 @@ from verified_sched.core.expr_mapper import NODE_METHODS
 
 from .c_expr import (ADD, ATOM, MUL, UNARY, CONDITION_KINDS, IndexC, ScalarC,  # noqa: F401
                      cname, float_literal, is_int_expr, par as _par)
-from .c_tile import emit_tile, match_tile
+from .c_tile import emit_jam, emit_tile, match_jam, match_tile
 from verified_sched.core.dtypes import C_COMPUTE, C_STORAGE, NP_DTYPE, eval_int, global_tensors, param_names
 
 STACK_LIMIT = 64 * 1024  # bytes; larger or size-dependent local tensors are in the workspace
@@ -162,6 +162,8 @@ class KernelEmitter:
 
     def stmt(self, s, depth: int) -> None:
         match s:
+            case ir.For() if self.register_tiles and (jam := match_jam(self.program, s)):
+                emit_jam(self, jam, depth)
             case ir.For() if self.register_tiles and (tile := match_tile(self.program, s)):
                 emit_tile(self, tile, depth)
             case ir.For(var=v, lo=lo, hi=hi, axis=axis, body=body):

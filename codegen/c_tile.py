@@ -171,23 +171,22 @@ def emit_tile(em, match, depth: int) -> None:
     em.lines.append("#endif")
 
 
-def _emit_vectors(em, match, lanes: int, starts: list, depth: int) -> None:
+def _emit_vectors(em, match, lanes: int, starts: list, depth: int, row_subs=None) -> None:
     """One panel: the tile's rows x the columns from `starts` (a vector each) held in
-    registers through the whole `k` loop."""
+    registers through the whole `k` loop. `row_subs`: the rows as substitutions (default:
+    the values of the `ii` loop)."""
     loop, rows, cols, stmt, op, e = match
     prec = em.program.tensor(stmt.tensor).prec
     ct = C_COMPUTE[prec]
     vtype = f"vs_{ct}x{lanes}"
     nbytes = lanes * ELEM_BYTES[prec]
-    row_values = [None] if rows is None else list(range(_const(rows.lo), _const(rows.hi)))
+    if row_subs is None:
+        row_subs = [{}] if rows is None else [{rows.var: ir.Int(v)} for v in range(_const(rows.lo), _const(rows.hi))]
     tiles = []  # (name, substitution)
-    for r, rv in enumerate(row_values):
+    for r, row in enumerate(row_subs):
         for q, jv in enumerate(starts):
-            sub = {cols.var: ir.Int(jv)}
-            if rows is not None:
-                sub[rows.var] = ir.Int(rv)
-            tiles.append((f"vs_r{r}_{q}", sub))
-    em.out(depth, f"{{  /* register tile: {stmt.tensor} {len(row_values)}x{len(starts) * lanes} "
+            tiles.append((f"vs_r{r}_{q}", {**row, cols.var: ir.Int(jv)}))
+    em.out(depth, f"{{  /* register tile: {stmt.tensor} {len(row_subs)}x{len(starts) * lanes} "
                   f"from column {starts[0]} in {len(tiles)} vectors of {lanes} */")
     em.out(depth + 1, f"typedef {ct} {vtype} __attribute__((vector_size({nbytes})));")
     for name, sub in tiles:
@@ -221,3 +220,62 @@ def vector(em, e, sub: dict, j: str, ct: str, vtype: str, nbytes: int) -> str:
         case ir.Load(tensor=t, index=idx):
             return f"({{ {vtype} vs_v; memcpy(&vs_v, &{cell(em, t, idx, sub)}, {nbytes}); vs_v; }})"
     raise AssertionError(f"not a vector expression: {e!r}")  # match_tile admitted only these
+
+
+JAM = 4  # rows an enclosing loop contributes to a one-row tile, at most
+
+
+def match_jam(program: ir.Program, outer: ir.For):
+    """(outer, tile) when `outer`'s body is a one-row register tile (match_tile, no `ii` loop)
+    whose target `outer` moves in an outer index: then JAM iterations of `outer` run as the
+    rows of one tile (unroll and jam). Each cell still gets its updates in order and no update
+    reads a cell of the tile (`e` reads no `acc`), so only independent cells interleave."""
+    if outer.axis not in ("serial", "unrolled") or len(outer.body) != 1 or not isinstance(outer.body[0], ir.For):
+        return None
+    if any(isinstance(n, ir.Load) for n in ir.walk((outer.lo, outer.hi))):
+        return None
+    tile = match_tile(program, outer.body[0])
+    if tile is None or tile[1] is not None:
+        return None
+    loop, _, cols, stmt, _, _ = tile
+    v = outer.var
+    if v in ir.free_vars((loop.lo, loop.hi)) or v in ir.free_vars(stmt.index[-1]):
+        return None
+    if not any(coefficient(x, v) not in (None, 0) for x in stmt.index[:-1]):
+        return None
+    return outer, tile
+
+
+def emit_jam(em, jam, depth: int) -> None:
+    """Emit a matched unroll-and-jam: per ISA, blocks of up to JAM iterations of the outer
+    loop as one register tile, then the remaining iterations one row at a time."""
+    outer, tile = jam
+    _, _, cols, stmt, _, _ = tile
+    prec = em.program.tensor(stmt.tensor).prec
+    width = _const(cols.hi) - _const(cols.lo)
+    v = cname(outer.var)
+    for n, (macro, nbytes, regs) in enumerate(TARGETS):
+        em.lines.append(("#if " if n == 0 else "#elif ") + (f"defined({macro})" if macro else "1"))
+        lanes = nbytes // ELEM_BYTES[prec]
+        if width % lanes:
+            em.plain(outer, depth)
+            continue
+        starts = list(range(_const(cols.lo), _const(cols.hi), lanes))
+        rows = min(JAM, regs // len(starts))
+        em.out(depth, "{")
+        lo_s, hi_s = em.bound(outer.lo, depth + 1), em.bound(outer.hi, depth + 1)
+        em.out(depth + 1, f"int64_t {v} = {lo_s};")
+        em.scope.append(outer.var)
+        if rows >= 2:
+            em.out(depth + 1, f"for (; {v} <= {hi_s} - {rows}; {v} += {rows}) {{")
+            subs = [{outer.var: ir.BinOp("+", ir.Var(outer.var), ir.Int(r))} for r in range(rows)]
+            _emit_vectors(em, tile, lanes, starts, depth + 2, subs)
+            em.out(depth + 1, "}")
+        em.out(depth + 1, f"for (; {v} < {hi_s}; {v}++) {{")
+        per = max(1, min(len(starts), regs))
+        for p in range(0, len(starts), per):
+            _emit_vectors(em, tile, lanes, starts[p:p + per], depth + 2)
+        em.out(depth + 1, "}")
+        em.scope.pop()
+        em.out(depth, "}")
+    em.lines.append("#endif")

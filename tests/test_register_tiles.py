@@ -285,3 +285,57 @@ def test_register_tiles_match_the_plain_loops_on_drawn_nests(r, w, prec, op, val
         build.load_shared(program, path, {"matmul": symbol}).run("matmul", sizes, work)
         out.append(work["c"].view(np.uint8))
     assert np.array_equal(out[0], out[1])
+
+
+JAMMED = """
+params N, K where N >= 1, K >= 1
+tensor a[N, K] {prec}
+tensor b[K, {w}] {prec}
+tensor c[N, {w}] {prec}
+kernel matmul {{
+  zero c
+  for i in 0 .. N {{
+    for k in 0 .. K {{
+      for ji in 0 .. {w} : vectorized {{
+        c[i, ji] {op}= {value}
+      }}
+    }}
+  }}
+}}
+"""
+
+
+@settings(max_examples=5, deadline=None)
+@given(n=st.integers(1, 11), w=st.sampled_from([4, 16, 48, 64, 128]), prec=st.sampled_from(["f32", "f64"]),
+       op=st.sampled_from("+-"), value=st.sampled_from([v.replace("ii", "i") for v in VALUES]),
+       k=st.integers(1, 9), seed=st.integers(0, 99))
+def test_jammed_rows_match_the_plain_loops_on_drawn_nests(n, w, prec, op, value, k, seed):
+    """Unroll and jam (codegen.c_tile.match_jam): up to JAM iterations of the loop around a
+    one-row tile run as one tile, the rest one row at a time; bitwise the plain loops."""
+    from codegen.c import KernelEmitter
+
+    program = parse_text(JAMMED.format(w=w, prec=prec, op=op, value=value))
+    tiled = emit_c(program)
+    assert "register tile" in tiled and ("i <= " in tiled or w * (1 + (prec == "f64")) > 64)  # jammed blocks
+    plain = KernelEmitter(program).kernel(program.kernel("matmul")).replace("vs_matmul(", "vs_plain(")
+    path, _, _ = build.compile_shared(tiled + "\n" + plain, build.flags_for(None, "-march=native"))
+    sizes = {"N": n, "K": k}
+    arrays = random_inputs(program, ["matmul"], sizes, seed=seed)
+    arrays["a"].flat[::3] = np.array([np.nan, -0.0, np.inf], dtype=arrays["a"].dtype)[
+        np.arange(arrays["a"].flat[::3].size) % 3]
+    out = []
+    for symbol in ("vs_matmul", "vs_plain"):
+        work = {name: x.copy() for name, x in arrays.items()}
+        build.load_shared(program, path, {"matmul": symbol}).run("matmul", sizes, work)
+        out.append(work["c"].view(np.uint8))
+    assert np.array_equal(out[0], out[1])
+
+
+def test_jam_needs_rows_that_move_the_target():
+    """No jam when the outer loop's iterations update the same cells or move the k bounds."""
+    same = JAMMED.format(w=16, prec="f32", op="+", value="a[i, k] * b[k, ji]").replace("c[i, ji]", "c[0, ji]")
+    assert "i <= " not in emit_c(parse_text(same))
+    bounds = JAMMED.format(w=16, prec="f32", op="+", value="a[i, k] * b[k, ji]").replace(
+        "for k in 0 .. K", "for k in 0 .. i + 1").replace("K >= 1", "K >= 1, K >= N")
+    source = emit_c(parse_text(bounds))
+    assert "i <= " not in source and "register tile" in source
