@@ -144,14 +144,27 @@ def variants(rows, cols, prec: str) -> list:
 
 
 def _vector_ok(program, e, j: str, prec: str) -> bool:
-    """Every `j`-dependent part of `e` is + - * of contiguous reads of `prec` tensors."""
+    """Every `j`-dependent part of `e` is + - * of contiguous reads of `prec` tensors; the
+    `j`-free parts (scalars) are plain arithmetic of reads, literals and iterators (nothing
+    whose C typing could depend on the statement around it: comparisons, calls, casts)."""
     if j not in ir.free_vars(e):
-        return True
+        return _arithmetic(e)
     match e:
         case ir.BinOp(op=("+" | "-" | "*"), a=a, b=b):
             return _vector_ok(program, a, j, prec) and _vector_ok(program, b, j, prec)
         case ir.Load(tensor=t, index=idx):
             return program.tensor(t).prec == prec and contiguous(idx, j)
+    return False
+
+
+def _arithmetic(e) -> bool:
+    match e:
+        case ir.Load() | ir.Float() | ir.Int() | ir.Var():
+            return True
+        case ir.BinOp(op=("+" | "-" | "*" | "/"), a=a, b=b):
+            return _arithmetic(a) and _arithmetic(b)
+        case ir.Call(fn="neg", args=(a,)):
+            return _arithmetic(a)
     return False
 
 

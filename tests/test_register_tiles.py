@@ -139,7 +139,9 @@ def test_match_tile_refuses_what_a_register_would_change():
         return lambda s: dataclasses.replace(s, value=ir.BinOp("+", ir.Load(s.tensor, s.index), e))
     reads_acc = ir.Load("c_acc", (ir.Var("ii"), ir.Int(0)))
     strided = ir.Load("b", (ir.Var("ki"), ir.BinOp("*", ir.Int(2), ir.Var("ji"))))
-    for bad in (reads_acc, strided, ir.Var("ji")):
+    called = ir.BinOp("*", ir.Call("exp", (ir.Load("a", (ir.Var("ii"), ir.Var("ki"))),)),
+                      ir.Load("b", (ir.Var("ki"), ir.Var("ji"))))
+    for bad in (reads_acc, strided, ir.Var("ji"), called):
         assert c_tile.match_tile(program, _with_stmt(loop, value(bad))) is None, bad
     # the target cell moves with k, or rows share a last index: not one register per cell
     moving = _with_stmt(loop, lambda s: dataclasses.replace(
