@@ -89,6 +89,15 @@ def compiler_version(cc: str) -> str:
     return subprocess.run([cc, "--version"], capture_output=True, text=True, check=False).stdout
 
 
+@functools.cache
+def target_macros(flags: tuple) -> frozenset:
+    """The names of the macros the C compiler predefines under `flags` (`__AVX512F__`, ...):
+    which ISA a build targets (`-march=native` on this host, say); empty when it cannot say."""
+    cmd = [compiler(), *(f for f in flags if f not in ("-shared",)), "-dM", "-E", "-x", "c", os.devnull]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    return frozenset(line.split()[1] for line in proc.stdout.splitlines() if line.startswith("#define "))
+
+
 def _private_dir(path: Path) -> None:
     """Create `path` (mode 0700) or check an existing one: a folder owned by this user, not a
     link; group/world write permission is removed (any library already in it must then pass

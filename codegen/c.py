@@ -23,8 +23,9 @@ pointer for every global/constant tensor (program order) over its flat row-major
   floor/mod of a non-integer operand: floor(x / c) and x - c * floor(x / c) in the compute type.
 - f16 is stored as IEEE binary16 bits (uint16_t) and converted through _Float16 (GCC >= 12,
   clang); bf16 is the upper half of the f32 pattern with round-to-nearest-even on store.
-- Shared/local tensors are function-local arrays (stack if small and constant-sized, else
-  malloc) filled with all-ones bits at entry (NaN for floats, -1 for i32).
+- Shared/local tensors are function-local arrays, 64-byte aligned (stack if small and
+  constant-sized, else slices of a per-thread workspace kept between calls) filled with all-ones bits at entry (NaN for floats, -1 for i32), unless the first
+  top-level statement naming one is its `zero` (then nothing can read the fill).
 - Hardware loops are serial loops; barrier is a comment; a tensor-core block runs its scalar
   fallback once, under `if (lane == 0)` when the lane loop encloses it.
 """
@@ -38,9 +39,11 @@ from verified_sched.core.expr_mapper import NODE_METHODS
 
 from .c_expr import (ADD, ATOM, MUL, UNARY, CONDITION_KINDS, IndexC, ScalarC,  # noqa: F401
                      cname, float_literal, is_int_expr, par as _par)
+from .c_tile import emit_jam, emit_tile, match_jam, match_tile
 from verified_sched.core.dtypes import C_COMPUTE, C_STORAGE, NP_DTYPE, eval_int, global_tensors, param_names
 
-STACK_LIMIT = 64 * 1024  # bytes; larger or size-dependent local tensors are malloc'ed
+STACK_LIMIT = 64 * 1024  # bytes; larger or size-dependent local tensors are in the workspace
+WORKSPACE_KEEP_MB = 256  # a thread's workspace above this is freed after the call
 
 def _float_helpers(ctype: str, suffix: str, zero: str) -> str:
     """The C text of vs_min/vs_max/vs_abs of one float type (IEEE 754-2019 minimum/maximum: a
@@ -95,6 +98,7 @@ static inline uint16_t vs_f2h(float f) { _Float16 x = (_Float16)f; uint16_t h; m
 
 class KernelEmitter:
     split = None  # callable(program, body) -> body run on each kernel's body first (emit_c's `split`)
+    register_tiles = False  # emit_c: accumulation tiles held in vector registers (codegen/c_tile.py)
 
     def __init__(self, program: ir.Program):
         self.program = program
@@ -158,6 +162,10 @@ class KernelEmitter:
 
     def stmt(self, s, depth: int) -> None:
         match s:
+            case ir.For() if self.register_tiles and (jam := match_jam(self.program, s)):
+                emit_jam(self, jam, depth)
+            case ir.For() if self.register_tiles and (tile := match_tile(self.program, s)):
+                emit_tile(self, tile, depth)
             case ir.For(var=v, lo=lo, hi=hi, axis=axis, body=body):
                 lo_s, hi_s = self.bound(lo, depth), self.bound(hi, depth)
                 note = ""
@@ -198,6 +206,41 @@ class KernelEmitter:
             case _:
                 raise InternalError(f"not a statement: {s!r}")
 
+    def workspace(self, heap: list, zeroed: set) -> None:
+        """The large local tensors as 64-byte aligned slices of one per-thread workspace that
+        is kept between calls (grown when a call needs more; freed after a call above
+        WORKSPACE_KEEP_MB): no allocation, and no page faults of fresh pages, on every call.
+        64 bytes (a cache line, an AVX-512 vector): malloc's 16 would split every vector load
+        of a register tile across two lines."""
+        self.out(1, "static __thread unsigned char *vs_ws = 0;  /* workspace of the local tensors */")
+        self.out(1, "static __thread size_t vs_ws_size = 0;")
+        offset = "0"
+        for t in heap:
+            ctype, name = C_STORAGE[t.prec], cname(t.name)
+            self.out(1, f"const size_t vs_o_{name} = {offset};  /* {t.memory} {t.name} */")
+            offset = (f"vs_o_{name} + ((sizeof({ctype}) * (size_t)({self.count(t)}) + 64) & ~(size_t)63)")
+        self.out(1, f"const size_t vs_ws_need = {offset};")
+        self.out(1, "if (vs_ws_need > vs_ws_size) {")
+        self.out(2, "void *vs_p = 0;")
+        self.out(2, "free(vs_ws);")
+        self.out(2, "if (posix_memalign(&vs_p, 64, vs_ws_need)) abort();")
+        self.out(2, "vs_ws = (unsigned char *)vs_p;")
+        self.out(2, "vs_ws_size = vs_ws_need;")
+        self.out(1, "}")
+        for t in heap:
+            ctype, name = C_STORAGE[t.prec], cname(t.name)
+            self.out(1, f"{ctype} *restrict {name} = ({ctype} *)(vs_ws + vs_o_{name});")
+            if t.name not in zeroed:
+                self.out(1, f"memset({name}, 0xff, sizeof({ctype}) * (size_t)({self.count(t)}));")
+
+    def plain(self, s, depth: int) -> None:
+        """Emit `s` without register tiles (codegen/c_tile.py's fallback)."""
+        saved, self.register_tiles = self.register_tiles, False
+        try:
+            self.stmt(s, depth)
+        finally:
+            self.register_tiles = saved
+
     def assign(self, t: str, idx, value, depth: int) -> None:
         prec = self.program.tensor(t).prec
         ct = C_COMPUTE[prec]
@@ -236,7 +279,8 @@ class KernelEmitter:
         used = {n.tensor for n in ir.walk(k.body) if isinstance(n, (ir.Load, ir.Assign, ir.Zero))}
         locals_ = [t for t in self.program.tensors if t.memory in ("shared", "local") and t.name in used]
         self.lines = []
-        freed = []
+        heap = []
+        zeroed = zeroed_first(k.body)
         for t in locals_:
             ctype, name = C_STORAGE[t.prec], cname(t.name)
             try:
@@ -244,20 +288,30 @@ class KernelEmitter:
             except UsageError:  # dims depend on parameters: heap allocation
                 n = None
             if n is not None and n * NP_DTYPE[t.prec].itemsize <= STACK_LIMIT:
-                self.out(1, f"{ctype} {name}[{max(n, 1)}];  /* {t.memory} */")
-                self.out(1, f"memset({name}, 0xff, sizeof {name});")
+                self.out(1, f"{ctype} {name}[{max(n, 1)}] __attribute__((aligned(64)));  /* {t.memory} */")
+                if t.name not in zeroed:
+                    self.out(1, f"memset({name}, 0xff, sizeof {name});")
             else:
-                self.out(1, f"{ctype} *restrict {name} = ({ctype} *)malloc(sizeof({ctype}) * "
-                            f"(size_t)({self.count(t)}) + 1);  /* {t.memory} */")
-                self.out(1, f"if (!{name}) abort();")
-                self.out(1, f"memset({name}, 0xff, sizeof({ctype}) * (size_t)({self.count(t)}));")
-                freed.append(name)
+                heap.append(t)
+        if heap:
+            self.workspace(heap, zeroed)
         self.body(k.body if self.split is None else self.split(self.program, k.body), 1)
-        for name in freed:
-            self.out(1, f"free({name});")
+        if heap:
+            self.out(1, f"if (vs_ws_size > ((size_t){WORKSPACE_KEEP_MB} << 20)) {{ free(vs_ws); vs_ws = 0; vs_ws_size = 0; }}")
         return f"/* kernel {k.name} */\n{head} {{\n" + "\n".join(self.lines) + "\n}\n"
 
 
+
+
+def zeroed_first(body) -> set:
+    """Tensors whose first top-level statement that names them is `zero t`: its memset covers
+    the poison fill of a local tensor before anything can read it, so the fill is left out."""
+    seen, out = set(), set()
+    for s in body:
+        if isinstance(s, ir.Zero) and s.tensor not in seen:
+            out.add(s.tensor)
+        seen |= {n.tensor for n in ir.walk(s) if isinstance(n, (ir.Load, ir.Assign, ir.Zero))}
+    return out
 
 
 def signature(program: ir.Program, kernel_name: str, restrict: bool = False) -> str:
@@ -278,6 +332,7 @@ def emit_c(program: ir.Program, kernels=None, split=None) -> str:
     for name in names:
         emitter = KernelEmitter(program)
         emitter.split = split
+        emitter.register_tiles = True
         parts.append(emitter.kernel(program.kernel(name)))
     return "\n".join(parts)
 

@@ -301,7 +301,8 @@ kernel k {
 }
 """
     src = emit_c(parse_text(text))
-    assert "float t[64];" in src and "/* barrier */" in src and "malloc" in src and "free(big);" in src
+    assert "float t[64] __attribute__((aligned(64)));" in src and "/* barrier */" in src
+    assert "posix_memalign(&vs_p, 64, vs_ws_need)" in src and "float *restrict big = (float *)(vs_ws + vs_o_big);" in src
     x = np.arange(3 * 64, dtype=np.float32).reshape(3, 64)
     out = run(text, "k", {"B": 3, "T": 5}, {"x": x, "y": nan((3, 64))})
     assert np.array_equal(out["y"][:, :63], x[:, 1:]) and np.array_equal(out["y"][:, 63], x[:, 0])

@@ -82,3 +82,34 @@ def test_cli_tune_usage_errors(tmp_path, capsys):
                     "kernel copy {\n  for i in 0 .. N {\n    y[i] = x[i]\n  }\n}\n")
     assert main(["tune", str(flat), "--kernel", "copy", "--size", "N=8"]) == 2
     assert "no nest" in capsys.readouterr().err
+
+
+def test_candidates_rank_register_tiles_for_the_target_isa():
+    """Counted, not timed: the C backend holds a tile in registers whole (codegen/c_tile.py), so
+    on each ISA the tiles that fill its vector registers come first; under AVX-512 the first
+    is the shipped schedule's shape (examples/sgemm_register_tile.vs: 6 rows x 64 columns,
+    k blocked by 256, c privatized), so a tune of a few candidates finds it."""
+    from codegen.c_tile import TARGETS
+
+    program = parse_text(MATMUL)
+    avx512, avx, sse = ((nbytes, regs) for _, nbytes, regs in TARGETS)
+    first = tune.candidates(program, "matmul", target=avx512)[0]
+    assert first.label == "R=6 V=64 KB=256 privatize unroll"
+    assert tune.candidates(program, "matmul", target=avx)[0].label.startswith("R=6 V=16 ")
+    assert tune.candidates(program, "matmul", target=sse)[0].label.startswith("R=2 V=16 ")
+    ranked = tune.candidates(program, "matmul", target=avx512)
+    assert sorted(c.label for c in ranked) == sorted(c.label for c in tune.candidates(program, "matmul"))
+    assert tune.candidates(program, "matmul", limit=3, target=avx512) == ranked[:3]
+
+
+def test_tune_times_numpy_on_one_blas_thread(monkeypatch):
+    from verified_sched.tune import blas
+
+    calls = []
+    monkeypatch.setattr(blas, "_functions", lambda: (calls.append, lambda: 2))
+    with blas.one_thread() as ok:
+        assert ok and calls == [1]
+    assert calls == [1, 2]
+    monkeypatch.setattr(blas, "_functions", lambda: None)
+    with blas.one_thread() as ok:
+        assert not ok

@@ -83,8 +83,11 @@ def _swaps(order: list, target: list) -> list:
     return out
 
 
-def candidates(program: ir.Program, kernel_name: str, limit: int | None = None) -> list:
-    """The template schedules, the most promising first."""
+def candidates(program: ir.Program, kernel_name: str, limit: int | None = None, target=None) -> list:
+    """The template schedules, the most promising first. `target`: (vector bytes, vector
+    registers) of the ISA the build targets (`codegen.c_tile.target`); then the tiles the C
+    backend holds in registers whole come first, the most accumulator vectors first (the
+    register tile's arithmetic per load), then the rest by size."""
     from ..ops.kernel_parts import fresh
 
     rows, cols, red, stmt = nest(program, kernel_name)
@@ -109,6 +112,16 @@ def candidates(program: ir.Program, kernel_name: str, limit: int | None = None) 
         ops.append(f"retype {ji} as vectorized")
         label = f"R={r} V={v} KB={kb or '-'}{' privatize' if priv else ''}{' unroll' if unroll else ''}"
         out.append(Candidate(label, tuple(ops)))
+    if target is not None:
+        from codegen.c_tile import ELEM_BYTES
+
+        lanes = target[0] // ELEM_BYTES.get(program.tensor(stmt.tensor).prec, 4)
+        rank = {}
+        for n, (priv, r, v, kb, unroll) in enumerate(
+                itertools.product((True, False), ROWS, COLS, KBLOCK, (True, False))):
+            vectors = r * v // lanes if v % lanes == 0 else 0
+            rank[out[n].label] = (0, -vectors) if 0 < vectors <= target[1] else (1, vectors)
+        out.sort(key=lambda c: rank[c.label])  # stable: the template order among equals
     return out[:limit] if limit else out
 
 
@@ -165,13 +178,15 @@ def tune(program: ir.Program, kernel_name: str, sizes: dict, *, cflags: str = ""
     `clock` times a run, `wall` bounds the search by `budget` seconds (both injectable)."""
     import numpy as np
 
-    from codegen.build import flags_for, load_c
+    from codegen.build import flags_for, load_c, target_macros
+    from codegen.c_tile import target
     from verified_sched.core.dtypes import eval_int
     from verified_sched.oracle.compare import random_inputs
     from ..gate.cache import ProofCache
     from ..ops import apply_schedule
     from ..analysis.full_tiles import full_tiles
     from ..analysis.sizes import check_sizes
+    from .blas import one_thread
 
     check_sizes(program, sizes)
     rows, cols, red, stmt = nest(program, kernel_name)
@@ -185,7 +200,9 @@ def tune(program: ir.Program, kernel_name: str, sizes: dict, *, cflags: str = ""
     bare = with_schedule(program, kernel_name, ())
     arrays = random_inputs(bare, [kernel_name], sizes, seed=0)
     start = wall()
-    result.candidates = list(cands) if cands is not None else candidates(program, kernel_name, limit)
+    if cands is None:
+        cands = candidates(program, kernel_name, limit, target(target_macros(flags)))
+    result.candidates = list(cands)
     for n, cand in enumerate(result.candidates, 1):
         if wall() - start > budget:
             log(f"budget of {budget:g} s spent after {n - 1} candidates")
@@ -215,10 +232,11 @@ def tune(program: ir.Program, kernel_name: str, sizes: dict, *, cflags: str = ""
         b = arrays[operands[1]][:eval_int(red.hi, sizes), :eval_int(cols.hi, sizes)]
         a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
         best = float("inf")
-        for _ in range(repeat):
-            t0 = clock()
-            a @ b
-            best = min(best, clock() - t0)
+        with one_thread():  # the comparison is against one core
+            for _ in range(repeat):
+                t0 = clock()
+                a @ b
+                best = min(best, clock() - t0)
         result.numpy_seconds = best
     return result
 

@@ -50,7 +50,7 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel red */
 void vs_red(int64_t N, int64_t K, float *restrict x, float *restrict s) {
-  float s_acc0[1];  /* local */
+  float s_acc0[1] __attribute__((aligned(64)));  /* local */
   memset(s_acc0, 0xff, sizeof s_acc0);
   for (int64_t z0_0 = 0; z0_0 < N; z0_0++) {
     s[z0_0] = 0.0f;

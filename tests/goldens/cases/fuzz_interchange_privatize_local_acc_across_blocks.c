@@ -50,7 +50,7 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel mm */
 void vs_mm(int64_t TN, int64_t TM, int64_t TK, float *restrict a, float *restrict b, float *restrict c) {
-  float c_acc0[1];  /* local */
+  float c_acc0[1] __attribute__((aligned(64)));  /* local */
   memset(c_acc0, 0xff, sizeof c_acc0);
   memset(c, 0, sizeof(float) * (size_t)(4 * TN * 4 * TM));
   const int64_t vs_b1 = 4 * TM;

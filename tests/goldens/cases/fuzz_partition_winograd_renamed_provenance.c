@@ -50,14 +50,23 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel conv */
 void vs_conv(int64_t OH, int64_t OW, float *restrict a, float *restrict b, float *restrict d) {
-  float d_wU[16];  /* local */
+  float d_wU[16] __attribute__((aligned(64)));  /* local */
   memset(d_wU, 0xff, sizeof d_wU);
-  float *restrict a_wV = (float *)malloc(sizeof(float) * (size_t)(4 * 4 * 1 * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * 1) + 1);  /* local */
-  if (!a_wV) abort();
+  static __thread unsigned char *vs_ws = 0;  /* workspace of the local tensors */
+  static __thread size_t vs_ws_size = 0;
+  const size_t vs_o_a_wV = 0;  /* local a_wV */
+  const size_t vs_o_d_wM = vs_o_a_wV + ((sizeof(float) * (size_t)(4 * 4 * 1 * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * 1) + 64) & ~(size_t)63);  /* local d_wM */
+  const size_t vs_ws_need = vs_o_d_wM + ((sizeof(float) * (size_t)(4 * 4 * 1 * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * 1) + 64) & ~(size_t)63);
+  if (vs_ws_need > vs_ws_size) {
+    void *vs_p = 0;
+    free(vs_ws);
+    if (posix_memalign(&vs_p, 64, vs_ws_need)) abort();
+    vs_ws = (unsigned char *)vs_p;
+    vs_ws_size = vs_ws_need;
+  }
+  float *restrict a_wV = (float *)(vs_ws + vs_o_a_wV);
   memset(a_wV, 0xff, sizeof(float) * (size_t)(4 * 4 * 1 * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * 1));
-  float *restrict d_wM = (float *)malloc(sizeof(float) * (size_t)(4 * 4 * 1 * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * 1) + 1);  /* local */
-  if (!d_wM) abort();
-  memset(d_wM, 0xff, sizeof(float) * (size_t)(4 * 4 * 1 * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * 1));
+  float *restrict d_wM = (float *)(vs_ws + vs_o_d_wM);
   memset(d, 0, sizeof(float) * (size_t)(1 * OH * OW * 1));
   for (int64_t f_u = 0; f_u < 1; f_u++) {
     for (int64_t c_u = 0; c_u < 1; c_u++) {
@@ -170,6 +179,5 @@ void vs_conv(int64_t OH, int64_t OW, float *restrict a, float *restrict b, float
       }
     }
   }
-  free(a_wV);
-  free(d_wM);
+  if (vs_ws_size > ((size_t)256 << 20)) { free(vs_ws); vs_ws = 0; vs_ws_size = 0; }
 }

@@ -50,7 +50,7 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel conv */
 void vs_conv(int64_t OH, int64_t OW, float *restrict a, float *restrict b, float *restrict d) {
-  float d_acc0[1];  /* local */
+  float d_acc0[1] __attribute__((aligned(64)));  /* local */
   memset(d_acc0, 0xff, sizeof d_acc0);
   memset(d, 0, sizeof(float) * (size_t)(1 * OH * OW * 1));
   #pragma GCC unroll 1

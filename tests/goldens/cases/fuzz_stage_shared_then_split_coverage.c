@@ -50,7 +50,7 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel g */
 void vs_g(int64_t B, float *restrict x, float *restrict y) {
-  float x_tile0[4];  /* shared */
+  float x_tile0[4] __attribute__((aligned(64)));  /* shared */
   memset(x_tile0, 0xff, sizeof x_tile0);
   const int64_t vs_b1 = vs_floordiv(B + 1, 2);
   for (int64_t bo0 = 0; bo0 < vs_b1; bo0++) {  /* block.x */

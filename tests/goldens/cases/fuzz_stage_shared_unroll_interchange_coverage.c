@@ -50,7 +50,7 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel g */
 void vs_g(int64_t B, float *restrict x, float *restrict y) {
-  float x_tile0[4];  /* shared */
+  float x_tile0[4] __attribute__((aligned(64)));  /* shared */
   memset(x_tile0, 0xff, sizeof x_tile0);
   #pragma GCC unroll 4
   for (int64_t i = 0; i < 4; i++) {

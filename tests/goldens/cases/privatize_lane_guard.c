@@ -50,7 +50,7 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel lane0 */
 void vs_lane0(int64_t K, float *restrict x, float *restrict s) {
-  float s_acc[1];  /* local */
+  float s_acc[1] __attribute__((aligned(64)));  /* local */
   memset(s_acc, 0xff, sizeof s_acc);
   memset(s, 0, sizeof(float) * (size_t)(1));
   for (int64_t t = 0; t < 32; t++) {  /* thread.x */

@@ -50,7 +50,7 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel matmul */
 void vs_matmul(int64_t N, int64_t M, int64_t K, float *restrict a, float *restrict b, float *restrict c) {
-  float c_acc[8];  /* local */
+  float c_acc[8] __attribute__((aligned(64)));  /* local */
   memset(c_acc, 0xff, sizeof c_acc);
   memset(c, 0, sizeof(float) * (size_t)(N * M));
   for (int64_t i = 0; i < N; i++) {

@@ -50,7 +50,7 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel shift */
 void vs_shift(int64_t B, float *restrict x, float *restrict y) {
-  float t[64];  /* shared */
+  float t[64] __attribute__((aligned(64)));  /* shared */
   memset(t, 0xff, sizeof t);
   for (int64_t b = 0; b < B; b++) {  /* block.x */
     for (int64_t i = 0; i < 64; i++) {  /* thread.x */

@@ -50,15 +50,24 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel conv */
 void vs_conv(int64_t N, int64_t OH, int64_t OW, int64_t C, int64_t F, float *restrict a, float *restrict b, float *restrict d) {
-  float *restrict d_wU = (float *)malloc(sizeof(float) * (size_t)(4 * 4 * F * C) + 1);  /* local */
-  if (!d_wU) abort();
+  static __thread unsigned char *vs_ws = 0;  /* workspace of the local tensors */
+  static __thread size_t vs_ws_size = 0;
+  const size_t vs_o_d_wU = 0;  /* local d_wU */
+  const size_t vs_o_a_wV = vs_o_d_wU + ((sizeof(float) * (size_t)(4 * 4 * F * C) + 64) & ~(size_t)63);  /* local a_wV */
+  const size_t vs_o_d_wM = vs_o_a_wV + ((sizeof(float) * (size_t)(4 * 4 * N * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * C) + 64) & ~(size_t)63);  /* local d_wM */
+  const size_t vs_ws_need = vs_o_d_wM + ((sizeof(float) * (size_t)(4 * 4 * N * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * F) + 64) & ~(size_t)63);
+  if (vs_ws_need > vs_ws_size) {
+    void *vs_p = 0;
+    free(vs_ws);
+    if (posix_memalign(&vs_p, 64, vs_ws_need)) abort();
+    vs_ws = (unsigned char *)vs_p;
+    vs_ws_size = vs_ws_need;
+  }
+  float *restrict d_wU = (float *)(vs_ws + vs_o_d_wU);
   memset(d_wU, 0xff, sizeof(float) * (size_t)(4 * 4 * F * C));
-  float *restrict a_wV = (float *)malloc(sizeof(float) * (size_t)(4 * 4 * N * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * C) + 1);  /* local */
-  if (!a_wV) abort();
+  float *restrict a_wV = (float *)(vs_ws + vs_o_a_wV);
   memset(a_wV, 0xff, sizeof(float) * (size_t)(4 * 4 * N * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * C));
-  float *restrict d_wM = (float *)malloc(sizeof(float) * (size_t)(4 * 4 * N * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * F) + 1);  /* local */
-  if (!d_wM) abort();
-  memset(d_wM, 0xff, sizeof(float) * (size_t)(4 * 4 * N * vs_floordiv(OH, 2) * vs_floordiv(OW, 2) * F));
+  float *restrict d_wM = (float *)(vs_ws + vs_o_d_wM);
   memset(d, 0, sizeof(float) * (size_t)(N * OH * OW * F));
   for (int64_t f_u = 0; f_u < F; f_u++) {
     for (int64_t c_u = 0; c_u < C; c_u++) {
@@ -171,7 +180,5 @@ void vs_conv(int64_t N, int64_t OH, int64_t OW, int64_t C, int64_t F, float *res
       }
     }
   }
-  free(d_wU);
-  free(a_wV);
-  free(d_wM);
+  if (vs_ws_size > ((size_t)256 << 20)) { free(vs_ws); vs_ws = 0; vs_ws_size = 0; }
 }

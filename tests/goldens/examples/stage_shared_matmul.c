@@ -50,9 +50,9 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel matmul */
 void vs_matmul(int64_t TN, int64_t TM, int64_t TK, float *restrict a, float *restrict b, float *restrict c) {
-  float a_tile[256];  /* shared */
+  float a_tile[256] __attribute__((aligned(64)));  /* shared */
   memset(a_tile, 0xff, sizeof a_tile);
-  float b_tile[256];  /* shared */
+  float b_tile[256] __attribute__((aligned(64)));  /* shared */
   memset(b_tile, 0xff, sizeof b_tile);
   memset(c, 0, sizeof(float) * (size_t)(16 * TN * 16 * TM));
   for (int64_t bi = 0; bi < TN; bi++) {  /* block.y */

@@ -50,9 +50,9 @@ static inline uint16_t vs_f2bf(float f) {
 
 /* kernel matmul */
 void vs_matmul(int64_t N, int64_t M, int64_t K, float *restrict a, float *restrict b, float *restrict c) {
-  float a_tile[256];  /* shared */
+  float a_tile[256] __attribute__((aligned(64)));  /* shared */
   memset(a_tile, 0xff, sizeof a_tile);
-  float b_tile[256];  /* shared */
+  float b_tile[256] __attribute__((aligned(64)));  /* shared */
   memset(b_tile, 0xff, sizeof b_tile);
   memset(c, 0, sizeof(float) * (size_t)(N * M));
   const int64_t vs_b1 = vs_floordiv(N + 15, 16);
