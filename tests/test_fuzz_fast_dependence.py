@@ -1,0 +1,59 @@
+"""Issue 25 item 3 (campaign throughput): the dependence obligation builds the before model's
+reduction pairs (`KernelModel.reductions`, costly: the resets between accumulations) only
+when some dependence changes order. When every dependence keeps its order, no reduction pair
+can be reversed (the reversed ones are a subset of the violated ones), so the verdict and its
+message are the same without them. Work is counted (was the cached property built?), not
+time."""
+from __future__ import annotations
+
+from polyhedral import checks
+from polyhedral.model import KernelModel
+from verified_sched.dsl import parse_text
+from verified_sched.ops import apply_op
+from verified_sched.ops.common import pin_provenance
+from verified_sched.verify.driver import verify_program
+
+SUM = """
+params N, K where N >= 1, K >= 1
+tensor x[N, K] f32
+tensor y[N] f32
+kernel rows {
+  for i in 0 .. N {
+    for k in 0 .. K {
+      y[i] += x[i, k]
+    }
+  }
+}
+schedule rows {
+  OP
+}
+"""
+
+
+def _models(op_text: str):
+    prog = parse_text(SUM.replace("OP", op_text), "k.vs")
+    (op,) = prog.schedule_for("rows").ops
+    before = pin_provenance(prog, "rows")
+    after = apply_op(before, "rows", op)
+    return KernelModel(before, "rows", tag="B"), KernelModel(after, "rows", tag="A")
+
+
+def test_kept_order_builds_no_reductions():
+    mb, ma = _models("reverse i")  # rows are independent: every dependence keeps its order
+    dep, red = checks.dependence(mb, ma, "reproducible")
+    assert (dep.status, red.status) == ("proved", "proved")
+    assert red.message == "no reduction is reordered"
+    assert "reductions" not in mb.__dict__ and "reductions" not in ma.__dict__
+
+
+def test_changed_order_still_builds_reductions_and_refutes():
+    mb, ma = _models("reverse k")  # reorders each row's sum: a reassociation
+    dep, red = checks.dependence(mb, ma, "reproducible")
+    assert "reductions" in mb.__dict__
+    assert dep.status == "proved" and red.status == "refuted"
+
+
+def test_verdicts_of_both_through_the_driver():
+    for op, verdict in (("reverse i", "legal"), ("reverse k", "illegal")):
+        (rep,) = verify_program(parse_text(SUM.replace("OP", op), "k.vs"), profile="reproducible", timeout=60.0)
+        assert rep.verdict == verdict, (op, [(o.kind, o.status, o.message) for o in rep.obligations])
