@@ -57,3 +57,28 @@ def test_verdicts_of_both_through_the_driver():
     for op, verdict in (("reverse i", "legal"), ("reverse k", "illegal")):
         (rep,) = verify_program(parse_text(SUM.replace("OP", op), "k.vs"), profile="reproducible", timeout=60.0)
         assert rep.verdict == verdict, (op, [(o.kind, o.status, o.message) for o in rep.obligations])
+
+
+def _counting_equal_stores(monkeypatch) -> list:
+    calls = []
+    real = checks.equal_stores
+
+    def counted(model, *a, **k):
+        calls.append(model.tag)
+        return real(model, *a, **k)
+    monkeypatch.setattr(checks, "equal_stores", counted)
+    return calls
+
+
+def test_kept_order_builds_no_equal_store_pairs(monkeypatch):
+    calls = _counting_equal_stores(monkeypatch)
+    mb, ma = _models("reverse i")
+    dep, red = checks.dependence(mb, ma, "default")
+    assert (dep.status, red.status, calls) == ("proved", "proved", [])
+
+
+def test_changed_order_subtracts_equal_store_pairs(monkeypatch):
+    calls = _counting_equal_stores(monkeypatch)
+    mb, ma = _models("reverse k")
+    dep, red = checks.dependence(mb, ma, "default")
+    assert calls == ["B"] and dep.status == "proved" and red.reassociates
