@@ -82,3 +82,52 @@ def test_changed_order_subtracts_equal_store_pairs(monkeypatch):
     mb, ma = _models("reverse k")
     dep, red = checks.dependence(mb, ma, "default")
     assert calls == ["B"] and dep.status == "proved" and red.reassociates
+
+
+# ---------------------------------------------------------------- coverage skeletons
+
+SPLIT = """
+params N where N >= 1
+tensor x[N] f32
+tensor y[N] f32
+kernel k {
+  for i in 0 .. N {
+    y[i] = x[i] * 2.0 + 1.0
+  }
+}
+schedule k {
+  split i by 4 -> io, ii partition=always
+}
+"""
+
+WHERE = SPLIT.replace("x[i] * 2.0 + 1.0", "where(i < 3, x[i], 0.0)")
+
+
+def _coverage_counting(monkeypatch, text: str):
+    from polyhedral import coverage
+    calls = []
+    real = coverage._skeleton
+
+    def counted(model, st, dom):
+        calls.append(model.tag)
+        return real(model, st, dom)
+    monkeypatch.setattr(coverage, "_skeleton", counted)
+    prog = parse_text(text, "k.vs")
+    (op,) = prog.schedule_for("k").ops
+    before = pin_provenance(prog, "k")
+    after = apply_op(before, "k", op)
+    mb, ma = KernelModel(before, "k", tag="B"), KernelModel(after, "k", tag="A")
+    out = checks.coverage(mb, ma, checks.idempotent_fn(ma))
+    return out, calls, len(mb.stmts), len(ma.stmts)
+
+
+def test_coverage_builds_each_skeleton_once_without_where(monkeypatch):
+    out, calls, nb, na = _coverage_counting(monkeypatch, SPLIT)
+    assert out.status == "proved" and na == 2  # two segments of the partitioned split
+    assert len(calls) == nb + na  # once per statement, not once per pair (was 2 * na * nb)
+
+
+def test_coverage_with_a_where_decides_it_per_pair(monkeypatch):
+    out, calls, nb, na = _coverage_counting(monkeypatch, WHERE)
+    assert out.status == "proved"
+    assert len(calls) == 2 * nb * na  # the where is decided on each pair's own instances
