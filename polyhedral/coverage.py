@@ -119,6 +119,21 @@ def _skeleton(model: KernelModel, st, dom):
 
 
 def _leaf_map(model, st, leaves, prefix="i"):
+    """Instance -> the values of the affine `leaves`, once per model, statement and leaves
+    (coverage asks for each pair of statements of one sid)."""
+    memo = model.__dict__.setdefault("_leaf_maps", {})
+    key = (st.name, prefix, tuple(leaves))
+    try:
+        return memo[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable leaf: not memoized
+        return _make_leaf_map(model, st, leaves, prefix)
+    out = memo[key] = _make_leaf_map(model, st, leaves, prefix)
+    return out
+
+
+def _make_leaf_map(model, st, leaves, prefix):
     names = st.names(model.pnames, prefix)
     outs = [aff(e, names) for e in leaves]
     return isl_map(model.space(f"{model.tup(st, prefix)} -> [{', '.join(outs)}]")).intersect_domain(

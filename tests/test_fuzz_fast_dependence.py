@@ -105,29 +105,35 @@ WHERE = SPLIT.replace("x[i] * 2.0 + 1.0", "where(i < 3, x[i], 0.0)")
 
 def _coverage_counting(monkeypatch, text: str):
     from polyhedral import coverage
-    calls = []
-    real = coverage._skeleton
+    calls, maps = [], []
+    real, real_map = coverage._skeleton, coverage._make_leaf_map
 
     def counted(model, st, dom):
         calls.append(model.tag)
         return real(model, st, dom)
+
+    def counted_map(model, st, leaves, prefix):
+        maps.append(model.tag)
+        return real_map(model, st, leaves, prefix)
     monkeypatch.setattr(coverage, "_skeleton", counted)
+    monkeypatch.setattr(coverage, "_make_leaf_map", counted_map)
     prog = parse_text(text, "k.vs")
     (op,) = prog.schedule_for("k").ops
     before = pin_provenance(prog, "k")
     after = apply_op(before, "k", op)
     mb, ma = KernelModel(before, "k", tag="B"), KernelModel(after, "k", tag="A")
     out = checks.coverage(mb, ma, checks.idempotent_fn(ma))
-    return out, calls, len(mb.stmts), len(ma.stmts)
+    return out, calls, len(mb.stmts), len(ma.stmts), maps
 
 
 def test_coverage_builds_each_skeleton_once_without_where(monkeypatch):
-    out, calls, nb, na = _coverage_counting(monkeypatch, SPLIT)
+    out, calls, nb, na, maps = _coverage_counting(monkeypatch, SPLIT)
     assert out.status == "proved" and na == 2  # two segments of the partitioned split
     assert len(calls) == nb + na  # once per statement, not once per pair (was 2 * na * nb)
+    assert len(maps) == nb + na  # the leaf maps too
 
 
 def test_coverage_with_a_where_decides_it_per_pair(monkeypatch):
-    out, calls, nb, na = _coverage_counting(monkeypatch, WHERE)
+    out, calls, nb, na, _ = _coverage_counting(monkeypatch, WHERE)
     assert out.status == "proved"
     assert len(calls) == 2 * nb * na  # the where is decided on each pair's own instances
