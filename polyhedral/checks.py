@@ -95,9 +95,16 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
               "before the after instances of b2")
     st_red = ("reduction pairs (two instances of one accumulation on the same cell) reversed by "
               "the op are a reassociation; refused for + and * under the reproducible profile")
-    equal = equal_stores(before)
-    dep_b = _ordered_conflicts(before).subtract(equal)
-    sure, may, red_rev, bef = _violations(before, after, dep_b)
+    conf = _ordered_conflicts(before)
+    if _mapped(before, after, conf)[2].is_empty():
+        # no dependence changes order even counting the pairs of stores of equal values: then
+        # none does without them, and those pairs (costly to build) are not needed
+        equal = None
+        sure, may, red_rev, bef = _violations(before, after, conf)
+    else:
+        equal = equal_stores(before)
+        dep_b = conf.subtract(equal)
+        sure, may, red_rev, bef = _violations(before, after, dep_b)
     value_based = None
     if not (sure.is_empty() and may.is_empty() and red_rev.is_empty()):
         # pairs the op moves into different copies of a local/shared tensor no longer interact
@@ -203,19 +210,38 @@ def _ordered_conflicts(model: KernelModel) -> isl.UnionMap:
     return model.dependences.union(model.conflicts.intersect(sync))
 
 
+def _mapped(before, after, dep_b):
+    """(identity of the original instances, after provenance reversed, the pairs of `dep_b`
+    over after instances that the after order does not keep, that order on their statement
+    pairs), computed once per (models, relation) (dependence asks again for the same one)."""
+    memo = after.__dict__.setdefault("_mapped_memo", [])
+    for b, d, out in memo:
+        if b is before and d is dep_b:
+            return out
+    pb, pa = before.prov, after.prov
+    ident = pb.range().identity()
+    d_o = dep_b.apply_domain(pb).apply_range(pb).subtract(ident)
+    inv = pa.reverse()
+    d_a = d_o.apply_domain(inv).apply_range(inv)
+    bef = before_on(after, d_a).union(barrier_order(after))
+    out = (ident, inv, d_a.subtract(bef), bef)
+    memo.append((before, dep_b, out))
+    return out
+
+
 def _violations(before, after, dep_b):
     """(sure, may) violated dependences and the reversed reduction pairs, over after instances,
     and the after order of the pairs they relate (order.before_on)."""
-    pb, pa = before.prov, after.prov
+    pb = before.prov
+    ident, inv, viol, bef = _mapped(before, after, dep_b)
+    if viol.is_empty():
+        # every dependence keeps its order: nothing is violated and no reduction pair (a
+        # subset of viol) is reversed, so the before model's reductions (costly: resets
+        # between accumulations) are not needed
+        return viol, viol, viol, bef
     red_b = before.reductions.intersect(dep_b)
-    ident = pb.range().identity()
-    d_o = dep_b.apply_domain(pb).apply_range(pb).subtract(ident)
     r_o = red_b.apply_domain(pb).apply_range(pb).subtract(ident)
-    inv = pa.reverse()
-    d_a = d_o.apply_domain(inv).apply_range(inv)
     r_a = r_o.apply_domain(inv).apply_range(inv)
-    bef = before_on(after, d_a).union(barrier_order(after))
-    viol = d_a.subtract(bef)
     red_rev = viol.intersect(r_a).intersect(bef.reverse())
     sure, may = after.split_exact(viol.subtract(red_rev))
     return sure, may, red_rev, bef

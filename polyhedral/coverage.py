@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import islpy as isl
 
-from verified_sched.core.ir import Load, Var
+from verified_sched.core.ir import Load, Var, Where, walk
 from .affine import NonAffine, aff, is_affine
 from .memo import isl_map, isl_set
 from verified_sched.core.counterexample import Cell, Counterexample, Instance
@@ -91,7 +91,20 @@ def fold_where(model: KernelModel, st, e, dom=None):
 
 def skeleton(model: KernelModel, st, dom=None):
     """(structure, affine leaves) of what an instance computes: written tensor and index,
-    value and data-dependent guards (wheres decided on the instances `dom`: see fold_where)."""
+    value and data-dependent guards (wheres decided on the instances `dom`: see fold_where).
+    Without a `where` in its value and guards the answer does not depend on `dom`: computed
+    once per model and statement (coverage asks once per pair of statements of one sid)."""
+    memo = model.__dict__.setdefault("_skeletons", {})
+    hit = memo.get(st.name)
+    if hit is None:
+        uses_where = any(isinstance(n, Where) for e in (getattr(st.node, "value", None), *st.guards) for n in walk(e))
+        hit = memo[st.name] = ("where",) if uses_where else _skeleton(model, st, dom)
+    if hit == ("where",):
+        return _skeleton(model, st, dom)
+    return hit[0], list(hit[1])
+
+
+def _skeleton(model: KernelModel, st, dom):
     names = st.names(model.pnames)
     leaves = []
     node = st.node
@@ -106,6 +119,21 @@ def skeleton(model: KernelModel, st, dom=None):
 
 
 def _leaf_map(model, st, leaves, prefix="i"):
+    """Instance -> the values of the affine `leaves`, once per model, statement and leaves
+    (coverage asks for each pair of statements of one sid)."""
+    memo = model.__dict__.setdefault("_leaf_maps", {})
+    key = (st.name, prefix, tuple(leaves))
+    try:
+        return memo[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable leaf: not memoized
+        return _make_leaf_map(model, st, leaves, prefix)
+    out = memo[key] = _make_leaf_map(model, st, leaves, prefix)
+    return out
+
+
+def _make_leaf_map(model, st, leaves, prefix):
     names = st.names(model.pnames, prefix)
     outs = [aff(e, names) for e in leaves]
     return isl_map(model.space(f"{model.tup(st, prefix)} -> [{', '.join(outs)}]")).intersect_domain(
