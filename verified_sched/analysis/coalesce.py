@@ -42,36 +42,46 @@ STATS = {"chains": 0, "declined": 0}  # coalesced chains and chains left alone (
 def coalesce_kernel(kernel: ir.Kernel, serial_only: bool = False) -> ir.Kernel:
     """The kernel with every coalescable chain of loops coalesced (the same object when
     nothing changes; with `serial_only`, also when the kernel has a hardware loop or a
-    barrier anywhere)."""
-    used = set()
-    for n in ir.walk(kernel.body):
-        if isinstance(n, Var):
-            used.add(n.name)
-        elif isinstance(n, For):
-            used.add(n.var)
-            if serial_only and ir.is_hardware(n.axis):
-                return kernel
-        elif serial_only and isinstance(n, ir.Barrier):
-            return kernel
-    body = _stmts(kernel.body, used)
+    barrier anywhere). A coalesced loop is named `<outer>#c`: no identifier has a `#`, so it
+    takes no name the kernel uses (nested chains start at distinct loops)."""
+    if serial_only and any(isinstance(s, ir.Barrier) or (isinstance(s, For) and ir.is_hardware(s.axis))
+                           for s in _statements(kernel.body)):
+        return kernel
+    body = _stmts(kernel.body)
     return kernel if body is kernel.body else dataclasses.replace(kernel, body=body)
 
 
-def _stmts(stmts: tuple, used: set) -> tuple:
-    new = tuple(_stmt(s, used) for s in stmts)
+def _statements(stmts: tuple):
+    """Every statement below `stmts` (not their expressions), in no particular order."""
+    stack = list(stmts)
+    while stack:
+        s = stack.pop()
+        yield s
+        match s:
+            case For(body=b):
+                stack.extend(b)
+            case ir.If(then=t, orelse=e):
+                stack.extend(t)
+                stack.extend(e)
+            case TensorCore(fallback=fb):
+                stack.extend(fb)
+
+
+def _stmts(stmts: tuple) -> tuple:
+    new = tuple(_stmt(s) for s in stmts)
     return stmts if all(a is b for a, b in zip(new, stmts)) else new
 
 
-def _stmt(s, used: set):
+def _stmt(s):
     match s:
         case For():
-            merged = _chain(s, used)
+            merged = _chain(s)
             if merged is not None:
-                return dataclasses.replace(merged, body=_stmts(merged.body, used))
-            body = _stmts(s.body, used)
+                return dataclasses.replace(merged, body=_stmts(merged.body))
+            body = _stmts(s.body)
             return s if body is s.body else dataclasses.replace(s, body=body)
         case ir.If(then=t, orelse=e):
-            t2, e2 = _stmts(t, used), _stmts(e, used)
+            t2, e2 = _stmts(t), _stmts(e)
             return s if (t2 is t and e2 is e) else dataclasses.replace(s, then=t2, orelse=e2)
     return s
 
@@ -82,7 +92,7 @@ def _inner_extent(loop) -> int | None:
     return None
 
 
-def _chain(top: For, used: set):
+def _chain(top: For):
     """The coalesced loop of the longest chain starting at `top`, or None."""
     if top.axis not in ORDERED:
         return None
@@ -100,7 +110,7 @@ def _chain(top: For, used: set):
     for lp in reversed(chain[1:]):
         weights.append(weights[-1] * lp.hi.value)
     weights.reverse()  # weights[j] of chain[j]; weights[0] is the product of the inner extents
-    v = _fresh(top.var, used)
+    v = f"{top.var}#c"
     rest = Var(v)
     for lp, w in zip(chain[:-1], weights[:-1]):
         rest = BinOp("-", rest, BinOp("*", Int(w), Var(lp.var)))
@@ -114,7 +124,6 @@ def _chain(top: For, used: set):
     if any(n.name in names for s in new_body for n in ir.walk(s) if isinstance(n, Var)):
         STATS["declined"] += 1
         return None
-    used.add(v)
     STATS["chains"] += 1
     w0 = Int(weights[0])
     return For(v, norm_index(BinOp("*", w0, top.lo)), norm_index(BinOp("*", w0, top.hi)), "serial", new_body,
@@ -124,7 +133,7 @@ def _chain(top: For, used: set):
 def _plain(body: tuple, names: set) -> bool:
     """No tensor-core block or barrier, no statement that lacks its provenance (its identity
     would be the loops themselves), no inner loop rebinding a chain name."""
-    for n in ir.walk(body):
+    for n in _statements(body):
         if isinstance(n, (TensorCore, ir.Barrier)):
             return False
         if isinstance(n, For) and n.var in names:
@@ -132,13 +141,6 @@ def _plain(body: tuple, names: set) -> bool:
         if isinstance(n, Assign) and not n.provenance:
             return False
     return True
-
-
-def _fresh(base: str, used: set) -> str:
-    k = 0
-    while f"{base}_c{k}" in used:
-        k += 1
-    return f"{base}_c{k}"
 
 
 def _norm(n):

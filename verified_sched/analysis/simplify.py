@@ -93,7 +93,12 @@ class Context:
     def _entry_names(entry):
         """The names a fact mentions (None: not known, taken as every name)."""
         if entry[2] is None and entry[0] is not None:
-            entry[2] = frozenset(ir.free_vars(entry[0]))
+            c = entry[0]
+            if isinstance(c, Cmp) and isinstance(c.a, (Var, Int)) and isinstance(c.b, (Var, Int)):
+                # a loop's bound facts `lo <= v`, `v < hi` mostly: no walk
+                entry[2] = frozenset(x.name for x in (c.a, c.b) if isinstance(x, Var))
+            else:
+                entry[2] = frozenset(ir.free_vars(c))
         return entry[2]
 
     def _extended(self, iters: tuple, conds: tuple) -> "Context":
@@ -161,13 +166,14 @@ class Context:
             la, lb = linear_form(cond.a, False), linear_form(cond.b, False)
             if la is not None and lb is not None and not la[0] and not lb[0]:
                 return _CMP[cond.op](la[1], lb[1])
-        if not self._space_ok(cond):
+        names = ir.free_vars(cond)
+        if not self._known_var(names):
             return None
         try:
             text = isl_cond(cond)
         except NotAffine:
             return None
-        facts, iters = self._relevant(ir.free_vars(cond))
+        facts, iters = self._relevant(names)
         dom = _isl_set(self.params, iters, " and ".join(facts) if facts else "0 = 0")
         if dom.is_empty():
             return None  # unreachable: leave it to the caller (loops are dropped separately)
@@ -220,8 +226,8 @@ def fold_index(e, ctx: Context | None):
         return e
     out = render_linear(*lin)  # norm_index(e), its linear form computed once
     e = e if out == e else out
-    if ctx is None:
-        return e
+    if ctx is None or all(isinstance(t, Var) for t in lin[0]):
+        return e  # (a sum of variables has no min/max/floor/mod to fold, and is normal)
 
     def fn(n):
         match n:
@@ -350,7 +356,7 @@ def _simplify_stmt(s, ctx: Context) -> list:
             lo2, hi2 = fold_index(lo, ctx), fold_index(hi, ctx)
             if ctx.decide(Cmp(">=", lo2, hi2)) is True:
                 return []
-            inner = ctx.with_loop(dataclasses.replace(s, lo=lo2, hi=hi2))
+            inner = ctx.with_loop(s if (lo2 is lo and hi2 is hi) else dataclasses.replace(s, lo=lo2, hi=hi2))
             body2 = _simplify_stmts(body, inner)
             if not body2:
                 return []

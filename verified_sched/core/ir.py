@@ -37,13 +37,37 @@ def _child_fields(node: Node):
     return [(name, getattr(node, name)) for name in _field_names(type(node))]
 
 
-def _map_value(value, fn, descend):
-    if isinstance(value, Node):
-        return rewrite(value, fn, descend)
-    if isinstance(value, tuple):
-        new = tuple(_map_value(v, fn, descend) for v in value)
-        return value if all(a is b for a, b in zip(new, value)) else new
-    return value
+def _map_tuple(value: tuple, fn, descend) -> tuple:
+    """`value` with its nodes (and nested tuples) rewritten: the same tuple when none changed."""
+    new = None
+    for k, v in enumerate(value):
+        if isinstance(v, Node):
+            nv = rewrite(v, fn, descend)
+        elif isinstance(v, tuple):
+            nv = _map_tuple(v, fn, descend)
+        else:
+            continue
+        if nv is not v:
+            if new is None:
+                new = list(value)
+            new[k] = nv
+    return value if new is None else tuple(new)
+
+
+_INIT_NAMES: dict = {}  # node class -> the names of its init fields (None: some field is not init)
+
+
+def _replace(node: Node, changes: dict) -> Node:
+    """`dataclasses.replace(node, **changes)` without looking the fields up on every call."""
+    cls = type(node)
+    names = _INIT_NAMES.get(cls, False)
+    if names is False:
+        fields = dataclasses.fields(cls)
+        names = _INIT_NAMES[cls] = (tuple(f.name for f in fields) if all(f.init for f in fields) else None)
+    if names is None:
+        return dataclasses.replace(node, **changes)
+    kwargs = {n: changes[n] if n in changes else getattr(node, n) for n in names}
+    return cls(**kwargs)
 
 
 def rewrite(node: Node, fn: Callable[[Node], Optional[Node]],
@@ -56,13 +80,21 @@ def rewrite(node: Node, fn: Callable[[Node], Optional[Node]],
     everything below a node as it is; `fn` is still applied to the node itself.
     """
     if descend is None or descend(node):
-        changes = {}
-        for name, value in _child_fields(node):
-            new = _map_value(value, fn, descend)
+        changes = None
+        for name in _FIELD_NAMES.get(type(node)) or _field_names(type(node)):
+            value = getattr(node, name)
+            if isinstance(value, Node):
+                new = rewrite(value, fn, descend)
+            elif isinstance(value, tuple):
+                new = _map_tuple(value, fn, descend)
+            else:
+                continue
             if new is not value:
+                if changes is None:
+                    changes = {}
                 changes[name] = new
         if changes:
-            node = dataclasses.replace(node, **changes)
+            node = _replace(node, changes)
     out = fn(node)
     return node if out is None else out
 
