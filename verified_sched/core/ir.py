@@ -54,6 +54,7 @@ def _map_tuple(value: tuple, fn, descend) -> tuple:
     return value if new is None else tuple(new)
 
 
+_LEAVES = frozenset((Int, Float, Var, BoolConst))  # nodes with no node below them
 _INIT_NAMES: dict = {}  # node class -> the names of its init fields (None: some field is not init)
 
 
@@ -79,9 +80,23 @@ def rewrite(node: Node, fn: Callable[[Node], Optional[Node]],
     `descend` (a pre-order hook, asked before any child is visited) returns False to leave
     everything below a node as it is; `fn` is still applied to the node itself.
     """
+    cls = type(node)
+    if cls in _LEAVES:  # nothing below them: only `fn` (and the hook) to ask
+        if descend is not None:
+            descend(node)
+        out = fn(node)
+        return node if out is None else out
+    if cls is BinOp and (descend is None or descend(node)):  # the commonest inner node
+        a, b = node.a, node.b
+        a2 = rewrite(a, fn, descend) if isinstance(a, Node) else a
+        b2 = rewrite(b, fn, descend) if isinstance(b, Node) else b
+        if a2 is not a or b2 is not b:
+            node = BinOp(node.op, a2, b2, loc=node.loc)
+        out = fn(node)
+        return node if out is None else out
     if descend is None or descend(node):
         changes = None
-        for name in _FIELD_NAMES.get(type(node)) or _field_names(type(node)):
+        for name in _FIELD_NAMES.get(cls) or _field_names(cls):
             value = getattr(node, name)
             if isinstance(value, Node):
                 new = rewrite(value, fn, descend)
@@ -145,24 +160,29 @@ def walk_scoped(body: tuple, descend: Optional[Callable[[Scoped], bool]] = None,
     of its fallback (`core`). `descend(scoped) -> False` skips what is below a statement (it
     is asked after the statement was yielded, so a consumer may decide it there).
     """
-    for i, s in enumerate(body):
+    # iterative (a stack of statement lists with the next index in each): a statement d loops
+    # deep costs O(1), not d generator resumptions as nested `yield from` did
+    stack = [(body, 0, path, loops, guards, core, field)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        stmts, i, path, loops, guards, core, field = pop()
+        if i >= len(stmts):
+            continue
+        push((stmts, i + 1, path, loops, guards, core, field))  # the statements after this one
+        s = stmts[i]
         p = path + ((field, i),)
         here = Scoped(s, p, loops, guards, core)
         yield here
         if descend is not None and not descend(here):
             continue
-        match s:
+        match s:  # pushed last, walked first: then before orelse
             case For():
-                yield from walk_scoped(s.body, descend, path=p, loops=loops + (s,), guards=guards,
-                                       core=core)
+                push((s.body, 0, p, loops + (s,), guards, core, "body"))
             case If(cond=c):
-                yield from walk_scoped(s.then, descend, path=p, loops=loops, guards=guards + (c,),
-                                       core=core, field="then")
-                yield from walk_scoped(s.orelse, descend, path=p, loops=loops,
-                                       guards=guards + (Not(c),), core=core, field="orelse")
+                push((s.orelse, 0, p, loops, guards + (Not(c),), core, "orelse"))
+                push((s.then, 0, p, loops, guards + (c,), core, "then"))
             case TensorCore():
-                yield from walk_scoped(s.fallback, descend, path=p, loops=loops, guards=guards,
-                                       core=s, field="fallback")
+                push((s.fallback, 0, p, loops, guards, s, "fallback"))
 
 
 def substitute(node: Node, mapping: dict) -> Node:
