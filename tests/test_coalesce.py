@@ -93,14 +93,14 @@ def test_a_parallel_or_hardware_loop_is_never_coalesced():
     assert coalesce_kernel(k) is k
 
 
-def _nest(extents, coefs, guard, scalar_use):
+def _nest(extents, coefs, guard, scalar_use, floor_read=False):
     """for l0 in 0 .. N { for l1 in 0 .. F1 { ... t[sum c_j * l_j] = x[...] } } with the
     provenance o = sum c_j * l_j, maybe a guard on it, maybe a loop variable used as a value."""
     names = [f"l{j}" for j in range(len(extents) + 1)]
     e = Int(0)
     for c, v in zip(coefs, names):
         e = BinOp("+", e, BinOp("*", Int(c), Var(v)))
-    value = ir.Cast("f32", Var(names[-1])) if scalar_use else Load("x", (e,))
+    value = ir.Cast("f32", Var(names[-1])) if scalar_use else Load("x", (ir.FloorDiv(e, 2) if floor_read else e,))
     body = (Assign("y", (e,), value, "S0", (("o", e),)),)
     if guard is not None:
         body = (If(Cmp("<", e, Int(guard)), body),)
@@ -110,10 +110,12 @@ def _nest(extents, coefs, guard, scalar_use):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(1, 3), min_size=1, max_size=3), st.data(), st.booleans(), st.booleans())
-def test_coalescing_keeps_every_instance_and_its_order(extents, data, proportional, scalar_use):
+@given(st.lists(st.integers(1, 3), min_size=1, max_size=3), st.data(), st.booleans(), st.booleans(),
+       st.booleans())
+def test_coalescing_keeps_every_instance_and_its_order(extents, data, proportional, scalar_use, floor_read):
     """Random chains: with mixed-radix coefficients (coalescable) or arbitrary ones (mostly
-    not); whatever coalesce_kernel returns executes the same assignments, with the same cells,
+    not), a read through floor (the substitution path) or not (the linear forms' algebra);
+    whatever coalesce_kernel returns executes the same assignments, with the same cells,
     provenance and reads, in the same order."""
     if proportional:
         scale = data.draw(st.integers(-3, 3))
@@ -123,7 +125,7 @@ def test_coalescing_keeps_every_instance_and_its_order(extents, data, proportion
     else:
         coefs = data.draw(st.lists(st.integers(-4, 4), min_size=len(extents) + 1, max_size=len(extents) + 1))
     guard = data.draw(st.one_of(st.none(), st.integers(0, 12)))
-    k = _nest(extents, coefs, guard, scalar_use)
+    k = _nest(extents, coefs, guard, scalar_use, floor_read)
     c = coalesce_kernel(k)
     if proportional and not scalar_use:
         assert _loops(c.body) == 1

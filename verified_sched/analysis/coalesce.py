@@ -33,7 +33,7 @@ import dataclasses
 
 from ..core import ir
 from ..core.ir import Assign, BinOp, Cmp, For, Int, Load, TensorCore, Var, Zero
-from .simplify import is_index_expr, norm_index
+from .linear_index import is_index_expr, linear_form, norm_index, render_linear
 
 ORDERED = ("serial", "unrolled")
 STATS = {"chains": 0, "declined": 0}  # coalesced chains and chains left alone (tests count work)
@@ -115,19 +115,112 @@ def _chain(top: For):
     for lp, w in zip(chain[:-1], weights[:-1]):
         rest = BinOp("-", rest, BinOp("*", Int(w), Var(lp.var)))
     inner = chain[-1].var
-
-    def fn(n):  # substituted and normalized in one bottom-up pass
-        if isinstance(n, Var):
-            return rest if n.name == inner else None
-        return _norm(n)
-    new_body = tuple(s if isinstance(s, Zero) else ir.rewrite(s, fn) for s in body)
-    if any(n.name in names for s in new_body for n in ir.walk(s) if isinstance(n, Var)):
-        STATS["declined"] += 1
-        return None
+    try:  # the linear forms' own algebra: no substitution to walk (the common case)
+        new_body = _Merge(chain, weights, v, names).stmts(body)
+    except _Decline:  # a chain variable inside floor/mod/min/max, a read or a value: the
+        # substitution itself, then the canonical forms
+        def fn(n):  # substituted and normalized in one bottom-up pass
+            if isinstance(n, Var):
+                return rest if n.name == inner else None
+            return _norm(n)
+        new_body = tuple(s if isinstance(s, Zero) else ir.rewrite(s, fn) for s in body)
+        if any(n.name in names for s in new_body for n in ir.walk(s) if isinstance(n, Var)):
+            STATS["declined"] += 1
+            return None
     STATS["chains"] += 1
     w0 = Int(weights[0])
     return For(v, norm_index(BinOp("*", w0, top.lo)), norm_index(BinOp("*", w0, top.hi)), "serial", new_body,
                loc=top.loc)
+
+
+class _Decline(Exception):
+    """The fast path (`_Merge`) does not apply: take the substitution path."""
+
+
+class _Merge:
+    """The body with `Lm := v - sum_{j<m} w_j * Lj` applied to the linear form of every
+    integer index expression directly: with coefficients c_j, the form becomes
+    sum_{j<m} (c_j - c_m w_j) Lj + c_m v + the rest, rendered once. _Decline when a chain
+    variable is left (its coefficients are not c_m w_j), sits inside an atom (floor, mod,
+    min/max, a read: the substitution path handles those) or in a scalar position, or at a
+    node this walk does not know."""
+
+    def __init__(self, chain: list, weights: list, v: str, names: set):
+        self.inner, self.v, self.names = Var(chain[-1].var), Var(v), names
+        self.outer = [(Var(lp.var), w) for lp, w in zip(chain[:-1], weights[:-1])]
+
+    def index(self, e):
+        lin = linear_form(e)
+        if lin is None:
+            raise _Decline
+        terms, const = lin
+        cm = terms.pop(self.inner, 0)
+        if cm:
+            for key, w in self.outer:
+                x = terms.get(key, 0) - cm * w
+                if x:
+                    terms[key] = x
+                else:
+                    terms.pop(key, None)
+            terms[self.v] = cm
+        for t in terms:
+            if isinstance(t, Var):
+                if t.name in self.names:
+                    raise _Decline
+            elif ir.free_vars(t) & self.names:
+                raise _Decline
+        out = render_linear(terms, const)
+        return e if out == e else out
+
+    def stmts(self, body: tuple) -> tuple:
+        return tuple(self.stmt(s) for s in body)
+
+    def stmt(self, s):
+        match s:
+            case For(lo=lo, hi=hi, body=b):
+                return dataclasses.replace(s, lo=self.index(lo), hi=self.index(hi), body=self.stmts(b))
+            case ir.If(cond=c, then=t, orelse=e):
+                return dataclasses.replace(s, cond=self.cond(c), then=self.stmts(t), orelse=self.stmts(e))
+            case Assign(index=idx, value=val, provenance=prov):
+                return dataclasses.replace(s, index=tuple(self.index(x) for x in idx), value=self.scalar(val),
+                                           provenance=tuple((k, self.index(x)) for k, x in prov))
+            case Zero():
+                return s
+        raise _Decline
+
+    def cond(self, c):
+        match c:
+            case Cmp(a=a, b=b) if is_index_expr(a, False) and is_index_expr(b, False):
+                return dataclasses.replace(c, a=self.index(a), b=self.index(b))
+            case Cmp(a=a, b=b):
+                return dataclasses.replace(c, a=self.scalar(a), b=self.scalar(b))
+            case ir.And(a=a, b=b) | ir.Or(a=a, b=b):
+                return dataclasses.replace(c, a=self.cond(a), b=self.cond(b))
+            case ir.Not(a=a):
+                return dataclasses.replace(c, a=self.cond(a))
+            case ir.BoolConst():
+                return c
+        raise _Decline
+
+    def scalar(self, e):
+        match e:
+            case Int() | ir.Float():
+                return e
+            case Var(name=n):
+                if n in self.names:
+                    raise _Decline
+                return e
+            case Load(index=idx):
+                return dataclasses.replace(e, index=tuple(self.index(x) for x in idx))
+            case BinOp(a=a, b=b):
+                return dataclasses.replace(e, a=self.scalar(a), b=self.scalar(b))
+            case ir.Call(args=args):
+                return dataclasses.replace(e, args=tuple(self.scalar(x) for x in args))
+            case ir.Cast(a=a) | ir.FloorDiv(a=a) | ir.Mod(a=a):
+                return dataclasses.replace(e, a=self.scalar(a))
+            case ir.Where(cond=c, a=a, b=b):
+                return dataclasses.replace(e, cond=self.cond(c), a=self.scalar(a), b=self.scalar(b))
+        raise _Decline
 
 
 def _plain(body: tuple, names: set) -> bool:
