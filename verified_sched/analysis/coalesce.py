@@ -22,10 +22,12 @@ w_j = w_j+1 * F_j+1.
 The test is exact and purely structural: substitute Lm := v - sum_{j<m} w_j * Lj into the
 body, bring every integer index expression to its canonical linear form (the simplifier's
 `norm_index`: loads' indices, stores' indices and provenance, loop bounds, comparison
-operands without reads, floor/mod/min/max atoms inside them), and keep the result only if no Lj is left:
-then the body was a function of the combination alone. Anything else (a loop variable in a
-scalar value, a tensor-core block, a statement without provenance, an inner loop rebinding a
-chain name) leaves the chain as it is.
+operands without reads, floor/mod/min/max atoms inside them), and keep the result only if
+no Lj is left: then the body was a function of the combination alone. Anything else (a loop
+variable in a scalar value, a tensor-core block, a statement without provenance, an inner
+loop rebinding a chain name) leaves the chain as it is. In the common case (`_Merge`) the
+substitution is done on the linear forms themselves (coefficients c_j of Lj become
+c_j - c_m w_j, v gets c_m), which is the same result without walking the substituted tree.
 """
 from __future__ import annotations
 
