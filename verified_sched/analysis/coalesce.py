@@ -180,11 +180,11 @@ class _Merge:
     def stmt(self, s):
         match s:
             case For(lo=lo, hi=hi, body=b):
-                return dataclasses.replace(s, lo=self.index(lo), hi=self.index(hi), body=self.stmts(b))
+                return ir.replaced(s, lo=self.index(lo), hi=self.index(hi), body=self.stmts(b))
             case ir.If(cond=c, then=t, orelse=e):
-                return dataclasses.replace(s, cond=self.cond(c), then=self.stmts(t), orelse=self.stmts(e))
+                return ir.replaced(s, cond=self.cond(c), then=self.stmts(t), orelse=self.stmts(e))
             case Assign(index=idx, value=val, provenance=prov):
-                return dataclasses.replace(s, index=tuple(self.index(x) for x in idx), value=self.scalar(val),
+                return ir.replaced(s, index=tuple(self.index(x) for x in idx), value=self.scalar(val),
                                            provenance=tuple((k, self.index(x)) for k, x in prov))
             case Zero():
                 return s
@@ -193,13 +193,13 @@ class _Merge:
     def cond(self, c):
         match c:
             case Cmp(a=a, b=b) if is_index_expr(a, False) and is_index_expr(b, False):
-                return dataclasses.replace(c, a=self.index(a), b=self.index(b))
+                return ir.replaced(c, a=self.index(a), b=self.index(b))
             case Cmp(a=a, b=b):
-                return dataclasses.replace(c, a=self.scalar(a), b=self.scalar(b))
+                return ir.replaced(c, a=self.scalar(a), b=self.scalar(b))
             case ir.And(a=a, b=b) | ir.Or(a=a, b=b):
-                return dataclasses.replace(c, a=self.cond(a), b=self.cond(b))
+                return ir.replaced(c, a=self.cond(a), b=self.cond(b))
             case ir.Not(a=a):
-                return dataclasses.replace(c, a=self.cond(a))
+                return ir.replaced(c, a=self.cond(a))
             case ir.BoolConst():
                 return c
         raise _Decline
@@ -213,15 +213,15 @@ class _Merge:
                     raise _Decline
                 return e
             case Load(index=idx):
-                return dataclasses.replace(e, index=tuple(self.index(x) for x in idx))
+                return ir.replaced(e, index=tuple(self.index(x) for x in idx))
             case BinOp(a=a, b=b):
-                return dataclasses.replace(e, a=self.scalar(a), b=self.scalar(b))
+                return ir.replaced(e, a=self.scalar(a), b=self.scalar(b))
             case ir.Call(args=args):
-                return dataclasses.replace(e, args=tuple(self.scalar(x) for x in args))
+                return ir.replaced(e, args=tuple(self.scalar(x) for x in args))
             case ir.Cast(a=a) | ir.FloorDiv(a=a) | ir.Mod(a=a):
-                return dataclasses.replace(e, a=self.scalar(a))
+                return ir.replaced(e, a=self.scalar(a))
             case ir.Where(cond=c, a=a, b=b):
-                return dataclasses.replace(e, cond=self.cond(c), a=self.scalar(a), b=self.scalar(b))
+                return ir.replaced(e, cond=self.cond(c), a=self.scalar(a), b=self.scalar(b))
         raise _Decline
 
 

@@ -359,13 +359,13 @@ def _simplify_stmt(s, ctx: Context) -> list:
                     return []
             elif ctx.decide(Cmp(">=", lo2, hi2)) is True:
                 return []
-            inner = ctx.with_loop(s if (lo2 is lo and hi2 is hi) else dataclasses.replace(s, lo=lo2, hi=hi2))
+            inner = ctx.with_loop(s if (lo2 is lo and hi2 is hi) else ir.replaced(s, lo=lo2, hi=hi2))
             body2 = _simplify_stmts(body, inner)
             if not body2:
                 return []
             if lo2 is lo and hi2 is hi and body2 is body:
                 return [s]
-            return [dataclasses.replace(s, lo=lo2, hi=hi2, body=body2)]
+            return [ir.replaced(s, lo=lo2, hi=hi2, body=body2)]
         case If(cond=c, then=then, orelse=orelse):
             c2 = fold_cond(c, ctx)
             if c2 == BoolConst(True):
@@ -390,10 +390,10 @@ def _simplify_stmt(s, ctx: Context) -> list:
             if (all(a is b for a, b in zip(idx2, idx)) and val2 is val
                     and all(a[1] is b[1] for a, b in zip(prov2, prov))):
                 return [s]
-            return [dataclasses.replace(s, index=idx2, value=val2, provenance=prov2)]
+            return [ir.replaced(s, index=idx2, value=val2, provenance=prov2)]
         case TensorCore(fallback=fb):
             fb2 = _simplify_stmts(fb, ctx)
-            return [s if fb2 is fb else dataclasses.replace(s, fallback=fb2)]
+            return [s if fb2 is fb else ir.replaced(s, fallback=fb2)]
     return [s]
 
 

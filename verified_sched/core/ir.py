@@ -187,16 +187,57 @@ def walk_scoped(body: tuple, descend: Optional[Callable[[Scoped], bool]] = None,
 
 def substitute(node: Node, mapping: dict) -> Node:
     """Replace Var(name) by mapping[name] everywhere below `node` (loop-bound names included
-    only where they appear as Var)."""
+    only where they appear as Var). `rewrite` with a function that replaces the variables,
+    without calling it at every other node."""
     if not mapping:
         return node
 
-    def fn(n):
-        if isinstance(n, Var) and n.name in mapping:
-            return mapping[n.name]
-        return None
+    def go(n):
+        cls = type(n)
+        if cls is Var:
+            return mapping.get(n.name, n)
+        if cls in _LEAVES:
+            return n
+        if cls is BinOp:
+            a, b = go(n.a), go(n.b)
+            return n if (a is n.a and b is n.b) else BinOp(n.op, a, b, loc=n.loc)
+        changes = None
+        for name in _FIELD_NAMES.get(cls) or _field_names(cls):
+            value = getattr(n, name)
+            if isinstance(value, Node):
+                new = go(value)
+            elif isinstance(value, tuple):
+                new = tup(value)
+            else:
+                continue
+            if new is not value:
+                if changes is None:
+                    changes = {}
+                changes[name] = new
+        return _replace(n, changes) if changes else n
 
-    return rewrite(node, fn)
+    def tup(value: tuple) -> tuple:
+        new = None
+        for k, v in enumerate(value):
+            if isinstance(v, Node):
+                nv = go(v)
+            elif isinstance(v, tuple):
+                nv = tup(v)
+            else:
+                continue
+            if nv is not v:
+                if new is None:
+                    new = list(value)
+                new[k] = nv
+        return value if new is None else tuple(new)
+
+    return go(node)
+
+
+def replaced(node: Node, **changes) -> Node:
+    """`dataclasses.replace(node, **changes)` for IR nodes, without looking their fields up on
+    every call (the simplifier and the coalescing rebuild a node per loop level of a nest)."""
+    return _replace(node, changes)
 
 
 def free_vars(node) -> set:
