@@ -13,8 +13,9 @@ usage: python benchmarks/verify_scaling.py [CASES_DIR] [--repeat R] [--budget IN
 `nested_splits` (n splits that each deepen the nest: `split i<k> by 2` of an extent 2^n * T,
 so no guard) and `one_cell` (n statements that update the same cell `s[0]`, then a split of a
 loop beside them). For each n: the verdict (cold, then warm: the same program again in this
-process) and the CPU seconds; then the least-squares slope of log(warm seconds) over log(n)
-(target <= 1.2) and whether any verdict was lost (not `legal`).
+process: the best of R rounds, each round verifying every n once, R = min(--repeat, 5)) and
+the CPU seconds; then the least-squares slope of log(warm seconds) over log(n) (target <= 1.2)
+and whether any verdict was lost (not `legal`).
 """
 from __future__ import annotations
 
@@ -140,24 +141,30 @@ def families(max_n: int, repeat: int) -> int:
 
     lost = 0
     for name, make in (("nested_splits", nested_splits), ("one_cell", one_cell)):
-        ns, warm = [], []
-        print(f"{name}: {'n':>4} {'cold':>9} {'verdict':8} {'warm':>9} {'verdict':8}")
+        sizes, ns, warm = [], [], []
         n = 2
         while n <= max_n:
-            program = parse_text(make(n))
-            t = time.process_time()
-            cold_v = file_report_json(verify_program(program), "")["verdict"]
-            cold = time.process_time() - t
-            best, warm_v = float("inf"), None
-            for _ in range(repeat):
-                t = time.process_time()
-                warm_v = file_report_json(verify_program(program), "")["verdict"]
-                best = min(best, time.process_time() - t)
-            lost += (cold_v != "legal") + (warm_v != "legal")
-            print(f"{'':{len(name) + 1}} {n:>4} {cold:8.3f}s {cold_v:8} {best:8.3f}s {warm_v:8}", flush=True)
-            ns.append(math.log(n))
-            warm.append(math.log(max(best, 1e-6)))
+            sizes.append(n)
             n *= 2
+        programs = [parse_text(make(n)) for n in sizes]
+        cold = []
+        for program in programs:
+            t = time.process_time()
+            cold.append((file_report_json(verify_program(program), "")["verdict"], time.process_time() - t))
+        # warm: `repeat` rounds, each verifying every size once (a busy machine slows all sizes
+        # alike, not the one that happened to run during a burst); the best round per size
+        best, warm_v = [float("inf")] * len(sizes), [None] * len(sizes)
+        for _ in range(repeat):
+            for k, program in enumerate(programs):
+                t = time.process_time()
+                warm_v[k] = file_report_json(verify_program(program), "")["verdict"]
+                best[k] = min(best[k], time.process_time() - t)
+        print(f"{name}: {'n':>4} {'cold':>9} {'verdict':8} {'warm':>9} {'verdict':8}")
+        for n, (cold_v, cold_s), b, wv in zip(sizes, cold, best, warm_v):
+            lost += (cold_v != "legal") + (wv != "legal")
+            print(f"{'':{len(name) + 1}} {n:>4} {cold_s:8.3f}s {cold_v:8} {b:8.3f}s {wv:8}", flush=True)
+            ns.append(math.log(n))
+            warm.append(math.log(max(b, 1e-6)))
         mx, my = sum(ns) / len(ns), sum(warm) / len(warm)
         slope = sum((x - mx) * (y - my) for x, y in zip(ns, warm)) / sum((x - mx) ** 2 for x in ns)
         print(f"{'':{len(name) + 1}} log-log slope of warm seconds over n: {slope:.2f}   target <= 1.2: "
@@ -176,7 +183,7 @@ def main():
     ap.add_argument("--max-n", type=int, default=32)
     a = ap.parse_args()
     if a.families:
-        return families(a.max_n, min(a.repeat, 3))
+        return families(a.max_n, min(a.repeat, 5))
     rows = []
     head = f"{'case':34} {'verdict':8} {'symbolic':>9} {'N=16':>9} {'N=1e6':>9} {'1e6/sym':>8} {'brute16':>9} {'brute64':>9}"
     print(head)

@@ -24,123 +24,12 @@ from polyhedral import affine
 from ..core import ir
 from ..core.ir import (And, Assign, BinOp, BoolConst, Call, Cast, Cmp, FloorDiv, For, If, Int, Load,
                  Mod, Not, Or, TensorCore, Var, Where)
+# the linear forms (re-exported: other modules import them from here)
+from .linear_index import (add_linear, is_index_expr, linear_form, norm_index, render_linear,  # noqa: F401
+                           scale_linear)
 
 
 NotAffine = affine.NonAffine  # the expression or condition is outside what isl can state
-
-
-# ---------------------------------------------------------------- linear forms
-
-
-def add_linear(la: tuple, lb: tuple, sign: int = 1) -> tuple:
-    """`la + sign * lb` of two linear forms (terms: dict atom -> coef, const); zero terms go."""
-    terms = dict(la[0])
-    for k, c in lb[0].items():
-        terms[k] = terms.get(k, 0) + sign * c
-    return {k: c for k, c in terms.items() if c != 0}, la[1] + sign * lb[1]
-
-
-def scale_linear(la: tuple, k: int) -> tuple:
-    """`k * la` of a linear form (terms, const); zero terms go."""
-    return {t: c * k for t, c in la[0].items() if c * k != 0}, la[1] * k
-
-
-def linear_form(e, dyn=True):
-    """(terms: dict atom -> coef, const) for an integer index expression, or None.
-
-    With `dyn` a Load is an atom (a dynamic index); without it a Load makes `e` a scalar
-    expression, which is never rearranged (float arithmetic does not reassociate)."""
-    match e:
-        case Int(value=v):
-            return {}, v
-        case Var():
-            return {e: 1}, 0
-        case BinOp(op=("+" | "-") as op, a=a, b=b):
-            la, lb = linear_form(a, dyn), linear_form(b, dyn)
-            if la is None or lb is None:
-                return None
-            return add_linear(la, lb, 1 if op == "+" else -1)
-        case BinOp(op="*", a=a, b=b):
-            la, lb = linear_form(a, dyn), linear_form(b, dyn)
-            if la is None or lb is None:
-                return None
-            if not la[0]:
-                la, lb = lb, la
-            if not lb[0]:
-                return scale_linear(la, lb[1])
-            return {BinOp("*", render_linear(*la), render_linear(*lb)): 1}, 0
-        case FloorDiv(a=a, divisor=d):
-            la = linear_form(a, dyn)
-            if la is None:
-                return None
-            terms, const = la
-            whole = {t: c // d for t, c in terms.items() if c % d == 0}
-            rest = {t: c for t, c in terms.items() if c % d != 0}
-            if not rest:
-                return whole, const // d
-            # floor((d*A + B + k)/d) = A + floor((B + k mod d)/d) + k div d
-            inner = FloorDiv(render_linear(rest, const % d), d)
-            out = dict(whole)
-            out[inner] = out.get(inner, 0) + 1
-            return out, const // d
-        case Mod(a=a, divisor=d):
-            la = linear_form(a, dyn)
-            if la is None:
-                return None
-            terms = {t: c % d for t, c in la[0].items() if c % d != 0}
-            if not terms:
-                return {}, la[1] % d
-            return {Mod(render_linear(terms, la[1] % d), d): 1}, 0
-        case Call(fn=("min" | "max") as fn, args=(a, b)):
-            la, lb = linear_form(a, dyn), linear_form(b, dyn)
-            if la is None or lb is None:
-                return None
-            if la[0] == lb[0]:
-                pick = min if fn == "min" else max
-                return la[0], pick(la[1], lb[1])
-            return {Call(fn, (render_linear(*la), render_linear(*lb))): 1}, 0
-        case Call(fn="neg", args=(a,)):
-            la = linear_form(a, dyn)
-            return None if la is None else scale_linear(la, -1)
-        case Load(tensor=t, index=idx) if dyn:
-            return {Load(t, tuple(norm_index(x) for x in idx)): 1}, 0
-    return None
-
-
-def render_linear(terms: dict, const: int):
-    pos = [(t, c) for t, c in terms.items() if c > 0]
-    neg = [(t, c) for t, c in terms.items() if c < 0]
-    out = None
-    if not pos and neg and const != 0:  # lead with the constant: 3 - N rather than -1 * N + 3
-        out, const = Int(const), 0
-    for t, c in pos + neg:
-        mag = abs(c)
-        term = t if mag == 1 else BinOp("*", Int(mag), t)
-        if out is None:
-            out = term if c > 0 else BinOp("*", Int(-1), t) if mag == 1 else BinOp("*", Int(c), t)
-        else:
-            out = BinOp("+" if c > 0 else "-", out, term)
-    if out is None:
-        return Int(const)
-    if const > 0:
-        return BinOp("+", out, Int(const))
-    if const < 0:
-        return BinOp("-", out, Int(-const))
-    return out
-
-
-def is_index_expr(e, dyn=True) -> bool:
-    return linear_form(e, dyn) is not None
-
-
-def norm_index(e):
-    """Canonical linear form of an integer index expression (the same object if unchanged or
-    if `e` is not an index expression)."""
-    lin = linear_form(e)
-    if lin is None:
-        return e
-    out = render_linear(*lin)
-    return e if out == e else out
 
 
 # ---------------------------------------------------------------- isl conversion
@@ -204,7 +93,12 @@ class Context:
     def _entry_names(entry):
         """The names a fact mentions (None: not known, taken as every name)."""
         if entry[2] is None and entry[0] is not None:
-            entry[2] = frozenset(ir.free_vars(entry[0]))
+            c = entry[0]
+            if isinstance(c, Cmp) and isinstance(c.a, (Var, Int)) and isinstance(c.b, (Var, Int)):
+                # a loop's bound facts `lo <= v`, `v < hi` mostly: no walk
+                entry[2] = frozenset(x.name for x in (c.a, c.b) if isinstance(x, Var))
+            else:
+                entry[2] = frozenset(ir.free_vars(c))
         return entry[2]
 
     def _extended(self, iters: tuple, conds: tuple) -> "Context":
@@ -272,13 +166,14 @@ class Context:
             la, lb = linear_form(cond.a, False), linear_form(cond.b, False)
             if la is not None and lb is not None and not la[0] and not lb[0]:
                 return _CMP[cond.op](la[1], lb[1])
-        if not self._space_ok(cond):
+        names = ir.free_vars(cond)
+        if not self._known_var(names):
             return None
         try:
             text = isl_cond(cond)
         except NotAffine:
             return None
-        facts, iters = self._relevant(ir.free_vars(cond))
+        facts, iters = self._relevant(names)
         dom = _isl_set(self.params, iters, " and ".join(facts) if facts else "0 = 0")
         if dom.is_empty():
             return None  # unreachable: leave it to the caller (loops are dropped separately)
@@ -324,9 +219,15 @@ def point_dict(point: isl.Point, params: tuple, iters: tuple) -> dict:
 def fold_index(e, ctx: Context | None):
     """Normalize an index expression and fold its min/max (and floor/mod atoms) that `ctx`
     decides."""
-    e = norm_index(e)
-    if ctx is None or linear_form(e) is None:
+    if isinstance(e, (Int, Var)):  # (most loop bounds: already normal, nothing to fold)
         return e
+    lin = linear_form(e)
+    if lin is None:
+        return e
+    out = render_linear(*lin)  # norm_index(e), its linear form computed once
+    e = e if out == e else out
+    if ctx is None or all(isinstance(t, Var) for t in lin[0]):
+        return e  # (a sum of variables has no min/max/floor/mod to fold, and is normal)
 
     def fn(n):
         match n:
@@ -438,9 +339,14 @@ def fold_expr(e, ctx: Context | None):
 
 
 def _simplify_stmts(stmts: tuple, ctx: Context) -> tuple:
+    """The statements simplified: `stmts` itself when every one comes back as it was, so an
+    enclosing statement tests for change by identity, not by comparing its whole subtree
+    (that was quadratic in the depth of a nest: each loop compared everything below it)."""
     out = []
     for s in stmts:
         out.extend(_simplify_stmt(s, ctx))
+    if len(out) == len(stmts) and all(a is b for a, b in zip(out, stmts)):
+        return stmts
     return tuple(out)
 
 
@@ -448,15 +354,18 @@ def _simplify_stmt(s, ctx: Context) -> list:
     match s:
         case For(var=v, lo=lo, hi=hi, body=body):
             lo2, hi2 = fold_index(lo, ctx), fold_index(hi, ctx)
-            if ctx.decide(Cmp(">=", lo2, hi2)) is True:
+            if isinstance(lo2, Int) and isinstance(hi2, Int):  # (what decide answers for constants)
+                if lo2.value >= hi2.value:
+                    return []
+            elif ctx.decide(Cmp(">=", lo2, hi2)) is True:
                 return []
-            inner = ctx.with_loop(dataclasses.replace(s, lo=lo2, hi=hi2))
+            inner = ctx.with_loop(s if (lo2 is lo and hi2 is hi) else ir.replaced(s, lo=lo2, hi=hi2))
             body2 = _simplify_stmts(body, inner)
             if not body2:
                 return []
-            if lo2 is lo and hi2 is hi and body2 == body:
+            if lo2 is lo and hi2 is hi and body2 is body:
                 return [s]
-            return [dataclasses.replace(s, lo=lo2, hi=hi2, body=body2)]
+            return [ir.replaced(s, lo=lo2, hi=hi2, body=body2)]
         case If(cond=c, then=then, orelse=orelse):
             c2 = fold_cond(c, ctx)
             if c2 == BoolConst(True):
@@ -469,29 +378,33 @@ def _simplify_stmt(s, ctx: Context) -> list:
                 return []
             if not then2:
                 return [If(fold_cond(Not(c2), None), else2, (), loc=s.loc)]
-            if c2 is c and then2 == then and else2 == orelse:
+            if c2 is c and then2 is then and else2 is orelse:
                 return [s]
             return [If(c2, then2, else2, loc=s.loc)]
         case Assign(index=idx, value=val, provenance=prov):
             idx2 = tuple(fold_index(x, ctx) for x in idx)
             val2 = fold_expr(val, ctx)
             prov2 = tuple((n, fold_index(x, ctx)) for n, x in prov)
-            if idx2 == idx and val2 == val and prov2 == prov:
+            # the folds hand back the very object when nothing changed (else an unequal one):
+            # identity decides, without comparing whole index expressions
+            if (all(a is b for a, b in zip(idx2, idx)) and val2 is val
+                    and all(a[1] is b[1] for a, b in zip(prov2, prov))):
                 return [s]
-            return [dataclasses.replace(s, index=idx2, value=val2, provenance=prov2)]
+            return [ir.replaced(s, index=idx2, value=val2, provenance=prov2)]
         case TensorCore(fallback=fb):
             fb2 = _simplify_stmts(fb, ctx)
-            return [s if fb2 == fb else dataclasses.replace(s, fallback=fb2)]
+            return [s if fb2 is fb else ir.replaced(s, fallback=fb2)]
     return [s]
 
 
 def simplify_stmts(program: ir.Program, stmts: tuple, ctx: Context | None = None) -> tuple:
-    return _simplify_stmts(tuple(stmts), ctx or Context.of_program(program))
+    stmts = stmts if isinstance(stmts, tuple) else tuple(stmts)
+    return _simplify_stmts(stmts, ctx or Context.of_program(program))
 
 
 def simplify_kernel(program: ir.Program, kernel: ir.Kernel) -> ir.Kernel:
     """The kernel with guards folded, indices normalized and provably empty loops removed."""
     body = simplify_stmts(program, kernel.body)
-    return kernel if body == kernel.body else dataclasses.replace(kernel, body=body)
+    return kernel if body is kernel.body else dataclasses.replace(kernel, body=body)
 
 

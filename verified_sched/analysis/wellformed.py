@@ -137,8 +137,17 @@ class _Checker:
             raise _err(f"tensor '{name}' is in constant memory and cannot be written", node, self.fallback)
 
     def stmts(self, body) -> None:
+        # the enclosing loops' names and axes grow by one per loop entered (not rebuilt from
+        # every enclosing loop at every statement: quadratic in a deep nest)
+        scope = {(): ((), ())}
         for x in ir.walk_scoped(body):
-            self.stmt(x.stmt, tuple(f.var for f in x.loops), tuple(f.axis for f in x.loops))
+            loops, axes = scope[x.path[:-1]]
+            self.stmt(x.stmt, loops, axes)
+            s = x.stmt
+            if isinstance(s, ir.For):
+                scope[x.path] = (loops + (s.var,), axes + (s.axis,))
+            elif isinstance(s, (ir.If, ir.TensorCore)):
+                scope[x.path] = (loops, axes)
 
     def stmt(self, s, loops: tuple, axes: tuple) -> None:
         """Check `s` itself (what is below it comes next in `stmts`' walk)."""

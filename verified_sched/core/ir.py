@@ -37,13 +37,38 @@ def _child_fields(node: Node):
     return [(name, getattr(node, name)) for name in _field_names(type(node))]
 
 
-def _map_value(value, fn, descend):
-    if isinstance(value, Node):
-        return rewrite(value, fn, descend)
-    if isinstance(value, tuple):
-        new = tuple(_map_value(v, fn, descend) for v in value)
-        return value if all(a is b for a, b in zip(new, value)) else new
-    return value
+def _map_tuple(value: tuple, fn, descend) -> tuple:
+    """`value` with its nodes (and nested tuples) rewritten: the same tuple when none changed."""
+    new = None
+    for k, v in enumerate(value):
+        if isinstance(v, Node):
+            nv = rewrite(v, fn, descend)
+        elif isinstance(v, tuple):
+            nv = _map_tuple(v, fn, descend)
+        else:
+            continue
+        if nv is not v:
+            if new is None:
+                new = list(value)
+            new[k] = nv
+    return value if new is None else tuple(new)
+
+
+_LEAVES = frozenset((Int, Float, Var, BoolConst))  # nodes with no node below them
+_INIT_NAMES: dict = {}  # node class -> the names of its init fields (None: some field is not init)
+
+
+def _replace(node: Node, changes: dict) -> Node:
+    """`dataclasses.replace(node, **changes)` without looking the fields up on every call."""
+    cls = type(node)
+    names = _INIT_NAMES.get(cls, False)
+    if names is False:
+        fields = dataclasses.fields(cls)
+        names = _INIT_NAMES[cls] = (tuple(f.name for f in fields) if all(f.init for f in fields) else None)
+    if names is None:
+        return dataclasses.replace(node, **changes)
+    kwargs = {n: changes[n] if n in changes else getattr(node, n) for n in names}
+    return cls(**kwargs)
 
 
 def rewrite(node: Node, fn: Callable[[Node], Optional[Node]],
@@ -55,14 +80,36 @@ def rewrite(node: Node, fn: Callable[[Node], Optional[Node]],
     `descend` (a pre-order hook, asked before any child is visited) returns False to leave
     everything below a node as it is; `fn` is still applied to the node itself.
     """
+    cls = type(node)
+    if cls in _LEAVES:  # nothing below them: only `fn` (and the hook) to ask
+        if descend is not None:
+            descend(node)
+        out = fn(node)
+        return node if out is None else out
+    if cls is BinOp and (descend is None or descend(node)):  # the commonest inner node
+        a, b = node.a, node.b
+        a2 = rewrite(a, fn, descend) if isinstance(a, Node) else a
+        b2 = rewrite(b, fn, descend) if isinstance(b, Node) else b
+        if a2 is not a or b2 is not b:
+            node = BinOp(node.op, a2, b2, loc=node.loc)
+        out = fn(node)
+        return node if out is None else out
     if descend is None or descend(node):
-        changes = {}
-        for name, value in _child_fields(node):
-            new = _map_value(value, fn, descend)
+        changes = None
+        for name in _FIELD_NAMES.get(cls) or _field_names(cls):
+            value = getattr(node, name)
+            if isinstance(value, Node):
+                new = rewrite(value, fn, descend)
+            elif isinstance(value, tuple):
+                new = _map_tuple(value, fn, descend)
+            else:
+                continue
             if new is not value:
+                if changes is None:
+                    changes = {}
                 changes[name] = new
         if changes:
-            node = dataclasses.replace(node, **changes)
+            node = _replace(node, changes)
     out = fn(node)
     return node if out is None else out
 
@@ -113,38 +160,84 @@ def walk_scoped(body: tuple, descend: Optional[Callable[[Scoped], bool]] = None,
     of its fallback (`core`). `descend(scoped) -> False` skips what is below a statement (it
     is asked after the statement was yielded, so a consumer may decide it there).
     """
-    for i, s in enumerate(body):
+    # iterative (a stack of statement lists with the next index in each): a statement d loops
+    # deep costs O(1), not d generator resumptions as nested `yield from` did
+    stack = [(body, 0, path, loops, guards, core, field)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        stmts, i, path, loops, guards, core, field = pop()
+        if i >= len(stmts):
+            continue
+        push((stmts, i + 1, path, loops, guards, core, field))  # the statements after this one
+        s = stmts[i]
         p = path + ((field, i),)
         here = Scoped(s, p, loops, guards, core)
         yield here
         if descend is not None and not descend(here):
             continue
-        match s:
+        match s:  # pushed last, walked first: then before orelse
             case For():
-                yield from walk_scoped(s.body, descend, path=p, loops=loops + (s,), guards=guards,
-                                       core=core)
+                push((s.body, 0, p, loops + (s,), guards, core, "body"))
             case If(cond=c):
-                yield from walk_scoped(s.then, descend, path=p, loops=loops, guards=guards + (c,),
-                                       core=core, field="then")
-                yield from walk_scoped(s.orelse, descend, path=p, loops=loops,
-                                       guards=guards + (Not(c),), core=core, field="orelse")
+                push((s.orelse, 0, p, loops, guards + (Not(c),), core, "orelse"))
+                push((s.then, 0, p, loops, guards + (c,), core, "then"))
             case TensorCore():
-                yield from walk_scoped(s.fallback, descend, path=p, loops=loops, guards=guards,
-                                       core=s, field="fallback")
+                push((s.fallback, 0, p, loops, guards, s, "fallback"))
 
 
 def substitute(node: Node, mapping: dict) -> Node:
     """Replace Var(name) by mapping[name] everywhere below `node` (loop-bound names included
-    only where they appear as Var)."""
+    only where they appear as Var). `rewrite` with a function that replaces the variables,
+    without calling it at every other node."""
     if not mapping:
         return node
 
-    def fn(n):
-        if isinstance(n, Var) and n.name in mapping:
-            return mapping[n.name]
-        return None
+    def go(n):
+        cls = type(n)
+        if cls is Var:
+            return mapping.get(n.name, n)
+        if cls in _LEAVES:
+            return n
+        if cls is BinOp:
+            a, b = go(n.a), go(n.b)
+            return n if (a is n.a and b is n.b) else BinOp(n.op, a, b, loc=n.loc)
+        changes = None
+        for name in _FIELD_NAMES.get(cls) or _field_names(cls):
+            value = getattr(n, name)
+            if isinstance(value, Node):
+                new = go(value)
+            elif isinstance(value, tuple):
+                new = tup(value)
+            else:
+                continue
+            if new is not value:
+                if changes is None:
+                    changes = {}
+                changes[name] = new
+        return _replace(n, changes) if changes else n
 
-    return rewrite(node, fn)
+    def tup(value: tuple) -> tuple:
+        new = None
+        for k, v in enumerate(value):
+            if isinstance(v, Node):
+                nv = go(v)
+            elif isinstance(v, tuple):
+                nv = tup(v)
+            else:
+                continue
+            if nv is not v:
+                if new is None:
+                    new = list(value)
+                new[k] = nv
+        return value if new is None else tuple(new)
+
+    return go(node)
+
+
+def replaced(node: Node, **changes) -> Node:
+    """`dataclasses.replace(node, **changes)` for IR nodes, without looking their fields up on
+    every call (the simplifier and the coalescing rebuild a node per loop level of a nest)."""
+    return _replace(node, changes)
 
 
 def free_vars(node) -> set:

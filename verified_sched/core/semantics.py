@@ -26,6 +26,7 @@ linear forms, isl, z3) is an `expr_mapper.ExprMapper` with one method per row
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable, Optional
 
 from .ir_nodes import BinOp, Call, Cast, Cmp, Float, FloorDiv, Int, Load, Mod, Node, Var, Where
@@ -100,9 +101,10 @@ class Row:
 
         return EV[self.name]
 
-    @property
+    @cached_property
     def method(self) -> str:
-        """The method every translator defines for this row (`ExprMapper.map_row` calls it)."""
+        """The method every translator defines for this row (`ExprMapper.map_row` calls it, at
+        every node: formatted once per row)."""
         return f"{self.kind}_{self.name}"
 
 

@@ -145,10 +145,33 @@ def used_names(program: ir.Program, kernel: Kernel) -> set:
     return names
 
 
+def _declared_names(program: ir.Program, kernel: Kernel) -> set:
+    """`used_names` read off the statements alone (params, tensors, kernels, loop variables,
+    tensor-core lanes): the same set for a well-formed kernel, where every variable is a
+    parameter or an enclosing loop's (analysis/wellformed.py), without walking every
+    expression node of a deep nest at every op."""
+    names = set(program.params) | {t.name for t in program.tensors}
+    names |= {k.name for k in program.kernels}
+    stack = list(kernel.body)
+    while stack:
+        s = stack.pop()
+        if isinstance(s, For):
+            names.add(s.var)
+            stack.extend(s.body)
+        elif isinstance(s, If):
+            stack.extend(s.then)
+            stack.extend(s.orelse)
+        elif isinstance(s, TensorCore):
+            names.add(s.lane)
+            stack.extend(s.fallback)
+    return names
+
+
 def check_fresh(program, kernel, names, op, arg: str, reusable=()) -> None:
     """ScheduleError unless every name is an identifier, unused in the kernel (a name in
-    `reusable`, the loop being replaced, may be taken again) and distinct from the others."""
-    used = used_names(program, kernel) - set(reusable)
+    `reusable`, the loop being replaced, may be taken again) and distinct from the others.
+    `kernel` is the op's input, well formed (parsed, or checked after the op before)."""
+    used = _declared_names(program, kernel) - set(reusable)
     seen = set()
     for n in names:
         if not n.isidentifier():

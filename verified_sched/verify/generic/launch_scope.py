@@ -46,7 +46,10 @@ def _accesses(program: ir.Program, stmt) -> tuple:
 def crossing(program: ir.Program, kernel_name: str) -> list:
     """Shared/local tensors written in one top-level statement and read in another, either of
     them with hardware loops (sorted names)."""
-    parts = [_accesses(program, s) for s in program.kernel(kernel_name).body]
+    body = program.kernel(kernel_name).body
+    if len(body) < 2:  # one top-level statement: no other to cross into (no walk per op)
+        return []
+    parts = [_accesses(program, s) for s in body]
     out = set()
     for i, (hw_i, w_i, _) in enumerate(parts):
         for j, (hw_j, _, r_j) in enumerate(parts):

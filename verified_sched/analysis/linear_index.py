@@ -1,0 +1,132 @@
+"""Linear forms of integer index expressions: `c1*a1 + ... + k` as (terms: dict atom -> coef,
+const), the simplifier's canonical index form (analysis/simplify.py re-exports these names).
+Atoms are variables and the parts outside linear arithmetic (products of two symbols,
+floor/mod, min/max, reads), each with its own inside in canonical form.
+"""
+from __future__ import annotations
+
+from ..core.ir import BinOp, Call, FloorDiv, Int, Load, Mod, Var
+
+
+def add_linear(la: tuple, lb: tuple, sign: int = 1) -> tuple:
+    """`la + sign * lb` of two linear forms (terms: dict atom -> coef, const); zero terms go."""
+    terms = dict(la[0])
+    for k, c in lb[0].items():
+        terms[k] = terms.get(k, 0) + sign * c
+    return {k: c for k, c in terms.items() if c != 0}, la[1] + sign * lb[1]
+
+
+def scale_linear(la: tuple, k: int) -> tuple:
+    """`k * la` of a linear form (terms, const); zero terms go."""
+    return {t: c * k for t, c in la[0].items() if c * k != 0}, la[1] * k
+
+
+def _add_into(la: tuple, lb: tuple, sign: int) -> tuple:
+    """`add_linear` reusing `la`'s terms dict (a form linear_form just built for its caller
+    alone): a left-deep sum of k terms costs O(k), not O(k^2) dict copies."""
+    terms = la[0]
+    for k, c in lb[0].items():
+        v = terms.get(k, 0) + sign * c
+        if v:
+            terms[k] = v
+        else:
+            terms.pop(k, None)
+    return terms, la[1] + sign * lb[1]
+
+
+def linear_form(e, dyn=True):
+    """(terms: dict atom -> coef, const) for an integer index expression, or None.
+
+    With `dyn` a Load is an atom (a dynamic index); without it a Load makes `e` a scalar
+    expression, which is never rearranged (float arithmetic does not reassociate)."""
+    match e:
+        case Int(value=v):
+            return {}, v
+        case Var():
+            return {e: 1}, 0
+        case BinOp(op=("+" | "-") as op, a=a, b=b):
+            la, lb = linear_form(a, dyn), linear_form(b, dyn)
+            if la is None or lb is None:
+                return None
+            return _add_into(la, lb, 1 if op == "+" else -1)
+        case BinOp(op="*", a=a, b=b):
+            la, lb = linear_form(a, dyn), linear_form(b, dyn)
+            if la is None or lb is None:
+                return None
+            if not la[0]:
+                la, lb = lb, la
+            if not lb[0]:
+                return scale_linear(la, lb[1])
+            return {BinOp("*", render_linear(*la), render_linear(*lb)): 1}, 0
+        case FloorDiv(a=a, divisor=d):
+            la = linear_form(a, dyn)
+            if la is None:
+                return None
+            terms, const = la
+            whole = {t: c // d for t, c in terms.items() if c % d == 0}
+            rest = {t: c for t, c in terms.items() if c % d != 0}
+            if not rest:
+                return whole, const // d
+            # floor((d*A + B + k)/d) = A + floor((B + k mod d)/d) + k div d
+            inner = FloorDiv(render_linear(rest, const % d), d)
+            out = dict(whole)
+            out[inner] = out.get(inner, 0) + 1
+            return out, const // d
+        case Mod(a=a, divisor=d):
+            la = linear_form(a, dyn)
+            if la is None:
+                return None
+            terms = {t: c % d for t, c in la[0].items() if c % d != 0}
+            if not terms:
+                return {}, la[1] % d
+            return {Mod(render_linear(terms, la[1] % d), d): 1}, 0
+        case Call(fn=("min" | "max") as fn, args=(a, b)):
+            la, lb = linear_form(a, dyn), linear_form(b, dyn)
+            if la is None or lb is None:
+                return None
+            if la[0] == lb[0]:
+                pick = min if fn == "min" else max
+                return la[0], pick(la[1], lb[1])
+            return {Call(fn, (render_linear(*la), render_linear(*lb))): 1}, 0
+        case Call(fn="neg", args=(a,)):
+            la = linear_form(a, dyn)
+            return None if la is None else scale_linear(la, -1)
+        case Load(tensor=t, index=idx) if dyn:
+            return {Load(t, tuple(norm_index(x) for x in idx)): 1}, 0
+    return None
+
+
+def render_linear(terms: dict, const: int):
+    pos = [(t, c) for t, c in terms.items() if c > 0]
+    neg = [(t, c) for t, c in terms.items() if c < 0]
+    out = None
+    if not pos and neg and const != 0:  # lead with the constant: 3 - N rather than -1 * N + 3
+        out, const = Int(const), 0
+    for t, c in pos + neg:
+        mag = abs(c)
+        term = t if mag == 1 else BinOp("*", Int(mag), t)
+        if out is None:
+            out = term if c > 0 else BinOp("*", Int(-1), t) if mag == 1 else BinOp("*", Int(c), t)
+        else:
+            out = BinOp("+" if c > 0 else "-", out, term)
+    if out is None:
+        return Int(const)
+    if const > 0:
+        return BinOp("+", out, Int(const))
+    if const < 0:
+        return BinOp("-", out, Int(-const))
+    return out
+
+
+def is_index_expr(e, dyn=True) -> bool:
+    return linear_form(e, dyn) is not None
+
+
+def norm_index(e):
+    """Canonical linear form of an integer index expression (the same object if unchanged or
+    if `e` is not an index expression)."""
+    lin = linear_form(e)
+    if lin is None:
+        return e
+    out = render_linear(*lin)
+    return e if out == e else out
