@@ -14,8 +14,10 @@ Input ranges for `exactness`: the file's `inputs a, b int in [-8, 8]` or
 `inputs a in [-1, 1] grid 1/16` lines (Program.inputs).
 
 The op's folder:
-  record.py    the record (`Winograd`, no arguments)
+  record.py    the record (`Winograd`: `winograd`, or `winograd block` for the blocked form)
   apply.py     recognition of the sites and the rewrite (`apply`, `rewrite_kernel`)
+  blocked.py   the blocked form (one row of tiles at a time) and how the proofs see it
+  names.py     fresh names of the minted tensors, loops and statement ids
   isl_text.py  IR -> isl text with prefixed names (through polyhedral.affine)
   proofs.py    the goals: profile, coverage, in_bounds, and per site the ones below
   identity.py  the transform identity per tile position (z3 over the reals)
@@ -52,7 +54,7 @@ def obligations(ctx) -> list:
 
     ranges = declared_ranges(ctx.before)
     return winograd_goals(ctx.before, ctx.after, ctx.kernel, ctx.profile, ctx.timeout, ranges,
-                          "" if ranges else NO_RANGES)
+                          "" if ranges else NO_RANGES, getattr(ctx.op, "block", False))
 
 
 def exact_at(program, kernel: str, sizes: dict, inputs: str) -> bool:

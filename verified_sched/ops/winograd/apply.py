@@ -30,6 +30,8 @@ from fractions import Fraction
 from ...core import ir
 from ..common import get_kernel
 from .isl_text import implied
+from .blocked import block_site
+from .names import Names
 
 BT = ((1, 0, -1, 0), (0, 1, 1, 0), (0, -1, 1, 0), (0, 1, 0, -1))
 G = ((Fraction(1), Fraction(0), Fraction(0)),
@@ -90,6 +92,8 @@ class Minted:
     U: str
     V: str
     M: str
+    row: str | None = None  # `winograd block`: the row loop's variable (blocked.py), else None
+    W: str | None = None  # `winograd block`: the weight copy (blocked.py), else None
 
 
 # ---------------------------------------------------------------- recognition
@@ -311,33 +315,10 @@ def _ident_prov(loop_specs):
     return tuple((v, ir.Var(v)) for v, _, _ in loop_specs)
 
 
-class _Names:
-    """Fresh names against everything the program already uses."""
-
-    def __init__(self, program: ir.Program, kernel: ir.Kernel):
-        self.taken = {p if isinstance(p, str) else p.name for p in program.params}
-        self.taken |= {t.name for t in program.tensors} | {k.name for k in program.kernels}
-        self.taken |= {n.var for n in ir.walk(kernel.body) if isinstance(n, ir.For)}
-        nums = [int(n.sid[1:]) for n in ir.walk(kernel.body)
-                if isinstance(n, ir.Assign) and n.sid[:1] == "S" and n.sid[1:].isdigit()]
-        self.next_sid = max(nums, default=-1) + 1
-
-    def fresh(self, base: str) -> str:
-        name, n = base, 2
-        while name in self.taken:
-            name, n = f"{base}_{n}", n + 1
-        self.taken.add(name)
-        return name
-
-    def sid(self) -> str:
-        self.next_sid += 1
-        return f"S{self.next_sid - 1}"
-
-
 # ---------------------------------------------------------------- minting
 
 
-def _mint(program, site: Site, names: _Names):
+def _mint(program, site: Site, names: Names):
     """(statements, roles, tensors) replacing one site."""
     ext = {lp.var: lp.hi for lp in site.loops}
     oh_ext, ow_ext = ext[site.o[0]], ext[site.o[1]]
@@ -430,7 +411,7 @@ def _mint(program, site: Site, names: _Names):
     return stmts, tuple(roles), tensors, (U, V, M)
 
 
-def _axis_loops(roles, site: Site, names: _Names, tags: tuple, ext: dict, tiles: tuple):
+def _axis_loops(roles, site: Site, names: Names, tags: tuple, ext: dict, tiles: tuple):
     """Loops over a tensor's non-fixed axes in its order (batch axes, the two tile axes, a
     channel), and the env mapping their roles to the new iterators."""
     specs, env = [], {}
@@ -450,7 +431,7 @@ def _axis_loops(roles, site: Site, names: _Names, tags: tuple, ext: dict, tiles:
     return specs, env
 
 
-def _strip(site: Site, names: _Names, w: int, role: str):
+def _strip(site: Site, names: Names, w: int, role: str):
     """The direct nest on the last row (w = 0) or the last column without the corner (w = 1)."""
     suffix = "_r" if w == 0 else "_c"
     ren = {lp.var: names.fresh(lp.var + suffix) for lp in site.loops}
@@ -470,14 +451,14 @@ def _strip(site: Site, names: _Names, w: int, role: str):
     return _nest(specs, [new])
 
 
-def rewrite_kernel(program: ir.Program, kernel_name: str):
+def rewrite_kernel(program: ir.Program, kernel_name: str, block: bool = False):
     """(new program, [Minted], reasons). The program is returned unchanged (same object) when
-    there is no site."""
+    there is no site. `block`: the blocked form (blocked.py)."""
     kernel = program.kernel(kernel_name)
     sites, reasons = find_sites(program, kernel_name)
     if not sites:
         return program, [], reasons
-    names = _Names(program, kernel)
+    names = Names(program, kernel)
     body, minted, new_tensors = [], [], []
     by_pos = {s.position: s for s in sites}
     for i, stmt in enumerate(kernel.body):
@@ -485,7 +466,10 @@ def rewrite_kernel(program: ir.Program, kernel_name: str):
             body.append(stmt)
             continue
         stmts, roles, tensors, (U, V, M) = _mint(program, by_pos[i], names)
-        minted.append(Minted(by_pos[i], len(body), roles, U, V, M))
+        row = bt = None
+        if block:
+            stmts, roles, tensors, row, bt = block_site(program, by_pos[i], stmts, roles, tensors, (U, V, M), names)
+        minted.append(Minted(by_pos[i], len(body), roles, U, V, M, row, bt))
         body += stmts
         new_tensors += tensors
     out = program.with_kernel(dataclasses.replace(kernel, body=tuple(body)))
@@ -497,4 +481,4 @@ def rewrite_kernel(program: ir.Program, kernel_name: str):
 def apply(program: ir.Program, kernel_name: str, op) -> ir.Program:
     """The program with every eligible nest of the kernel rewritten (identity if none)."""
     get_kernel(program, kernel_name, op)
-    return rewrite_kernel(program, kernel_name)[0]
+    return rewrite_kernel(program, kernel_name, op.block)[0]

@@ -11,6 +11,7 @@ from ...core import ir
 from ...core.counterexample import Counterexample
 from ...core.obligations import Decided, Goal, Z3Implies, formal_statement
 from .apply import Minted
+from .blocked import from_copy, full_index, order_problem, u_channels
 
 
 def instances(stmt, loops=(), guards=()):
@@ -96,12 +97,15 @@ def _transform_terms(region: dict, m: Minted):
         b = {v: (lo, hi) for v, lo, hi in loops}
         ranges.append((nest, {("tile", r[1]) if r[0] in ("win", "out") else r: b.get(getattr(e, "name", None))
                               for r, e in pairs}))
+    if m.row is not None and (why := order_problem(region.get("block"), region, m)):
+        raise _Shape(why)
     for st, loops, _ in instances(region["U"]):
         xi, nu = _const(st.index[0]), _const(st.index[1])
-        oc, ic = st.index[2], st.index[3]
+        oc, ic = u_channels(m, st.index)
         record("U", loops, [(("oc",), oc), (("ic",), ic)])
 
         def gleaf(ld, oc=oc, ic=ic):
+            ld = from_copy(m, ld)  # a blocked site reads the weights through their copy (copy_problem)
             env = roles_env(m.site.b_roles, ld.index)
             if ld.tensor != site.b or env.get(("oc",)) != oc or env.get(("ic",)) != ic:
                 raise _Shape(f"unexpected read {ld.tensor} in the kernel transform")
@@ -110,7 +114,7 @@ def _transform_terms(region: dict, m: Minted):
     for st, loops, _ in instances(region["V"]):
         xi, nu = _const(st.index[0]), _const(st.index[1])
         vroles = [r for r in site.a_roles if r[0] != "fixed"]
-        venv = dict(zip(vroles, st.index[2:]))
+        venv = dict(zip(vroles, full_index(m, st.tensor, st.index)[2:]))
         record("V", loops, list(venv.items()))
 
         def aleaf(ld, venv=venv):
@@ -137,18 +141,24 @@ def _transform_terms(region: dict, m: Minted):
     if set(ops) != {m.U, m.V} or cst.tensor != m.M:
         raise _Shape("the contraction does not multiply V by U into M")
     vl, ul = ops[m.V], ops[m.U]
-    if not (cst.index[:2] == vl.index[:2] == ul.index[:2]) or [lp[0] for lp in cloops[:2]] != \
-            [x.name for x in cst.index[:2] if isinstance(x, ir.Var)] or any(lp[2] != ir.Int(4) for lp in cloops[:2]):
+    # the contraction's loops: xi, nu first (also under a blocked site's row loop)
+    pos_loops = cloops[1:3] if m.row is not None else cloops[:2]
+    if not (cst.index[:2] == vl.index[:2] == ul.index[:2]) or [lp[0] for lp in pos_loops] != \
+            [x.name for x in cst.index[:2] if isinstance(x, ir.Var)] or any(lp[2] != ir.Int(4) for lp in pos_loops):
         raise _Shape("the contraction does not pair equal transform positions")
     mroles = [r for r in site.d_roles if r[0] != "fixed"]
-    menv = dict(zip(mroles, cst.index[2:]))
-    venv = dict(zip([r for r in site.a_roles if r[0] != "fixed"], vl.index[2:]))
-    red = cloops[-1][0]
+    menv = dict(zip(mroles, full_index(m, cst.tensor, cst.index)[2:]))
+    venv = dict(zip([r for r in site.a_roles if r[0] != "fixed"], full_index(m, vl.tensor, vl.index)[2:]))
+    u_oc, u_ic = u_channels(m, ul.index)
+    if not isinstance(u_ic, ir.Var) or u_ic.name not in [lp[0] for lp in cloops]:
+        raise _Shape("the contraction does not read U at a reduction loop")
+    red = u_ic.name
+    red_loop = next(lp for lp in cloops if lp[0] == red)
     link = [(menv[("out", w)], venv[("win", w)]) for w in range(2)]
     link += [(menv[r], venv[r]) for r in mroles if r[0] == "batch"]
-    link += [(menv[("oc",)], ul.index[2]), (ir.Var(red), ul.index[3]), (ir.Var(red), venv[("ic",)])]
+    link += [(menv[("oc",)], u_oc), (ir.Var(red), u_ic), (ir.Var(red), venv[("ic",)])]
     record("contraction", cloops, list(menv.items()) + [(("ic",), ir.Var(red))])
-    if cloops[-1][1:] != (ir.Int(0), site.extent(site.ic)):
+    if red_loop[1:] != (ir.Int(0), site.extent(site.ic)):
         raise _Shape("the contraction does not reduce over every reduction channel")
     if any(x != y for x, y in link) or any(ir.Var(red) == e for e in cst.index):
         raise _Shape("the contraction's operands are not linked to the same tile and channels")
@@ -171,7 +181,7 @@ def _transform_terms(region: dict, m: Minted):
         record("inverse", loops, list(zip(mroles, want)))
 
         def mleaf(ld, want=want):
-            if ld.tensor != m.M or list(ld.index[2:]) != want:
+            if ld.tensor != m.M or list(full_index(m, ld.tensor, ld.index)[2:]) != want:
                 raise _Shape(f"the inverse transform reads {ld.tensor} off its own tile")
             k = (_const(ld.index[0]), _const(ld.index[1]))
             return U[k] * V[k]

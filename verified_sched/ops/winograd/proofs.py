@@ -30,7 +30,9 @@ from ...core.counterexample import Cell, Counterexample, Instance
 from ...core.obligations import AllOf, Decided, Goal, IslEmpty, Procedure, formal_statement
 from . import isl_text as wi
 from .apply import Minted, rewrite_kernel
+from .blocked import region as blocked_region
 from .exact import exactness_goal
+from .independence import blocked_goals
 from .identity import identity_goals, instances
 
 
@@ -247,30 +249,31 @@ def reads_in_direct_set(before: ir.Program, after: ir.Program, region: list, m: 
 
 
 def site_goals(before: ir.Program, after: ir.Program, region: list, m: Minted, profile: str | None,
-               timeout: float = budget.DEFAULT_TIMEOUT, note: str = "") -> list:
-    """The goals of one site (`region`: its minted statements as (role, statement) pairs):
-    profile (its message followed by `note`), coverage, in_bounds (accesses, then the read
-    set) and the transform identity per tile position."""
+               timeout: float = budget.DEFAULT_TIMEOUT, note: str = "", block=None) -> list:
+    """The goals of one site (`region`: its minted statements as (role, statement) pairs,
+    blocked.region's for a blocked site, whose row loop is `block`): profile (its message
+    followed by `note`), coverage, in_bounds (accesses, then the read set) and the transform
+    identity per tile position."""
     prof = profile_decided(profile)
     prof.message += note
     return [Goal("profile", formal_statement(profile_decided), prof),
             Goal("coverage", formal_statement(coverage), coverage(before, after, region, m)),
             Goal("in_bounds", formal_statement(accesses_in_bounds), accesses_in_bounds(after, region)),
             Goal("in_bounds", formal_statement(reads_in_direct_set), reads_in_direct_set(before, after, region, m)),
-            *identity_goals(dict(region), m, timeout)]
+            *identity_goals({**dict(region), "block": block}, m, timeout)]
 
 
 def winograd_goals(before: ir.Program, after: ir.Program, kernel: str, profile: str | None = None,
-                   timeout: float = budget.DEFAULT_TIMEOUT, ranges=None, note: str = "") -> list:
+                   timeout: float = budget.DEFAULT_TIMEOUT, ranges=None, note: str = "", block: bool = False) -> list:
     """Every goal of one `winograd` op (obligations.Goal records, decided by
     `verified_sched.verify.discharge`). Building them recomputes the rewrite of `before` (isl: the
     output extents' lower bound) and states each site's goals on it.
 
     `profile`: the active one (None: the after program's); `ranges`: the declared input
     ranges (exact.InputRange list) or None; with none declared there is no exactness goal.
-    `note` follows the message of each site's `profile` goal.
+    `note` follows the message of each site's `profile` goal; `block`: the op's (blocked form).
     """
-    expect, minted, reasons = rewrite_kernel(before, kernel)
+    expect, minted, reasons = rewrite_kernel(before, kernel, block)
     if expect.kernel(kernel) != after.kernel(kernel):
         return [Goal("precondition", "the kernel after the op is the winograd rewrite of the kernel before it",
                      Decided("unknown", "the kernel after the op is not the winograd rewrite of the kernel before it",
@@ -282,9 +285,11 @@ def winograd_goals(before: ir.Program, after: ir.Program, kernel: str, profile: 
     out = []
     body = after.kernel(kernel).body
     for m in minted:
-        region = [(role, body[m.start + i]) for i, role in enumerate(m.roles)]
+        region, block_stmt = blocked_region(m, body)
         out += site_goals(before, after, region, m, profile if profile is not None else after.profile, timeout,
-                          note)
+                          note, block_stmt)
+        if m.row is not None:  # the blocked form's weight copy and vectorized loops
+            out += blocked_goals(after, region, m, list(body[m.start:m.start + len(m.roles)]))
         if ranges:
             out.append(exactness_goal(before, after, kernel, m, ranges, timeout))
     return out

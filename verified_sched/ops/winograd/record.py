@@ -1,14 +1,17 @@
-"""The `winograd` op's record (no arguments): its syntax is the keyword alone."""
+"""The `winograd` op's record: the keyword alone, or `winograd block` (the blocked form,
+ops/winograd/blocked.py: the input transform, the contraction and the output transform run
+one row of tiles at a time, so V and M hold one row of tiles)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Optional
 
 from ...core.errors import Loc
-from ...core.op_syntax import OpRecord, Syntax, loc_field
+from ...core.op_syntax import OPTIONS, Option, OpRecord, Syntax, loc_field
 
 
 @dataclass(frozen=True)
 class Winograd(OpRecord):
-    SYNTAX = Syntax("winograd")
+    SYNTAX = Syntax("winograd", (OPTIONS,), (Option("block", "flag"),))
+    block: bool = False
     loc: Optional[Loc] = loc_field()
