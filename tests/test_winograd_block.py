@@ -191,3 +191,15 @@ def test_partial_weight_copy_is_not_proved():
     reg, _ = region(m, tuple(body))
     res = answer(copy_decided(q, reg, m))
     assert res.status == "unknown" and "every cell" in res.message
+
+
+def test_exactness_of_blocked_form_counts_the_row_loop_once():
+    """Regression: M is zeroed in every iteration of the row loop, so the row loop is no
+    reduction loop of M's partial sums (it was counted, refuting exactness at OH=228)."""
+    from verified_sched.verify.driver import verify_program
+
+    src = conv_source(inputs="a, b int in [-8, 8]", constraints="C <= 64")
+    reports = verify_program(parse_text(src.replace("  winograd\n", "  winograd block\n")))
+    exact = [o for o in reports[-1].obligations if o.kind == "exactness"]
+    assert reports[-1].verdict == "legal" and [o.status for o in exact] == ["proved"]
+    assert "C <= 809" in exact[0].message

@@ -112,6 +112,7 @@ class _Analysis:
         self.extents = {}  # key -> Expr
         self.reqs = []  # (Bound, where)
         self.frozen = {}
+        self.reset = {}  # tensor -> how many loops enclose its `zero` (not counted as its reduction)
         for r in ranges:
             for t in r.tensors:
                 self.state[t] = [(None, Bound.const(r.magnitude, r.grid_exp))]
@@ -181,7 +182,7 @@ class _Analysis:
             if len(entries) != 1 or len(ir.free_vars(entries[0]) & inside) != 1:
                 raise Unknown(f"{where}: index of {st.tensor} is not one iterator per axis")
         count = Bound.const(1)
-        for v, lo, hi in loops:
+        for v, lo, hi in loops[self.reset.get(st.tensor, 0):]:  # loops around its `zero` restart it
             if v not in used:
                 count = _mul(count, self.extent(lo, hi))
         pat = tuple(e.value if isinstance(e, ir.Int) else None for e in st.index)
@@ -201,9 +202,13 @@ class _Analysis:
         match s:
             case ir.Zero(tensor=t):
                 self.state[t] = [(None, Bound.const(0))]
+                if loops:  # zeroed in every iteration of its loops (`winograd block`'s M)
+                    self.reset[t] = len(loops)
             case ir.For(var=v, lo=lo, hi=hi, body=body):
+                saved = dict(self.reset)
                 for b in body:
                     self.stmt(b, loops + ((v, lo, hi),))
+                self.reset = saved
             case ir.If(then=t, orelse=e):
                 for b in t + e:
                     self.stmt(b, loops)
