@@ -1,8 +1,10 @@
-"""winograd
+"""winograd [block]
 
 Rewrite every eligible 3x3 stride-1 convolution nest of the kernel into Winograd F(2x2, 3x3).
 A kernel without an eligible nest is left unchanged (0 sites): that is the identity, which is
-legal under any profile.
+legal under any profile. `winograd block`: the blocked form (blocked.py), one row of tiles at
+a time, its innermost channel loops vectorized; its own goals add the row loop's order, the
+weight copy and the independence of the vectorized loops.
 
 The rewrite changes the statement structure wholesale (its minted statements stand for no
 single original instance), so the generic provenance-based obligations do not apply:
@@ -17,6 +19,7 @@ The op's folder:
   record.py    the record (`Winograd`: `winograd`, or `winograd block` for the blocked form)
   apply.py     recognition of the sites and the rewrite (`apply`, `rewrite_kernel`)
   blocked.py   the blocked form (one row of tiles at a time) and how the proofs see it
+  independence.py  the blocked form's goals: its weight copy, its vectorized loops' independence
   names.py     fresh names of the minted tensors, loops and statement ids
   isl_text.py  IR -> isl text with prefixed names (through polyhedral.affine)
   proofs.py    the goals: profile, coverage, in_bounds, and per site the ones below
