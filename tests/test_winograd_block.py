@@ -203,3 +203,28 @@ def test_exactness_of_blocked_form_counts_the_row_loop_once():
     exact = [o for o in reports[-1].obligations if o.kind == "exactness"]
     assert reports[-1].verdict == "legal" and [o.status for o in exact] == ["proved"]
     assert "C <= 809" in exact[0].message
+
+
+def test_exactness_zero_under_an_if_does_not_restart_the_sums():
+    """Regression (review of the zero-in-loop rule): a `zero` under an `if` may not run in an
+    iteration, so the loops around it still count as reduction loops of the partial sums, and
+    the values before it stay possible."""
+    from fractions import Fraction
+
+    from verified_sched.ops.winograd.exact import _Analysis
+
+    prog = parse_text("params N where N >= 1\ntensor a[N] f32\ntensor m[1] f32\n"
+                      "kernel k {\n  m[0] = a[0]\n}\n")
+    r, k = ir.Var("r"), ir.Var("k")
+    acc = ir.Assign("m", (ir.Int(0),), ir.BinOp("+", ir.Load("m", (ir.Int(0),)), ir.Load("a", (k,))))
+    inner = ir.For("k", ir.Int(0), ir.Int(4), "serial", (acc,))
+
+    def bound(zero):
+        an = _Analysis(prog, [ir.InputRange(("a", "m"), Fraction(-1), Fraction(1))])
+        an.collect = True
+        an.stmt(ir.For("r", ir.Int(0), ir.Int(8), "serial", (zero, inner)))
+        return max(sum(b.d().values()) for b, _ in an.reqs)
+
+    plain = bound(ir.Zero("m"))
+    guarded = bound(ir.If(ir.Cmp("<", r, ir.Int(3)), (ir.Zero("m"),), ()))
+    assert plain < guarded  # the row loop counted only when the zero runs in every iteration

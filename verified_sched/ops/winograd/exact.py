@@ -198,8 +198,10 @@ class _Analysis:
             val = self.expr(st.value, where)
         self.state.setdefault(st.tensor, []).append((pat, val))
 
-    def stmt(self, s, loops=()) -> None:
+    def stmt(self, s, loops=(), guarded=False) -> None:
         match s:
+            case ir.Zero(tensor=t) if guarded:  # maybe not run: the values before it stay possible
+                self.state.setdefault(t, []).append((None, Bound.const(0)))
             case ir.Zero(tensor=t):
                 self.state[t] = [(None, Bound.const(0))]
                 if loops:  # zeroed in every iteration of its loops (`winograd block`'s M)
@@ -207,11 +209,11 @@ class _Analysis:
             case ir.For(var=v, lo=lo, hi=hi, body=body):
                 saved = dict(self.reset)
                 for b in body:
-                    self.stmt(b, loops + ((v, lo, hi),))
+                    self.stmt(b, loops + ((v, lo, hi),), guarded)
                 self.reset = saved
             case ir.If(then=t, orelse=e):
                 for b in t + e:
-                    self.stmt(b, loops)
+                    self.stmt(b, loops, True)
             case ir.Assign():
                 self.assign(s, loops)
             case ir.Barrier():
