@@ -89,7 +89,8 @@ def _stmt(s):
 
 
 def _inner_extent(loop) -> int | None:
-    if loop.axis in ORDERED and loop.lo == Int(0) and isinstance(loop.hi, Int) and loop.hi.value >= 1:
+    lo, hi = loop.lo, loop.hi
+    if loop.axis in ORDERED and type(lo) is Int and lo.value == 0 and type(hi) is Int and hi.value >= 1:
         return loop.hi.value
     return None
 
@@ -113,14 +114,15 @@ def _chain(top: For):
         weights.append(weights[-1] * lp.hi.value)
     weights.reverse()  # weights[j] of chain[j]; weights[0] is the product of the inner extents
     v = f"{top.var}#c"
-    rest = Var(v)
-    for lp, w in zip(chain[:-1], weights[:-1]):
-        rest = BinOp("-", rest, BinOp("*", Int(w), Var(lp.var)))
     inner = chain[-1].var
     try:  # the linear forms' own algebra: no substitution to walk (the common case)
         new_body = _Merge(chain, weights, v, names).stmts(body)
     except _Decline:  # a chain variable inside floor/mod/min/max, a read or a value: the
         # substitution itself, then the canonical forms
+        rest = Var(v)
+        for lp, w in zip(chain[:-1], weights[:-1]):
+            rest = BinOp("-", rest, BinOp("*", Int(w), Var(lp.var)))
+
         def fn(n):  # substituted and normalized in one bottom-up pass
             if isinstance(n, Var):
                 return rest if n.name == inner else None

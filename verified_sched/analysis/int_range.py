@@ -29,6 +29,7 @@ from ..core.counterexample import Counterexample, Instance
 from ..core.errors import UsageError
 from ..core.expr_mapper import ExprMapper, register
 from ..core.semantics import ROWS, integer_typed, row_of
+from .linear_index import known_form
 
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 I32 = (-(2 ** 31), 2 ** 31 - 1)
@@ -124,7 +125,36 @@ class Interval(ExprMapper):
 
 def interval(e, env: dict, where: str, prec: dict) -> tuple:
     """(lo, hi) of an int64 expression; Overflow if it or a subexpression leaves int64."""
+    if type(e) is ir.Int:  # (most loop bounds)
+        return _fit(e, e.value, e.value, where)
+    form = known_form(e)
+    if form is not None:
+        out = _sum_interval(form, env)
+        if out is not None:
+            return out
     return Interval(env, where, prec)(e)
+
+
+def _sum_interval(form: tuple, env: dict):
+    """The interval of a canonical sum of variables `c1*v1 + ... + k` (its recorded form,
+    linear_index.known_form) when every subexpression of its render surely fits int64, else
+    None (the tree walk decides and reports). Its render has only the literals |ci| (or -1, ci),
+    the products ci*vi, partial sums and k: each is at most S = |k| + sum max(|ci|, |ci|*|vi|)
+    in magnitude, so S <= INT64_MAX shows them all in int64. The interval is the one the walk
+    computes: interval sums of the terms' intervals."""
+    terms, const = form
+    lo = hi = const
+    bound = abs(const)
+    for t, c in terms.items():
+        iv = env.get(t.name)
+        if iv is None:
+            return None
+        a, b = c * iv[0], c * iv[1]
+        if a > b:
+            a, b = b, a
+        lo, hi = lo + a, hi + b
+        bound += max(abs(c), abs(a), abs(b))
+    return (lo, hi) if bound <= INT64_MAX else None
 
 
 def _is_int(e, prec: dict) -> bool:

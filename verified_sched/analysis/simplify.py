@@ -25,8 +25,8 @@ from ..core import ir
 from ..core.ir import (And, Assign, BinOp, BoolConst, Call, Cast, Cmp, FloorDiv, For, If, Int, Load,
                  Mod, Not, Or, TensorCore, Var, Where)
 # the linear forms (re-exported: other modules import them from here)
-from .linear_index import (add_linear, is_index_expr, linear_form, norm_index, render_linear,  # noqa: F401
-                           scale_linear)
+from .linear_index import (add_linear, adopt, is_index_expr, known_form, linear_form, norm_index,  # noqa: F401
+                           render_linear, scale_linear)
 
 
 NotAffine = affine.NonAffine  # the expression or condition is outside what isl can state
@@ -126,8 +126,14 @@ class Context:
         return self._extended(self.iters, (cond,))
 
     def with_loop(self, loop: For) -> "Context":
-        v = Var(loop.var)
-        return self._extended(self.iters + (loop.var,), (Cmp("<=", loop.lo, v), Cmp("<", v, loop.hi)))
+        v, lo, hi = Var(loop.var), loop.lo, loop.hi
+        ctx = self._extended(self.iters + (loop.var,), (Cmp("<=", lo, v), Cmp("<", v, hi)))
+        # the names of constant bounds' facts are known now (what `_entry_names` would find)
+        if type(lo) is Int:
+            ctx._entries[-2][2] = frozenset((loop.var,))
+        if type(hi) is Int:
+            ctx._entries[-1][2] = frozenset((loop.var,))
+        return ctx
 
     def with_iter(self, name: str) -> "Context":
         return self._extended(self.iters + (name,), ())
@@ -148,7 +154,7 @@ class Context:
             for k, e in enumerate(entries):
                 if keep[k]:
                     continue
-                fn = self._entry_names(e)
+                fn = e[2] if e[2] is not None else self._entry_names(e)
                 if fn is None or not fn or not fn.isdisjoint(names):
                     keep[k], grew = True, True
                     names |= set(self.params) | set(self.iters) if fn is None else fn
@@ -219,13 +225,13 @@ def point_dict(point: isl.Point, params: tuple, iters: tuple) -> dict:
 def fold_index(e, ctx: Context | None):
     """Normalize an index expression and fold its min/max (and floor/mod atoms) that `ctx`
     decides."""
-    if isinstance(e, (Int, Var)):  # (most loop bounds: already normal, nothing to fold)
-        return e
+    if isinstance(e, (Int, Var)) or known_form(e) is not None:
+        return e  # (most loop bounds, and canonical sums of variables: normal, nothing to fold)
     lin = linear_form(e)
     if lin is None:
         return e
     out = render_linear(*lin)  # norm_index(e), its linear form computed once
-    e = e if out == e else out
+    e = adopt(e, out) if out == e else out
     if ctx is None or all(isinstance(t, Var) for t in lin[0]):
         return e  # (a sum of variables has no min/max/floor/mod to fold, and is normal)
 

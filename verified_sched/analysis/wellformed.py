@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..core import ir
 from ..core.errors import Loc, ParseError
+from .linear_index import known_form
 
 
 def _err(msg: str, node, fallback: Loc | None = None) -> ParseError:
@@ -30,6 +31,11 @@ class _Checker:
 
     def index(self, e, names: set, what: str, dynamic: bool) -> None:
         """Check an integer index expression whose variables must lie in `names`."""
+        if type(e) is ir.Int:  # (most loop bounds)
+            return
+        form = known_form(e)  # a canonical render of a sum of variables: only its names to check
+        if form is not None and all(t.name in names for t in form[0]):
+            return
         match e:
             case ir.Int():
                 return
@@ -159,7 +165,8 @@ class _Checker:
                 if v in self.params:
                     raise _err(f"loop iterator '{v}' shadows the parameter '{v}'", s, self.fallback)
                 for b in (lo, hi):
-                    self.index(b, names, "a loop bound", dynamic=False)
+                    if type(b) is not ir.Int:  # (a literal is a valid bound)
+                        self.index(b, names, "a loop bound", dynamic=False)
                 if ir.is_hardware(axis) and lo != ir.Int(0):
                     raise _err(f"{axis} loop '{v}' must start at 0", s, self.fallback)
             case ir.Assign(tensor=t, index=index, value=value):
