@@ -46,11 +46,30 @@ def coalesce_kernel(kernel: ir.Kernel, serial_only: bool = False) -> ir.Kernel:
     nothing changes; with `serial_only`, also when the kernel has a hardware loop or a
     barrier anywhere). A coalesced loop is named `<outer>#c`: no identifier has a `#`, so it
     takes no name the kernel uses (nested chains start at distinct loops)."""
-    if serial_only and any(isinstance(s, ir.Barrier) or (isinstance(s, For) and ir.is_hardware(s.axis))
-                           for s in _statements(kernel.body)):
+    if serial_only and _hardware_or_barrier(kernel.body):
         return kernel
     body = _stmts(kernel.body)
     return kernel if body is kernel.body else dataclasses.replace(kernel, body=body)
+
+
+def _hardware_or_barrier(stmts: tuple) -> bool:
+    """Whether a barrier or a hardware loop is anywhere below `stmts` (one call per walk)."""
+    stack = list(stmts)
+    while stack:
+        s = stack.pop()
+        match s:
+            case ir.Barrier():
+                return True
+            case For(axis=axis, body=b):
+                if axis in ir.HW_AXES:
+                    return True
+                stack.extend(b)
+            case ir.If(then=t, orelse=e):
+                stack.extend(t)
+                stack.extend(e)
+            case TensorCore(fallback=fb):
+                stack.extend(fb)
+    return False
 
 
 def _statements(stmts: tuple):

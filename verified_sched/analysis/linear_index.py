@@ -5,6 +5,8 @@ floor/mod, min/max, reads), each with its own inside in canonical form.
 """
 from __future__ import annotations
 
+import operator
+
 from ..core.ir import BinOp, Call, FloorDiv, Int, Load, Mod, Var
 
 # Canonical renders of sums of variables, remembered by identity: id(node) -> (node, terms,
@@ -16,6 +18,8 @@ from ..core.ir import BinOp, Call, FloorDiv, Int, Load, Mod, Var
 # its id from being reused; the oldest entries go first past `_FORMS_SIZE`.
 _FORMS: dict = {}
 _FORMS_SIZE = 4096
+_VAR_ONLY = {Var}
+_NAME = operator.attrgetter("name")
 STATS = {"form_hits": 0, "form_walks": 0}  # cached forms read back, forms computed (tests count work)
 
 
@@ -152,7 +156,7 @@ def render_linear(terms: dict, const: int):
         out = BinOp("+", out, Int(const))
     elif const < 0:
         out = BinOp("-", out, Int(-const))
-    if type(out) is BinOp and all(type(t) is Var for t in terms):
+    if type(out) is BinOp and set(map(type, terms)) == _VAR_ONLY:
         _remember(out, pos + neg, c0)
     return out
 
@@ -168,7 +172,7 @@ def substitute_form(e, mapping: dict):
     if hit is None or hit[0] is not e:
         return None
     terms, const = hit[1], hit[2]
-    if not any(t.name in mapping for t in terms):
+    if mapping.keys().isdisjoint(map(_NAME, terms)):
         return e
     acc: dict = {}
     for t, k in terms.items():

@@ -15,6 +15,7 @@ used as context, which only makes the context weaker (sound).
 from __future__ import annotations
 
 import dataclasses
+import operator
 from functools import lru_cache
 
 from polyhedral.lazy_isl import isl
@@ -127,12 +128,14 @@ class Context:
 
     def with_loop(self, loop: For) -> "Context":
         v, lo, hi = Var(loop.var), loop.lo, loop.hi
-        ctx = self._extended(self.iters + (loop.var,), (Cmp("<=", lo, v), Cmp("<", v, hi)))
+        iters = self.iters + (loop.var,)
+        # (`_extended` of the two bound facts, built in place: one per loop level of a nest)
+        ctx = object.__new__(Context)
+        ctx.params, ctx.iters, ctx.exact = self.params, iters, self.exact
         # the names of constant bounds' facts are known now (what `_entry_names` would find)
-        if type(lo) is Int:
-            ctx._entries[-2][2] = frozenset((loop.var,))
-        if type(hi) is Int:
-            ctx._entries[-1][2] = frozenset((loop.var,))
+        ctx._entries = self._entries + (
+            [Cmp("<=", lo, v), iters, frozenset((loop.var,)) if type(lo) is Int else None, _PENDING],
+            [Cmp("<", v, hi), iters, frozenset((loop.var,)) if type(hi) is Int else None, _PENDING])
         return ctx
 
     def with_iter(self, name: str) -> "Context":
@@ -351,7 +354,7 @@ def _simplify_stmts(stmts: tuple, ctx: Context) -> tuple:
     out = []
     for s in stmts:
         out.extend(_simplify_stmt(s, ctx))
-    if len(out) == len(stmts) and all(a is b for a, b in zip(out, stmts)):
+    if len(out) == len(stmts) and all(map(operator.is_, out, stmts)):
         return stmts
     return tuple(out)
 

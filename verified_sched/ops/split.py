@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 from dataclasses import dataclass
 from typing import Optional
 
@@ -192,9 +193,11 @@ def tail_body(program, op: Split, var: str, body: tuple, n, lo=None, divides: bo
     wrap each leaf in it)."""
     i, p, new = lane_index(op, n, lo)
     b = substitute_body(body, {var: i})
+    if divides and op.tail in ("guard", "predicate", "predicate_stores"):
+        return b
     match op.tail:
         case "guard" | "predicate" | "predicate_stores":
-            return b if divides else common.guard_leaves(b, p)
+            return common.guard_leaves(b, p)
         case "round_up" | "shift_inward":
             return b
         case "predicate_loads":
@@ -204,6 +207,9 @@ def tail_body(program, op: Split, var: str, body: tuple, n, lo=None, divides: bo
         case "shift_inward_and_blend":
             return _blend(b, new)
     raise error(op, f"tail '{op.tail}': unknown")
+
+
+_NAME = operator.attrgetter("name")
 
 
 def substitute_body(stmts: tuple, mapping: dict) -> tuple:
@@ -223,7 +229,7 @@ def substitute_body(stmts: tuple, mapping: dict) -> tuple:
         form = known_form(e)
         if form is None:
             return ir.substitute(e, mapping)
-        key = (form[1], tuple((t.name, c) for t, c in form[0].items()))
+        key = (form[1], tuple(map(_NAME, form[0])), tuple(form[0].values()))
         out = shared.get(key)
         if out is None:
             out = substitute_form(e, mapping)
@@ -259,8 +265,8 @@ def substitute_body(stmts: tuple, mapping: dict) -> tuple:
         return ir.substitute(s, mapping)
 
     def stmts_(ss: tuple) -> tuple:
-        new = tuple(stmt(s) for s in ss)
-        return ss if all(a is b for a, b in zip(new, ss)) else new
+        new = tuple([stmt(s) for s in ss])
+        return ss if all(map(operator.is_, new, ss)) else new
 
     return stmts_(stmts)
 
