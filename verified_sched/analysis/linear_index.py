@@ -20,7 +20,6 @@ _FORMS: dict = {}
 _FORMS_SIZE = 4096
 _VAR_ONLY = {Var}
 _NAME = operator.attrgetter("name")
-STATS = {"form_hits": 0, "form_walks": 0}  # cached forms read back, forms computed (tests count work)
 
 
 def known_form(e):
@@ -34,7 +33,10 @@ def known_form(e):
 
 def _remember(node, items: list, const: int) -> None:
     if len(_FORMS) >= _FORMS_SIZE:
-        del _FORMS[next(iter(_FORMS))]
+        try:  # (the oldest entry; another thread may have taken it first)
+            _FORMS.pop(next(iter(_FORMS)), None)
+        except (StopIteration, RuntimeError):
+            pass
     _FORMS[id(node)] = (node, items if isinstance(items, dict) else dict(items), const)
 
 
@@ -72,9 +74,7 @@ def linear_form(e, dyn=True):
     expression, which is never rearranged (float arithmetic does not reassociate)."""
     hit = _FORMS.get(id(e))
     if hit is not None and hit[0] is e:
-        STATS["form_hits"] += 1
         return dict(hit[1]), hit[2]
-    STATS["form_walks"] += 1
     return _form(e, dyn)
 
 
@@ -216,6 +216,6 @@ def adopt(e, out):
     recorded for `e` (callers hand back `e` itself when it is already canonical)."""
     hit = _FORMS.get(id(out))
     if hit is not None and hit[0] is out and e is not out:
-        del _FORMS[id(out)]
+        _FORMS.pop(id(out), None)
         _remember(e, hit[1], hit[2])
     return e

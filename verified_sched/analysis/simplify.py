@@ -362,7 +362,8 @@ def _simplify_stmts(stmts: tuple, ctx: Context) -> tuple:
 def _simplify_stmt(s, ctx: Context) -> list:
     match s:
         case For(var=v, lo=lo, hi=hi, body=body):
-            lo2, hi2 = fold_index(lo, ctx), fold_index(hi, ctx)
+            lo2 = lo if type(lo) is Int else fold_index(lo, ctx)  # (a literal is normal)
+            hi2 = hi if type(hi) is Int else fold_index(hi, ctx)
             if isinstance(lo2, Int) and isinstance(hi2, Int):  # (what decide answers for constants)
                 if lo2.value >= hi2.value:
                     return []

@@ -250,7 +250,9 @@ def substitute_body(stmts: tuple, mapping: dict) -> tuple:
     def stmt(s):
         match s:
             case For(lo=lo, hi=hi, body=b):
-                lo2, hi2, b2 = index(lo), index(hi), stmts_(b)
+                lo2 = lo if type(lo) is Int else index(lo)
+                hi2 = hi if type(hi) is Int else index(hi)
+                b2 = stmts_(b)
                 return s if (lo2 is lo and hi2 is hi and b2 is b) else ir.replaced(s, lo=lo2, hi=hi2, body=b2)
             case If(cond=c, then=t, orelse=e):
                 c2, t2, e2 = ir.substitute(c, mapping), stmts_(t), stmts_(e)
