@@ -46,11 +46,30 @@ def coalesce_kernel(kernel: ir.Kernel, serial_only: bool = False) -> ir.Kernel:
     nothing changes; with `serial_only`, also when the kernel has a hardware loop or a
     barrier anywhere). A coalesced loop is named `<outer>#c`: no identifier has a `#`, so it
     takes no name the kernel uses (nested chains start at distinct loops)."""
-    if serial_only and any(isinstance(s, ir.Barrier) or (isinstance(s, For) and ir.is_hardware(s.axis))
-                           for s in _statements(kernel.body)):
+    if serial_only and _hardware_or_barrier(kernel.body):
         return kernel
     body = _stmts(kernel.body)
     return kernel if body is kernel.body else dataclasses.replace(kernel, body=body)
+
+
+def _hardware_or_barrier(stmts: tuple) -> bool:
+    """Whether a barrier or a hardware loop is anywhere below `stmts` (one call per walk)."""
+    stack = list(stmts)
+    while stack:
+        s = stack.pop()
+        match s:
+            case ir.Barrier():
+                return True
+            case For(axis=axis, body=b):
+                if axis in ir.HW_AXES:
+                    return True
+                stack.extend(b)
+            case ir.If(then=t, orelse=e):
+                stack.extend(t)
+                stack.extend(e)
+            case TensorCore(fallback=fb):
+                stack.extend(fb)
+    return False
 
 
 def _statements(stmts: tuple):
@@ -89,7 +108,8 @@ def _stmt(s):
 
 
 def _inner_extent(loop) -> int | None:
-    if loop.axis in ORDERED and loop.lo == Int(0) and isinstance(loop.hi, Int) and loop.hi.value >= 1:
+    lo, hi = loop.lo, loop.hi
+    if loop.axis in ORDERED and type(lo) is Int and lo.value == 0 and type(hi) is Int and hi.value >= 1:
         return loop.hi.value
     return None
 
@@ -113,14 +133,15 @@ def _chain(top: For):
         weights.append(weights[-1] * lp.hi.value)
     weights.reverse()  # weights[j] of chain[j]; weights[0] is the product of the inner extents
     v = f"{top.var}#c"
-    rest = Var(v)
-    for lp, w in zip(chain[:-1], weights[:-1]):
-        rest = BinOp("-", rest, BinOp("*", Int(w), Var(lp.var)))
     inner = chain[-1].var
     try:  # the linear forms' own algebra: no substitution to walk (the common case)
         new_body = _Merge(chain, weights, v, names).stmts(body)
     except _Decline:  # a chain variable inside floor/mod/min/max, a read or a value: the
         # substitution itself, then the canonical forms
+        rest = Var(v)
+        for lp, w in zip(chain[:-1], weights[:-1]):
+            rest = BinOp("-", rest, BinOp("*", Int(w), Var(lp.var)))
+
         def fn(n):  # substituted and normalized in one bottom-up pass
             if isinstance(n, Var):
                 return rest if n.name == inner else None

@@ -29,6 +29,7 @@ from ..core.counterexample import Counterexample, Instance
 from ..core.errors import UsageError
 from ..core.expr_mapper import ExprMapper, register
 from ..core.semantics import ROWS, integer_typed, row_of
+from .linear_index import known_form
 
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 I32 = (-(2 ** 31), 2 ** 31 - 1)
@@ -124,7 +125,36 @@ class Interval(ExprMapper):
 
 def interval(e, env: dict, where: str, prec: dict) -> tuple:
     """(lo, hi) of an int64 expression; Overflow if it or a subexpression leaves int64."""
+    if type(e) is ir.Int:  # (most loop bounds)
+        return _fit(e, e.value, e.value, where)
+    form = known_form(e)
+    if form is not None:
+        out = _sum_interval(form, env)
+        if out is not None:
+            return out
     return Interval(env, where, prec)(e)
+
+
+def _sum_interval(form: tuple, env: dict):
+    """The interval of a canonical sum of variables `c1*v1 + ... + k` (its recorded form,
+    linear_index.known_form) when every subexpression of its render surely fits int64, else
+    None (the tree walk decides and reports). Its render has only the literals |ci| (or -1, ci),
+    the products ci*vi, partial sums and k: each is at most S = |k| + sum max(|ci|, |ci|*|vi|)
+    in magnitude, so S <= INT64_MAX shows them all in int64. The interval is the one the walk
+    computes: interval sums of the terms' intervals."""
+    terms, const = form
+    lo = hi = const
+    bound = abs(const)
+    for t, c in terms.items():
+        iv = env.get(t.name)
+        if iv is None:
+            return None
+        a, b = c * iv[0], c * iv[1]
+        if a > b:
+            a, b = b, a
+        lo, hi = lo + a, hi + b
+        bound += max(abs(c), abs(a), abs(b))
+    return (lo, hi) if bound <= INT64_MAX else None
 
 
 def _is_int(e, prec: dict) -> bool:
@@ -178,31 +208,33 @@ def condition(c, env: dict, where: str, prec: dict) -> None:
             condition(a, env, where, prec)
 
 
-def _walk(stmts, env: dict, kernel: str, prec: dict) -> None:
-    envs = {(): env}  # path of a statement -> the intervals of the iterators enclosing it
-    runs = {}  # path of a loop -> whether its body may run
-
-    def descend(x) -> bool:
-        return runs.get(x.path, True)
-
-    for x in ir.walk_scoped(stmts, descend):
-        s, here = x.stmt, envs[x.path[:-1]]
-        match s:
-            case ir.For(var=v, lo=lo, hi=hi):
-                where = f"kernel {kernel}: the bounds of loop {v}"
-                a, b = interval(lo, here, where, prec), interval(hi, here, where, prec)
-                runs[x.path] = a[0] <= b[1] - 1  # else the body never runs
-                envs[x.path] = {**here, v: (a[0], b[1] - 1)}
-            case ir.If(cond=c):
-                condition(c, here, f"kernel {kernel}: a condition", prec)
-                envs[x.path] = here
-            case ir.Assign(tensor=t, index=index, value=val):
-                where = f"kernel {kernel}: an assignment to {t}"
-                for i in index:
-                    interval(i, here, where, prec)
-                value(val, here, where, prec)
-            case ir.TensorCore():
-                envs[x.path] = here
+def _walk(stmts, here: dict, kernel: str, prec: dict) -> None:
+    """Every statement below `stmts` in pre-order (the order of `ir.walk_scoped`: a statement,
+    then what is below it; an if's then branch before its else branch), `here` holding the
+    intervals of the iterators enclosing them; the body of a loop that never runs is skipped.
+    One call per statement list (a deep nest is walked once, no record per statement)."""
+    for s in stmts:
+        t = type(s)
+        if t is ir.For:
+            v, lo, hi = s.var, s.lo, s.hi
+            where = f"kernel {kernel}: the bounds of loop {v}"
+            a = (lo.value, lo.value) if type(lo) is ir.Int and INT64_MIN <= lo.value <= INT64_MAX \
+                else interval(lo, here, where, prec)
+            b = (hi.value, hi.value) if type(hi) is ir.Int and INT64_MIN <= hi.value <= INT64_MAX \
+                else interval(hi, here, where, prec)
+            if a[0] <= b[1] - 1:  # else the body never runs
+                _walk(s.body, {**here, v: (a[0], b[1] - 1)}, kernel, prec)
+        elif t is ir.If:
+            condition(s.cond, here, f"kernel {kernel}: a condition", prec)
+            _walk(s.then, here, kernel, prec)
+            _walk(s.orelse, here, kernel, prec)
+        elif t is ir.Assign:
+            where = f"kernel {kernel}: an assignment to {s.tensor}"
+            for i in s.index:
+                interval(i, here, where, prec)
+            value(s.value, here, where, prec)
+        elif t is ir.TensorCore:
+            _walk(s.fallback, here, kernel, prec)
 
 
 def _tensors(program: ir.Program, env: dict, prec: dict) -> None:

@@ -15,6 +15,7 @@ used as context, which only makes the context weaker (sound).
 from __future__ import annotations
 
 import dataclasses
+import operator
 from functools import lru_cache
 
 from polyhedral.lazy_isl import isl
@@ -25,8 +26,8 @@ from ..core import ir
 from ..core.ir import (And, Assign, BinOp, BoolConst, Call, Cast, Cmp, FloorDiv, For, If, Int, Load,
                  Mod, Not, Or, TensorCore, Var, Where)
 # the linear forms (re-exported: other modules import them from here)
-from .linear_index import (add_linear, is_index_expr, linear_form, norm_index, render_linear,  # noqa: F401
-                           scale_linear)
+from .linear_index import (add_linear, adopt, is_index_expr, known_form, linear_form, norm_index,  # noqa: F401
+                           render_linear, scale_linear)
 
 
 NotAffine = affine.NonAffine  # the expression or condition is outside what isl can state
@@ -126,8 +127,16 @@ class Context:
         return self._extended(self.iters, (cond,))
 
     def with_loop(self, loop: For) -> "Context":
-        v = Var(loop.var)
-        return self._extended(self.iters + (loop.var,), (Cmp("<=", loop.lo, v), Cmp("<", v, loop.hi)))
+        v, lo, hi = Var(loop.var), loop.lo, loop.hi
+        iters = self.iters + (loop.var,)
+        # (`_extended` of the two bound facts, built in place: one per loop level of a nest)
+        ctx = object.__new__(Context)
+        ctx.params, ctx.iters, ctx.exact = self.params, iters, self.exact
+        # the names of constant bounds' facts are known now (what `_entry_names` would find)
+        ctx._entries = self._entries + (
+            [Cmp("<=", lo, v), iters, frozenset((loop.var,)) if type(lo) is Int else None, _PENDING],
+            [Cmp("<", v, hi), iters, frozenset((loop.var,)) if type(hi) is Int else None, _PENDING])
+        return ctx
 
     def with_iter(self, name: str) -> "Context":
         return self._extended(self.iters + (name,), ())
@@ -148,7 +157,7 @@ class Context:
             for k, e in enumerate(entries):
                 if keep[k]:
                     continue
-                fn = self._entry_names(e)
+                fn = e[2] if e[2] is not None else self._entry_names(e)
                 if fn is None or not fn or not fn.isdisjoint(names):
                     keep[k], grew = True, True
                     names |= set(self.params) | set(self.iters) if fn is None else fn
@@ -219,13 +228,13 @@ def point_dict(point: isl.Point, params: tuple, iters: tuple) -> dict:
 def fold_index(e, ctx: Context | None):
     """Normalize an index expression and fold its min/max (and floor/mod atoms) that `ctx`
     decides."""
-    if isinstance(e, (Int, Var)):  # (most loop bounds: already normal, nothing to fold)
-        return e
+    if isinstance(e, (Int, Var)) or known_form(e) is not None:
+        return e  # (most loop bounds, and canonical sums of variables: normal, nothing to fold)
     lin = linear_form(e)
     if lin is None:
         return e
     out = render_linear(*lin)  # norm_index(e), its linear form computed once
-    e = e if out == e else out
+    e = adopt(e, out) if out == e else out
     if ctx is None or all(isinstance(t, Var) for t in lin[0]):
         return e  # (a sum of variables has no min/max/floor/mod to fold, and is normal)
 
@@ -345,7 +354,7 @@ def _simplify_stmts(stmts: tuple, ctx: Context) -> tuple:
     out = []
     for s in stmts:
         out.extend(_simplify_stmt(s, ctx))
-    if len(out) == len(stmts) and all(a is b for a, b in zip(out, stmts)):
+    if len(out) == len(stmts) and all(map(operator.is_, out, stmts)):
         return stmts
     return tuple(out)
 
@@ -353,7 +362,8 @@ def _simplify_stmts(stmts: tuple, ctx: Context) -> tuple:
 def _simplify_stmt(s, ctx: Context) -> list:
     match s:
         case For(var=v, lo=lo, hi=hi, body=body):
-            lo2, hi2 = fold_index(lo, ctx), fold_index(hi, ctx)
+            lo2 = lo if type(lo) is Int else fold_index(lo, ctx)  # (a literal is normal)
+            hi2 = hi if type(hi) is Int else fold_index(hi, ctx)
             if isinstance(lo2, Int) and isinstance(hi2, Int):  # (what decide answers for constants)
                 if lo2.value >= hi2.value:
                     return []

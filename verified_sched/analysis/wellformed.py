@@ -10,8 +10,14 @@ unary minus, and (in tensor indices only) reads of i32 tensors: dynamic indices.
 """
 from __future__ import annotations
 
+import operator
+
 from ..core import ir
 from ..core.errors import Loc, ParseError
+from .linear_index import known_form
+
+
+_NAME = operator.attrgetter("name")
 
 
 def _err(msg: str, node, fallback: Loc | None = None) -> ParseError:
@@ -30,6 +36,11 @@ class _Checker:
 
     def index(self, e, names: set, what: str, dynamic: bool) -> None:
         """Check an integer index expression whose variables must lie in `names`."""
+        if type(e) is ir.Int:  # (most loop bounds)
+            return
+        form = known_form(e)  # a canonical render of a sum of variables: only its names to check
+        if form is not None and names.issuperset(map(_NAME, form[0])):
+            return
         match e:
             case ir.Int():
                 return
@@ -136,22 +147,29 @@ class _Checker:
         if tensor.memory == "constant":
             raise _err(f"tensor '{name}' is in constant memory and cannot be written", node, self.fallback)
 
-    def stmts(self, body) -> None:
-        # the enclosing loops' names and axes grow by one per loop entered (not rebuilt from
-        # every enclosing loop at every statement: quadratic in a deep nest)
-        scope = {(): ((), ())}
-        for x in ir.walk_scoped(body):
-            loops, axes = scope[x.path[:-1]]
-            self.stmt(x.stmt, loops, axes)
-            s = x.stmt
-            if isinstance(s, ir.For):
-                scope[x.path] = (loops + (s.var,), axes + (s.axis,))
-            elif isinstance(s, (ir.If, ir.TensorCore)):
-                scope[x.path] = (loops, axes)
+    def stmts(self, body, loops: tuple = (), axes: tuple = (), names: set | None = None) -> None:
+        """Check every statement below `body`, pre-order (the order of `ir.walk_scoped`: a
+        statement, then what is below it; an if's then branch before its else branch; a
+        tensor-core block's fallback), with the enclosing loops' names and axes, which grow
+        by one per loop entered (one call per statement: a deep nest is walked once)."""
+        if names is None:
+            names = self.params | set(loops)
+        for s in body:
+            self.stmt(s, loops, axes, names)
+            t = type(s)
+            if t is ir.For:
+                self.stmts(s.body, loops + (s.var,), axes + (s.axis,), names | {s.var})
+            elif t is ir.If:
+                self.stmts(s.then, loops, axes, names)
+                self.stmts(s.orelse, loops, axes, names)
+            elif t is ir.TensorCore:
+                self.stmts(s.fallback, loops, axes, names)
 
-    def stmt(self, s, loops: tuple, axes: tuple) -> None:
-        """Check `s` itself (what is below it comes next in `stmts`' walk)."""
-        names = self.params | set(loops)
+    def stmt(self, s, loops: tuple, axes: tuple, names: set | None = None) -> None:
+        """Check `s` itself (what is below it comes next in `stmts`' walk); `names`: the
+        parameters and `loops`."""
+        if names is None:
+            names = self.params | set(loops)
         match s:
             case ir.For(var=v, lo=lo, hi=hi, axis=axis):
                 if v in loops:
@@ -159,7 +177,8 @@ class _Checker:
                 if v in self.params:
                     raise _err(f"loop iterator '{v}' shadows the parameter '{v}'", s, self.fallback)
                 for b in (lo, hi):
-                    self.index(b, names, "a loop bound", dynamic=False)
+                    if type(b) is not ir.Int:  # (a literal is a valid bound)
+                        self.index(b, names, "a loop bound", dynamic=False)
                 if ir.is_hardware(axis) and lo != ir.Int(0):
                     raise _err(f"{axis} loop '{v}' must start at 0", s, self.fallback)
             case ir.Assign(tensor=t, index=index, value=value):

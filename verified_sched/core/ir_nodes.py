@@ -450,3 +450,36 @@ class Program(Node):
         else:
             ts = self.tensors + (tensor,)
         return dataclasses.replace(self, tensors=ts)
+
+
+# ---------------------------------------------------------------- hashes, computed once per node
+
+
+def _cached_hash(cls) -> None:
+    """Give a frozen node class a hash computed once per object (the dataclass hash walks the
+    whole subtree at every call: `ops/apply_memo` keys the program by value at every op, and
+    a subtree the op did not touch, or one shared by a store, its loads and its provenance,
+    keeps the hash it had). The hash is kept in the object's `__dict__` as `_hash`, not a
+    field (equality, `repr` and `dataclasses.replace` ignore it), and is left out of pickles
+    and copies (`Node.__getstate__`): str hashes differ between processes."""
+    plain = cls.__dict__["__hash__"]
+
+    def __hash__(self):
+        d = self.__dict__
+        if "_hash" in d:
+            return d["_hash"]
+        h = d["_hash"] = plain(self)
+        return h
+
+    cls.__hash__ = __hash__
+
+
+def _node_getstate(self):
+    d = self.__dict__
+    return {k: v for k, v in d.items() if k != "_hash"} if "_hash" in d else d
+
+
+Node.__getstate__ = _node_getstate
+for _cls in (BinOp, Call, Where, Load, Cmp, For, Assign, If, TensorCore, Kernel, Program):
+    _cached_hash(_cls)
+del _cls

@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 from dataclasses import dataclass
 from typing import Optional
 
@@ -70,6 +71,7 @@ from ..core.errors import Loc
 from ..core.ir import (Assign, BinOp, Call, Cmp, Float, FloorDiv, For, If, Int, Load, Mod,
                   TensorCore, Var, Where)
 from ..core.op_syntax import OPTIONS, Field, OpRecord, Option, Outputs, Syntax, Word, invalid, loc_field, loop_field
+from ..analysis.linear_index import known_form, substitute_form
 from . import common, drawing, kernel_parts
 from .common import error
 from .spec import ALL_GENERIC, OpSpec
@@ -183,10 +185,16 @@ def lane_index(op: Split, n, lo=None) -> tuple:
     return i, Cmp("<", i, n), None
 
 
-def tail_body(program, op: Split, var: str, body: tuple, n, lo=None) -> tuple:  # n: the loop's end
-    """The body of loop `var` rendered for one lane (io, ii) under the tail strategy."""
+def tail_body(program, op: Split, var: str, body: tuple, n, lo=None, divides: bool = False) -> tuple:
+    """The body of loop `var` rendered for one lane (io, ii) under the tail strategy (`n`: the
+    loop's end). With `divides` (isl proved that F divides the extent) every lane is in range:
+    the guard `p` of guard/predicate/predicate_stores holds everywhere and is not built (the
+    simplifier would drop it, deciding it again at every leaf, after walking the whole body to
+    wrap each leaf in it)."""
     i, p, new = lane_index(op, n, lo)
-    b = common.subst(body, {var: i})
+    b = substitute_body(body, {var: i})
+    if divides and op.tail in ("guard", "predicate", "predicate_stores"):
+        return b
     match op.tail:
         case "guard" | "predicate" | "predicate_stores":
             return common.guard_leaves(b, p)
@@ -199,6 +207,70 @@ def tail_body(program, op: Split, var: str, body: tuple, n, lo=None) -> tuple:  
         case "shift_inward_and_blend":
             return _blend(b, new)
     raise error(op, f"tail '{op.tail}': unknown")
+
+
+_NAME = operator.attrgetter("name")
+
+
+def substitute_body(stmts: tuple, mapping: dict) -> tuple:
+    """`common.subst(stmts, mapping)` up to the simplifier's canonical forms: an index whose
+    canonical form is recorded (analysis/linear_index.known_form; a sum of variables) gets the
+    canonical form of its substitution directly (`substitute_form`, the same expression the
+    simplifier would make of the substituted tree, without building or walking that tree: the
+    index of n nested splits has n terms), one object for the equal indices of a store, its
+    loads and its provenance. Only in the positions the simplifier normalizes
+    with `fold_index` (stores' indices and provenance, loads' indices in values, loop bounds);
+    everything else (conditions, tensor-core blocks, scalars) is substituted as it is."""
+    shared: dict = {}  # a recorded form (by value) -> its substitution: one object for all
+
+    def index(e):
+        if type(e) is Int:
+            return e
+        form = known_form(e)
+        if form is None:
+            return ir.substitute(e, mapping)
+        key = (form[1], tuple(map(_NAME, form[0])), tuple(form[0].values()))
+        out = shared.get(key)
+        if out is None:
+            out = substitute_form(e, mapping)
+            shared[key] = out = ir.substitute(e, mapping) if out is None else out
+        return out
+
+    def fn(n):
+        if type(n) is Var:
+            return mapping.get(n.name)
+        if type(n) is Load:
+            idx = tuple(index(x) for x in n.index)
+            return None if all(a is b for a, b in zip(idx, n.index)) else ir.replaced(n, index=idx)
+        return None
+
+    def value(e):
+        return ir.rewrite(e, fn, lambda n: type(n) is not Load)
+
+    def stmt(s):
+        match s:
+            case For(lo=lo, hi=hi, body=b):
+                lo2 = lo if type(lo) is Int else index(lo)
+                hi2 = hi if type(hi) is Int else index(hi)
+                b2 = stmts_(b)
+                return s if (lo2 is lo and hi2 is hi and b2 is b) else ir.replaced(s, lo=lo2, hi=hi2, body=b2)
+            case If(cond=c, then=t, orelse=e):
+                c2, t2, e2 = ir.substitute(c, mapping), stmts_(t), stmts_(e)
+                return s if (c2 is c and t2 is t and e2 is e) else ir.replaced(s, cond=c2, then=t2, orelse=e2)
+            case Assign(index=idx, value=v, provenance=prov):
+                idx2 = tuple(index(x) for x in idx)
+                v2 = value(v)
+                prov2 = tuple((k, index(x)) for k, x in prov)
+                if all(a is b for a, b in zip(idx2, idx)) and v2 is v and all(a[1] is b[1] for a, b in zip(prov2, prov)):
+                    return s
+                return ir.replaced(s, index=idx2, value=v2, provenance=prov2)
+        return ir.substitute(s, mapping)
+
+    def stmts_(ss: tuple) -> tuple:
+        new = tuple([stmt(s) for s in ss])
+        return ss if all(map(operator.is_, new, ss)) else new
+
+    return stmts_(stmts)
 
 
 def _nest(outer, inner, lo, hi, f, axis_o, axis_i, body, loc):
@@ -221,7 +293,7 @@ def apply(program: ir.Program, kernel_name: str, op: Split) -> ir.Program:
     count = FloorDiv(BinOp("+", n, Int(f - 1)), f)
     divides = ctx.decide(Cmp("==", Mod(n, f), Int(0))) is True
     nothing = divides or op.tail == "round_up"
-    body = tail_body(program, op, loop.var, loop.body, loop.hi, lo)
+    body = tail_body(program, op, loop.var, loop.body, loop.hi, lo, divides)
     if op.partition in ("auto", "never") or (nothing and op.partition != "always"):
         new = (_nest(op.outer, op.inner, Int(0), count, f, loop.axis, "serial", body, loop.loc),)
     elif nothing:
