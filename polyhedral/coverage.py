@@ -170,18 +170,25 @@ def value_map(model: KernelModel, st):
     return skel, _leaf_map(model, st, leaves)
 
 
-def equal_stores(model: KernelModel, any_statement: bool = False) -> isl.UnionMap:
+def equal_stores(model: KernelModel, any_statement: bool = False, sid=None) -> isl.UnionMap:
     """Pairs of instances of one idempotent statement that store equal values: their mutual
-    order never matters (the only conflicts between them are on the cell they both store)."""
+    order never matters (the only conflicts between them are on the cell they both store).
+    `sid`: only the pairs whose instances are of that statement (coverage asks for one)."""
     idem = idempotent_fn(model)
     maps = []
+    vm = {}  # statement name -> value_map, once each (asked for every pair of one sid)
+
+    def value_of(st):
+        if st.name not in vm:
+            vm[st.name] = value_map(model, st)
+        return vm[st.name]
     for s in model.stmts:
-        if not any_statement and not idem(s.sid):
+        if (sid is not None and s.sid != sid) or (not any_statement and not idem(s.sid)):
             continue
-        ks, ms = value_map(model, s)
+        ks, ms = value_of(s)
         for t in model.stmts:
             if t.sid == s.sid:
-                kt, mt = value_map(model, t)
+                kt, mt = value_of(t)
                 if ks == kt:
                     maps.append(ms.apply_range(mt.reverse()))
     return model.union_map(maps)
@@ -303,13 +310,14 @@ def _point_set(pt):
     return isl.Set.from_point(pt)
 
 
-def _rewrites_equal(after, sid, ext, bad_dom) -> bool:  # noqa: ARG001
-    """Whether every instance in `bad_dom` stores to its cell the expression some original
-    instance of the same statement stores there (then a refutation may be benign)."""
-    eq = equal_stores(after, any_statement=True)
+def _rewrites_equal(after, sid, others, bad_dom) -> bool:
+    """Whether every instance in `bad_dom` (instances of statement `sid`) stores to its cell
+    the expression some instance of `others` of the same statement stores there (then a
+    refutation may be benign). Asked of the pairs that start in `bad_dom` only: the pairs of
+    other statements, or from other instances, cannot change the answer."""
+    eq = equal_stores(after, any_statement=True, sid=sid)
     w = after.writes
-    same_cell = w.apply_range(w.reverse()).intersect(eq)
-    others = after.domain.subtract(ext)
+    same_cell = w.intersect_domain(bad_dom).apply_range(w.reverse()).intersect(eq)
     covered = same_cell.intersect_range(others).domain()
     return bad_dom.is_subset(covered)
 
@@ -334,7 +342,7 @@ def _extra_instances(after, sid, pa, extra, idempotent=lambda sid: False):
     final = we.intersect_range(observable).domain().subtract(killed_by.domain())
     pt = point_of(final)
     if pt is not None:
-        if _rewrites_equal(after, sid, ext, final):
+        if _rewrites_equal(after, sid, others, final):
             return Decided("unknown", f"{sid} runs instances with no original that store, to observable cells, "
                            "values some original instance also stores there; not validated")
         return _extra_cex(after, sid, pt, "its store to an observable cell is never overwritten")

@@ -1,0 +1,151 @@
+"""Issue 25 item 3 (the campaign's tail): coverage's extra-instance check asks isl cheaper
+questions with the same answers. `_rewrites_equal` (are the never-overwritten stores of
+instances without an original rewrites of what an original stores?) joins the writes of
+the instances in question only, over the equal-value pairs of their own statement, instead
+of every write of the kernel with every other (an isl join of the whole kernel, seconds on
+fuzz kernels of many statements). The answer (a subset test) is the same: the tests compare
+it with the old whole-kernel formula, and count the work (value maps built)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import islpy as isl
+import pytest
+
+from polyhedral import coverage as cov
+from polyhedral.model import KernelModel
+from polyhedral.order import before_on
+from verified_sched.dsl import parse_text
+from verified_sched.ops import apply_op
+from verified_sched.ops.common import pin_provenance
+
+ROOT = Path(__file__).resolve().parent
+
+# a predicated tail (extra instances add +0 / rewrite stores) and a shift_inward tail
+# (recomputed lanes store what an original stores): both reach _rewrites_equal
+TAIL = """
+params N where N >= 1
+tensor x[N + 8] f32
+tensor y[N + 8] f32
+kernel k {
+  for i in 0 .. N {
+    y[i] = x[i] * 2.0
+  }
+  for j in 0 .. N {
+    y[j + 1] = max(y[j + 1], x[j])
+  }
+  for k in 0 .. N {
+    y[N] = x[0]
+  }
+}
+schedule k {
+  OP
+}
+"""
+
+OPS = ["split i by 4 -> io, ii tail=predicate_loads", "split i by 4 -> io, ii tail=shift_inward",
+       "split i by 3 -> io, ii tail=predicate_loads partition=serialize_edges",
+       "split j by 4 -> jo, ji tail=shift_inward", "split k by 4 -> ko, ki tail=round_up",
+       "split k by 4 -> ko, ki tail=shift_inward"]
+
+
+def _models(text: str, k: int = 0):
+    prog = parse_text(text, "t.vs")
+    kern = next(kk.name for kk in prog.kernels if prog.schedule_for(kk.name))
+    ops = prog.schedule_for(kern).ops
+    cur = prog
+    for op in ops[:k]:
+        cur = apply_op(pin_provenance(cur, kern), kern, op)
+    before = pin_provenance(cur, kern)
+    after = apply_op(before, kern, ops[k])
+    return KernelModel(before, kern, tag="B"), KernelModel(after, kern, tag="A")
+
+
+def _old_rewrites_equal(after, ext, bad_dom) -> bool:
+    """The formula before: every write of the kernel joined with every other."""
+    eq = cov.equal_stores(after, any_statement=True)
+    w = after.writes
+    same_cell = w.apply_range(w.reverse()).intersect(eq)
+    others = after.domain.subtract(ext)
+    covered = same_cell.intersect_range(others).domain()
+    return bad_dom.is_subset(covered)
+
+
+def _extra_cases(mb, ma):
+    """(sid, ext, others, final) of every statement with extra instances (as _extra_instances
+    builds them; `final` without the observable-cell restriction too, for more cases)."""
+    for sid in dict.fromkeys(s.sid for s in ma.stmts):
+        sb, sa = [s for s in mb.stmts if s.sid == sid], [s for s in ma.stmts if s.sid == sid]
+        if not sb or not sa:
+            continue
+        pb = mb.union_map(mb.prov_map(s) for s in sb)
+        pa = ma.union_map(ma.prov_map(s) for s in sa)
+        extra = pa.range().subtract(pb.range())
+        if extra.is_empty():
+            continue
+        ext = pa.intersect_range(extra).domain()
+        others = ma.domain.subtract(ext)
+        we = ma.writes.intersect_domain(ext)
+        wo = ma.writes.intersect_domain(others)
+        same_cell = we.apply_range(wo.reverse())
+        killed = same_cell.intersect(before_on(ma, same_cell)).domain()
+        for bad in (we.domain().subtract(killed), we.domain(), ext):
+            yield sid, ext, others, bad
+
+
+def _fixture_texts():
+    for p in sorted((ROOT / "fixtures" / "fuzz").glob("*predicate_loads*coverage.vs")):
+        yield p.read_text()
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_rewrites_equal_answers_as_the_whole_kernel_join(op):
+    mb, ma = _models(TAIL.replace("OP", op))
+    seen = []
+    for sid, ext, others, bad in _extra_cases(mb, ma):
+        seen.append(cov._rewrites_equal(ma, sid, others, bad))
+        assert seen[-1] == _old_rewrites_equal(ma, ext, bad), (op, sid)
+    assert seen  # the op has extra instances
+    ANSWERS.update(seen)
+
+
+ANSWERS = set()
+
+
+def test_both_answers_were_compared():
+    assert ANSWERS == {True, False}
+
+
+def test_rewrites_equal_answers_as_before_on_fuzz_fixtures():
+    n = 0
+    for text in _fixture_texts():
+        mb, ma = _models(text)
+        for sid, ext, others, bad in _extra_cases(mb, ma):
+            assert cov._rewrites_equal(ma, sid, others, bad) == _old_rewrites_equal(ma, ext, bad), sid
+            n += 1
+    assert n > 0
+
+
+def test_equal_stores_builds_each_value_map_once(monkeypatch):
+    """equal_stores asked value_map for every pair of statements of one sid (n^2 skeletons)."""
+    calls = []
+    real = cov.value_map
+    monkeypatch.setattr(cov, "value_map", lambda m, st: calls.append(st.name) or real(m, st))
+    _, ma = _models(TAIL.replace("OP", OPS[0]))
+    cov.equal_stores(ma, any_statement=True)
+    assert len(calls) == len(set(calls)) == len(ma.stmts)
+    calls.clear()
+    sid = ma.stmts[0].sid
+    cov.equal_stores(ma, any_statement=True, sid=sid)
+    assert set(calls) == {s.name for s in ma.stmts if s.sid == sid}
+
+
+def test_equal_stores_of_one_sid_is_the_part_of_every_sid():
+    _, ma = _models(TAIL.replace("OP", OPS[1]))
+    every = cov.equal_stores(ma, any_statement=True)
+    for sid in {s.sid for s in ma.stmts}:
+        names = [s.name for s in ma.stmts if s.sid == sid]
+        dom = isl.UnionSet.from_set(ma.domains[names[0]])
+        for n in names[1:]:
+            dom = dom.union(isl.UnionSet.from_set(ma.domains[n]))
+        assert cov.equal_stores(ma, any_statement=True, sid=sid).is_equal(every.intersect_domain(dom))
