@@ -16,6 +16,7 @@ from .describe import coords, instance, param_values
 from .isltools import tensor_box, kv_text, params_text, point_of
 from .model import KernelModel
 from .order import before_on
+from .bounded import bounded
 
 # ---------------------------------------------------------------- skeletons
 
@@ -345,19 +346,36 @@ def _extra_instances(after, sid, pa, extra, idempotent=lambda sid: False):
         if _rewrites_equal(after, sid, others, final):
             return Decided("unknown", f"{sid} runs instances with no original that store, to observable cells, "
                            "values some original instance also stores there; not validated")
-        return _extra_cex(after, sid, pt, "its store to an observable cell is never overwritten")
+        return _extra_cex(after, sid, coords(pt), "its store to an observable cell is never overwritten")
     seen = seen.subtract(bef.reverse())
+    if seen.is_empty():  # no read to harm (and nothing to subtract from)
+        return None
     wr = wr.intersect(bef)  # store -> later read
     kill = killed_by.apply_range(wr)
-    harmful = seen.subtract(kill)
-    pt = point_of(harmful)
-    if pt is not None:
-        return _extra_cex(after, sid, pt, "another instance may read what it stored")
+
+    def harmful_point():
+        pt = point_of(seen.subtract(kill))
+        return None if pt is None else coords(pt)
+    # the subtraction of a `kill` of hundreds of pieces can run for seconds without isl
+    # checking its abort flag: a large one runs where the deadline stops it (bounded.py)
+    at = bounded(harmful_point, _pieces(seen) * _pieces(kill) > FORK_PIECES)
+    if at is not None:
+        return _extra_cex(after, sid, at, "another instance may read what it stored")
     return None
 
 
-def _extra_cex(after, sid, pt, why):
-    p, tup = coords(pt)
+FORK_PIECES = 2000  # seen x kill basic maps past which the subtraction runs bounded (~0.2 s)
+
+
+def _pieces(u) -> int:
+    n = []
+    u.foreach_map(lambda m: n.append(m.n_basic_map()))
+    return sum(n)
+
+
+def _extra_cex(after, sid, at, why):
+    """The refutation at `at`, the (params, tuples) coordinates of a point."""
+    p, tup = at
     params = param_values(after, p)
     inst = instance(after, tup[0][0], tup[0][1], params, "after")
     insts = [inst] + ([instance(after, tup[1][0], tup[1][1], params, "after")] if len(tup) > 1 else [])

@@ -149,3 +149,85 @@ def test_equal_stores_of_one_sid_is_the_part_of_every_sid():
         for n in names[1:]:
             dom = dom.union(isl.UnionSet.from_set(ma.domains[n]))
         assert cov.equal_stores(ma, any_statement=True, sid=sid).is_equal(every.intersect_domain(dom))
+
+
+# ---------------------------------------------------------------- bounded isl calls
+
+
+def test_bounded_answers_as_the_call_in_process():
+    from polyhedral import bounded as bd
+    from verified_sched.core import budget
+
+    s = isl.Set("[n] -> { [i, j] : 0 <= i < n and 0 <= j < i and n <= 9 }")
+
+    def pt():
+        return cov.coords(s.subtract(isl.Set("[n] -> { [i, j] : j < 3 }")).sample_point())
+    here = pt()
+    n = len(bd.FORKS)
+    with budget.scope(budget.now() + 600):
+        assert bd.bounded(pt) == here
+        assert bd.bounded(pt, worth_it=False) == here
+    assert len(bd.FORKS) == n + 1  # only the call worth it forked
+    assert bd.bounded(pt) == here and len(bd.FORKS) == n + 1  # no deadline: runs here
+
+
+def test_bounded_call_stops_at_the_deadline_and_is_unknown():
+    import time
+
+    from polyhedral import bounded as bd
+    from verified_sched.core import budget
+
+    def forever():
+        time.sleep(600)
+    with budget.scope(budget.now() + 0.3):
+        with pytest.raises(isl.Error) as exc:
+            bd.bounded(forever)
+        assert budget.unknown_reason(exc.value).startswith("deadline")
+    with budget.scope(budget.now() + 600, max_operations=1000):
+        with pytest.raises(isl.Error) as exc:  # the child's quota: the parent's unknown reason
+            bd.bounded(lambda: isl.Set("[n] -> { [i, j, k] : 0 <= i, j, k < n and i + j + k = 2n }").coalesce()
+                       .compute_divs().lexmin().sample_point() if _spin() else None)
+        assert "isl operation budget exhausted" in budget.unknown_reason(exc.value)
+
+
+def _spin():
+    s = isl.Set("[n] -> { [i, j, k, l] : 0 <= i, j, k, l < n }")
+    for _ in range(10_000):
+        s = s.subtract(isl.Set("[n] -> { [i, j, k, l] : i + 2j = 3k + l + n }"))
+    return True
+
+
+PADDED = """
+params N where N >= 1
+tensor x[N + 4] f32
+tensor t[N] f32 pad(4)
+tensor y[1] f32
+kernel k {
+  for j in 0 .. N {
+    t[j] = x[j]
+  }
+  for i in 0 .. N + 4 {
+    y[0] = max(y[0], t[i])
+  }
+}
+schedule k {
+  split j by 4 -> jo, ji tail=round_up
+}
+"""
+
+
+def test_extra_instances_refutation_is_the_same_when_bounded(monkeypatch):
+    """The harmful-read check forks past FORK_PIECES; forked or not, the same refutation."""
+    from polyhedral import bounded as bd
+    from verified_sched.core import budget
+
+    mb, ma = _models(PADDED)
+    outs = []
+    for pieces in (10**9, -1):
+        monkeypatch.setattr(cov, "FORK_PIECES", pieces)
+        n = len(bd.FORKS)
+        with budget.scope(budget.now() + 600):
+            outs.append(cov.coverage(mb, ma, cov.idempotent_fn(ma)))
+        outs.append(len(bd.FORKS) - n)
+    assert outs[0] == outs[2] and outs[0].status == "refuted" and "may read" in outs[0].message, outs[0]
+    assert (outs[1], outs[3]) == (0, 1)
