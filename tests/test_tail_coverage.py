@@ -11,6 +11,8 @@ from pathlib import Path
 
 import islpy as isl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from polyhedral import coverage as cov
 from polyhedral.model import KernelModel
@@ -231,3 +233,14 @@ def test_extra_instances_refutation_is_the_same_when_bounded(monkeypatch):
         outs.append(len(bd.FORKS) - n)
     assert outs[0] == outs[2] and outs[0].status == "refuted" and "may read" in outs[0].message, outs[0]
     assert (outs[1], outs[3]) == (0, 1)
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(loop=st.sampled_from(["i", "j", "k"]), factor=st.integers(2, 5),
+       tail=st.sampled_from(["predicate_loads", "round_up", "shift_inward", "predicate_loads partition=always"]))
+def test_rewrites_equal_hypothesis_split_tails(loop, factor, tail):
+    """Random split tails of the three statements: the restricted join answers as the old one."""
+    op = f"split {loop} by {factor} -> {loop}o, {loop}i tail={tail}"
+    mb, ma = _models(TAIL.replace("OP", op))
+    for sid, ext, others, bad in _extra_cases(mb, ma):
+        assert cov._rewrites_equal(ma, sid, others, bad) == _old_rewrites_equal(ma, ext, bad), (op, sid)
