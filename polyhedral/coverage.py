@@ -348,8 +348,9 @@ def _extra_instances(after, sid, pa, extra, idempotent=lambda sid: False):
                            "values some original instance also stores there; not validated")
         return _extra_cex(after, sid, coords(pt), "its store to an observable cell is never overwritten")
     seen = seen.subtract(bef.reverse())
-    if seen.is_empty():  # no read to harm (and nothing to subtract from)
-        return None
+    n_seen = _pieces(seen)
+    if n_seen == 0:  # no read to harm; counted, not asked: an emptiness test would leave a
+        return None  # cached sample in `seen`'s pieces that the subtraction's pieces inherit
     wr = wr.intersect(bef)  # store -> later read
     kill = killed_by.apply_range(wr)
 
@@ -358,7 +359,7 @@ def _extra_instances(after, sid, pa, extra, idempotent=lambda sid: False):
         return None if pt is None else coords(pt)
     # the subtraction of a `kill` of hundreds of pieces can run for seconds without isl
     # checking its abort flag: a large one runs where the deadline stops it (bounded.py)
-    at = bounded(harmful_point, _pieces(seen) * _pieces(kill) > FORK_PIECES)
+    at = bounded(harmful_point, n_seen * _pieces(kill) > FORK_PIECES)
     if at is not None:
         return _extra_cex(after, sid, at, "another instance may read what it stored")
     return None
