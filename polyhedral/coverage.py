@@ -16,6 +16,7 @@ from .describe import coords, instance, param_values
 from .isltools import tensor_box, kv_text, params_text, point_of
 from .model import KernelModel
 from .order import before_on
+from .bounded import bounded
 
 # ---------------------------------------------------------------- skeletons
 
@@ -170,18 +171,25 @@ def value_map(model: KernelModel, st):
     return skel, _leaf_map(model, st, leaves)
 
 
-def equal_stores(model: KernelModel, any_statement: bool = False) -> isl.UnionMap:
+def equal_stores(model: KernelModel, any_statement: bool = False, sid=None) -> isl.UnionMap:
     """Pairs of instances of one idempotent statement that store equal values: their mutual
-    order never matters (the only conflicts between them are on the cell they both store)."""
+    order never matters (the only conflicts between them are on the cell they both store).
+    `sid`: only the pairs whose instances are of that statement (coverage asks for one)."""
     idem = idempotent_fn(model)
     maps = []
+    vm = {}  # statement name -> value_map, once each (asked for every pair of one sid)
+
+    def value_of(st):
+        if st.name not in vm:
+            vm[st.name] = value_map(model, st)
+        return vm[st.name]
     for s in model.stmts:
-        if not any_statement and not idem(s.sid):
+        if (sid is not None and s.sid != sid) or (not any_statement and not idem(s.sid)):
             continue
-        ks, ms = value_map(model, s)
+        ks, ms = value_of(s)
         for t in model.stmts:
             if t.sid == s.sid:
-                kt, mt = value_map(model, t)
+                kt, mt = value_of(t)
                 if ks == kt:
                     maps.append(ms.apply_range(mt.reverse()))
     return model.union_map(maps)
@@ -303,13 +311,14 @@ def _point_set(pt):
     return isl.Set.from_point(pt)
 
 
-def _rewrites_equal(after, sid, ext, bad_dom) -> bool:  # noqa: ARG001
-    """Whether every instance in `bad_dom` stores to its cell the expression some original
-    instance of the same statement stores there (then a refutation may be benign)."""
-    eq = equal_stores(after, any_statement=True)
+def _rewrites_equal(after, sid, others, bad_dom) -> bool:
+    """Whether every instance in `bad_dom` (instances of statement `sid`) stores to its cell
+    the expression some instance of `others` of the same statement stores there (then a
+    refutation may be benign). Asked of the pairs that start in `bad_dom` only: the pairs of
+    other statements, or from other instances, cannot change the answer."""
+    eq = equal_stores(after, any_statement=True, sid=sid)
     w = after.writes
-    same_cell = w.apply_range(w.reverse()).intersect(eq)
-    others = after.domain.subtract(ext)
+    same_cell = w.intersect_domain(bad_dom).apply_range(w.reverse()).intersect(eq)
     covered = same_cell.intersect_range(others).domain()
     return bad_dom.is_subset(covered)
 
@@ -334,22 +343,40 @@ def _extra_instances(after, sid, pa, extra, idempotent=lambda sid: False):
     final = we.intersect_range(observable).domain().subtract(killed_by.domain())
     pt = point_of(final)
     if pt is not None:
-        if _rewrites_equal(after, sid, ext, final):
+        if _rewrites_equal(after, sid, others, final):
             return Decided("unknown", f"{sid} runs instances with no original that store, to observable cells, "
                            "values some original instance also stores there; not validated")
-        return _extra_cex(after, sid, pt, "its store to an observable cell is never overwritten")
+        return _extra_cex(after, sid, coords(pt), "its store to an observable cell is never overwritten")
     seen = seen.subtract(bef.reverse())
+    n_seen = _pieces(seen)
+    if n_seen == 0:  # no read to harm; counted, not asked: an emptiness test would leave a
+        return None  # cached sample in `seen`'s pieces that the subtraction's pieces inherit
     wr = wr.intersect(bef)  # store -> later read
     kill = killed_by.apply_range(wr)
-    harmful = seen.subtract(kill)
-    pt = point_of(harmful)
-    if pt is not None:
-        return _extra_cex(after, sid, pt, "another instance may read what it stored")
+
+    def harmful_point():
+        pt = point_of(seen.subtract(kill))
+        return None if pt is None else coords(pt)
+    # the subtraction of a `kill` of hundreds of pieces can run for seconds without isl
+    # checking its abort flag: a large one runs where the deadline stops it (bounded.py)
+    at = bounded(harmful_point, n_seen * _pieces(kill) > FORK_PIECES)
+    if at is not None:
+        return _extra_cex(after, sid, at, "another instance may read what it stored")
     return None
 
 
-def _extra_cex(after, sid, pt, why):
-    p, tup = coords(pt)
+FORK_PIECES = 2000  # seen x kill basic maps past which the subtraction runs bounded (~0.2 s)
+
+
+def _pieces(u) -> int:
+    n = []
+    u.foreach_map(lambda m: n.append(m.n_basic_map()))
+    return sum(n)
+
+
+def _extra_cex(after, sid, at, why):
+    """The refutation at `at`, the (params, tuples) coordinates of a point."""
+    p, tup = at
     params = param_values(after, p)
     inst = instance(after, tup[0][0], tup[0][1], params, "after")
     insts = [inst] + ([instance(after, tup[1][0], tup[1][1], params, "after")] if len(tup) > 1 else [])
