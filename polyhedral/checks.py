@@ -100,20 +100,19 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
     if _kept(before, after, conf):
         # no dependence changes order even counting the pairs of stores of equal values: then
         # none does without them, and those pairs (costly to build) are not needed
-        equal = None
-        sure, may, red_rev, bef = _violations(before, after, conf)
+        equal, dep_b = None, conf
     else:
         equal = equal_stores(before)
         dep_b = conf.subtract(equal)
-        sure, may, red_rev, bef = _violations(before, after, dep_b)
+        if not _kept(before, after, dep_b):
+            # pairs the op moves into different copies of a local/shared tensor no longer
+            # interact (taken out before the violated pairs are built: they are built once)
+            from .private_copies import separated_pairs
+            apart = separated_pairs(before, after)
+            if not apart.is_empty():
+                dep_b = dep_b.subtract(apart)
+    sure, may, red_rev, bef = _violations(before, after, dep_b)
     value_based = None
-    if not (sure.is_empty() and may.is_empty() and red_rev.is_empty()):
-        # pairs the op moves into different copies of a local/shared tensor no longer interact
-        from .private_copies import separated_pairs
-        apart = separated_pairs(before, after)
-        if not apart.is_empty():
-            dep_b = dep_b.subtract(apart)
-            sure, may, red_rev, bef = _violations(before, after, dep_b)
     if not sure.is_empty():
         # memory order changes: decide on values instead (valuedeps.py; only when something
         # is violated, it needs the value flow), unless the flow is not modelled
