@@ -18,6 +18,7 @@ from verified_sched.core.obligations import Decided
 from .describe import coords, instance, instance_pair, maps_of, param_values, shared_cells
 from .isltools import tensor_box, extent_text, params_text, point_of  # noqa: F401
 from .model import HW_AXES, KernelModel
+from .kept import order_kept
 from .order import before_on
 from .race import barrier_order
 
@@ -96,23 +97,22 @@ def dependence(before: KernelModel, after: KernelModel, profile: str):
     st_red = ("reduction pairs (two instances of one accumulation on the same cell) reversed by "
               "the op are a reassociation; refused for + and * under the reproducible profile")
     conf = _ordered_conflicts(before)
-    if _mapped(before, after, conf)[2].is_empty():
+    if _kept(before, after, conf):
         # no dependence changes order even counting the pairs of stores of equal values: then
         # none does without them, and those pairs (costly to build) are not needed
-        equal = None
-        sure, may, red_rev, bef = _violations(before, after, conf)
+        equal, dep_b = None, conf
     else:
         equal = equal_stores(before)
         dep_b = conf.subtract(equal)
-        sure, may, red_rev, bef = _violations(before, after, dep_b)
+        if not _kept(before, after, dep_b):
+            # pairs the op moves into different copies of a local/shared tensor no longer
+            # interact (taken out before the violated pairs are built: they are built once)
+            from .private_copies import separated_pairs
+            apart = separated_pairs(before, after)
+            if not apart.is_empty():
+                dep_b = dep_b.subtract(apart)
+    sure, may, red_rev, bef = _violations(before, after, dep_b)
     value_based = None
-    if not (sure.is_empty() and may.is_empty() and red_rev.is_empty()):
-        # pairs the op moves into different copies of a local/shared tensor no longer interact
-        from .private_copies import separated_pairs
-        apart = separated_pairs(before, after)
-        if not apart.is_empty():
-            dep_b = dep_b.subtract(apart)
-            sure, may, red_rev, bef = _violations(before, after, dep_b)
     if not sure.is_empty():
         # memory order changes: decide on values instead (valuedeps.py; only when something
         # is violated, it needs the value flow), unless the flow is not modelled
@@ -212,8 +212,8 @@ def _ordered_conflicts(model: KernelModel) -> isl.UnionMap:
 
 def _mapped(before, after, dep_b):
     """(identity of the original instances, after provenance reversed, the pairs of `dep_b`
-    over after instances that the after order does not keep, that order on their statement
-    pairs), computed once per (models, relation) (dependence asks again for the same one)."""
+    over after instances, the after order on their statement pairs), computed once per
+    (models, relation) (dependence asks again for the same one)."""
     memo = after.__dict__.setdefault("_mapped_memo", [])
     for b, d, out in memo:
         if b is before and d is dep_b:
@@ -223,22 +223,59 @@ def _mapped(before, after, dep_b):
     d_o = dep_b.apply_domain(pb).apply_range(pb).subtract(ident)
     inv = pa.reverse()
     d_a = d_o.apply_domain(inv).apply_range(inv)
-    bef = before_on(after, d_a).union(barrier_order(after))
-    out = (ident, inv, d_a.subtract(bef), bef)
+    bar = barrier_order(after)
+    bef = before_on(after, d_a).union(bar)
+    out = (ident, inv, d_a, bef, bar)
+    memo.append((before, dep_b, out))
+    return out
+
+
+def _kept(before, after, dep_b) -> bool:
+    """Whether every pair of `dep_b` keeps its order after the op (`_violated(...)` is
+    empty), decided without mapping `dep_b` onto after instances where it can be (kept.py),
+    once per (models, relation)."""
+    memo = after.__dict__.setdefault("_kept_memo", [])
+    for b, d, out in memo:
+        if b is before and d is dep_b:
+            return out
+    kept = order_kept(before, after, dep_b)
+    if kept is None:
+        kept = _violated(before, after, dep_b).is_empty()
+    memo.append((before, dep_b, kept))
+    return kept
+
+
+def _violated(before, after, dep_b):
+    """The pairs of `dep_b` over after instances that the after order does not keep (built
+    once per (models, relation): the sets the findings sample)."""
+    memo = after.__dict__.setdefault("_violated_memo", [])
+    for b, d, out in memo:
+        if b is before and d is dep_b:
+            return out
+    _, _, d_a, bef, _ = _mapped(before, after, dep_b)
+    out = d_a.subtract(bef)
     memo.append((before, dep_b, out))
     return out
 
 
 def _violations(before, after, dep_b):
     """(sure, may) violated dependences and the reversed reduction pairs, over after instances,
-    and the after order of the pairs they relate (order.before_on)."""
-    pb = before.prov
-    ident, inv, viol, bef = _mapped(before, after, dep_b)
-    if viol.is_empty():
+    and the after order of the pairs they relate (order.before_on; None when nothing is
+    violated: no finding needs it then)."""
+    if _kept(before, after, dep_b):
         # every dependence keeps its order: nothing is violated and no reduction pair (a
-        # subset of viol) is reversed, so the before model's reductions (costly: resets
-        # between accumulations) are not needed
-        return viol, viol, viol, bef
+        # subset of the violated ones) is reversed, so neither the mapped pairs nor the
+        # before model's reductions (costly: resets between accumulations) are built; no
+        # finding is sampled, so no order is returned either
+        none = isl.UnionMap.empty(dep_b.get_space())
+        return none, none, none, None
+    pb = before.prov
+    ident, inv, d_a, bef, _ = _mapped(before, after, dep_b)
+    viol = _violated(before, after, dep_b)
+    # asked as before this relation's answer came from kept.py: isl keeps the point an
+    # emptiness test finds on the pieces it tested, and sets built from them sample it again,
+    # so the findings' counterexamples stay the points they have always been
+    viol.is_empty()
     red_b = before.reductions.intersect(dep_b)
     r_o = red_b.apply_domain(pb).apply_range(pb).subtract(ident)
     r_a = r_o.apply_domain(inv).apply_range(inv)
