@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
+from .bounded import bounded
 from .model import KernelModel
 from .valueflow import TooComplex, Unsupported, ValueFlow, read_tuple
 
@@ -141,6 +142,7 @@ class _Constraints:
 
 CLOSURE_PIECES = 32  # basic maps: the corpus's largest closure has 7
 CLOSURE_DIVS = 64  # integer divisions over all pieces: the corpus's have none
+CLOSURE_FORK_PIECES = 8  # more pieces: computed under polyhedral.bounded (the deadline holds)
 
 
 def closure_of(u: isl.UnionMap) -> tuple:
@@ -157,7 +159,17 @@ def closure_of(u: isl.UnionMap) -> tuple:
     if pieces > CLOSURE_PIECES or divs > CLOSURE_DIVS:
         raise TooComplex(f"the value flow's transitive closure is too complex for isl ({pieces} pieces, "
                          f"{divs} integer divisions)")
-    return u.transitive_closure()
+    if pieces <= CLOSURE_FORK_PIECES:
+        return u.transitive_closure()
+
+    def closure_text():
+        closure, exact = u.transitive_closure()
+        return str(closure), exact
+    # isl's closure may count no operation for many seconds, so isl_ctx_abort cannot stop it
+    # (a fuzz example's closure ran 47 s at a 5 s deadline): a large one runs where the
+    # deadline can stop it; a stopped one is an isl.Error, as an aborted isl call
+    text, exact = bounded(closure_text)
+    return isl.UnionMap.read_from_str(u.get_ctx(), text), exact
 
 
 def _mattering(m: KernelModel, f: ValueFlow) -> isl.UnionSet:
