@@ -158,3 +158,33 @@ def test_a_small_serial_refutation_is_confirmed_without_compiling(cases_dir, mon
     report = next(iter(verify_program(program, timeout=10)))
     refuted = [o for o in report.obligations if o.status == "refuted"]
     assert report.verdict == "illegal" and [o.kind for o in refuted] == ["dependence"]
+
+
+def test_stats_count_the_tail_of_examples_over_one_cpu_second():
+    from verified_sched.fuzz.stats import Stats
+
+    a, b = Stats(), Stats()
+    for cpu in (0.05, 0.1, 2.5):
+        a.add(check.Outcome("legal", [], [], cpu=cpu))
+    b.add(check.Outcome("unknown", [], [], cpu=5.0))
+    a.merge(b)
+    assert (a.examples, a.slow) == (4, 2)
+    assert a.slow_cpu == pytest.approx(7.5) and a.check_cpu == pytest.approx(7.65)
+
+
+def test_fuzz_throughput_benchmark_prints_the_tails_share():
+    import importlib.util
+    from types import SimpleNamespace
+
+    from verified_sched.fuzz.stats import Stats
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "fuzz_throughput.py"
+    spec = importlib.util.spec_from_file_location("fuzz_throughput_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    stats = Stats()
+    for cpu in (0.1, 0.1, 0.1, 3.0):
+        stats.add(check.Outcome("legal", [], [], cpu=cpu))
+    line = bench.tail_line("all ops", 1, SimpleNamespace(stats=stats, cpu=4.0))
+    # 1 of 4 examples over 1 s; 3.0 of the workers' 4.0 CPU s; the other 3: (4.0 - 3.0) / 3 each
+    assert "1 of 4 examples" in line and "(25%)" in line and "= 75%" in line and "0.333 CPU s per example" in line

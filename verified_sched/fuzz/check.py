@@ -62,6 +62,7 @@ class Outcome:
     backend_declined: int = 0  # examples the backend declined (oracle/backend.py)
     finding: Finding | None = None
     times: dict = field(default_factory=dict)
+    cpu: float = 0.0  # CPU seconds of the check, its compilers included (set by the campaign)
 
 
 def steps(program: ir.Program, kernel: str, ops) -> list:
