@@ -59,6 +59,7 @@ PARSE_STATS = {"hits": 0, "misses": 0}  # misses: entries added ("derived": thos
 # an object whose basic maps are shared, so what is handed out shares nothing with it.
 _TEMPLATES: dict = {}  # (kind, text with the tags blanked) -> (tagged names, template, positions)
 _TAGGED = re.compile(r"\b([KAB])_(\w*)(?=\[)")
+_NESTED = re.compile(r"\[[^\]]*\[")  # a tuple inside a tuple (wrapped maps): texts parsed as they come
 _TEMPLATE_NAMES = ("vs_tpl_0", "vs_tpl_1")
 
 
@@ -70,7 +71,7 @@ def _parsed(kind: str, text: str):
         return hit
     import islpy as isl
 
-    names = tuple(m.group(0) for m in _TAGGED.finditer(text))
+    names = tuple(m.group(0) for m in _TAGGED.finditer(text)) if not _NESTED.search(text) else ()
     shape = (kind, _TAGGED.sub(r"@_\2", text)) if names else None
     out = _derived(shape, names) if shape else None
     if out is None:
