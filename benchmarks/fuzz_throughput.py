@@ -31,7 +31,10 @@ Columns: `ex/s` examples per wall-clock second; `ex/s/core` that divided by the 
 the compilers they ran included: what the rate per core would be on cores nobody else uses;
 other processes on a shared machine slow the wall-clock figures, much less this one); then the share of the examples' wall time per phase. The
 load average is printed before and after: the wall-clock figures are only comparable at
-similar load.
+similar load. Below the table, the tail per configuration: the examples whose check (verify,
+compiles, runs) took over 1 CPU second, their count and share of the workers' CPU, and the
+CPU per example of all the others (the workers' CPU less the tail's checks: draw, start-up
+and imports included), which explains the ex/cpu-s figure.
 """
 from __future__ import annotations
 
@@ -47,6 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from verified_sched.fuzz.campaign import Config  # noqa: E402
 from verified_sched.fuzz.driver import Campaign  # noqa: E402
+from verified_sched.fuzz.stats import SLOW_CPU  # noqa: E402
 
 
 LOOP_OPS = ("split", "interchange", "retype", "unroll", "partition", "pad")
@@ -100,6 +104,19 @@ def _row(mix: str, workers: int, camp: Campaign, base: float, hot: Campaign | No
             f"{share['run']:>5.0f}% {len(camp.findings):>8} {rate / base:>6.2f}x")
 
 
+def tail_line(mix: str, workers: int, camp: Campaign) -> str:
+    """The tail's share: examples whose check took over SLOW_CPU CPU seconds, their count and
+    share of the workers' CPU, and the CPU per example of the rest (draw, start-up and imports
+    included: the workers' CPU less the tail's checks)."""
+    s, cpu = camp.stats, getattr(camp, "cpu", 0.0)
+    rest = s.examples - s.slow
+    share = 100 * s.slow_cpu / cpu if cpu else float("nan")
+    per = (cpu - s.slow_cpu) / rest if rest and cpu else float("nan")
+    return (f"tail ({mix}, {workers} worker{'s' if workers > 1 else ''}): {s.slow} of {s.examples} examples "
+            f"over {SLOW_CPU:g} CPU s ({100 * s.slow / max(1, s.examples):.0f}%), {s.slow_cpu:.1f} CPU s = {share:.0f}% "
+            f"of the workers' CPU; the other {rest}: {per:.3f} CPU s per example (draw, start-up included)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--examples", type=int, default=240, help="examples per configuration")
@@ -128,6 +145,8 @@ def main() -> int:
     for mix, workers, camp, hot in rows:
         base.setdefault(mix, camp.stats.examples / camp.seconds)
         print(_row(mix, workers, camp, base[mix], hot))
+    for mix, workers, camp, _ in rows:
+        print(tail_line(mix, workers, camp))
     for mix, workers, camp, _ in rows:
         if workers == 2:
             print(f"scaling 1 -> 2 workers ({mix}): {camp.stats.examples / camp.seconds / base[mix]:.2f}x")

@@ -11,6 +11,7 @@ memoized (the next call raises again).
 from __future__ import annotations
 
 import functools
+import re
 
 MEMO_ATTR = "method_memo"  # the model's attribute holding its memo
 
@@ -44,7 +45,22 @@ def memoized(fn):
 
 _PARSED: dict = {}  # (kind, text) -> isl object: shared by every model (isl objects are values)
 PARSED_LIMIT = 20_000  # entries (a few KB each); the cache starts afresh past it
-PARSE_STATS = {"hits": 0, "misses": 0}
+PARSE_STATS = {"hits": 0, "misses": 0}  # misses: entries added ("derived": those made by renaming)
+
+# The models of one check name their statements `<tag>_<sid>_<n>` with the model's tag (K, A,
+# B: model_build.py), so the before and after models and the kernel's own model state the same
+# maps under other tuple names: a third of the parses of a fuzz campaign. A text whose tagged
+# tuple names are all top-level tuple names of the parsed object is also kept as a template,
+# with those names replaced by placeholders: a text differing from it only in the tags is that
+# template with its tuple names set (microseconds, against a parse's hundreds). The template
+# is never handed out nor used, so it keeps the representation of a fresh parse (isl
+# simplifies objects in place when they are used: renaming a used object could give another
+# representation, and so another sampled counterexample); renaming copies every basic map of
+# an object whose basic maps are shared, so what is handed out shares nothing with it.
+_TEMPLATES: dict = {}  # (kind, text with the tags blanked) -> (tagged names, template, positions)
+_TAGGED = re.compile(r"\b([KAB])_(\w*)(?=\[)")
+_NESTED = re.compile(r"\[[^\]]*\[")  # a tuple inside a tuple (wrapped maps): texts parsed as they come
+_TEMPLATE_NAMES = ("vs_tpl_0", "vs_tpl_1")
 
 
 def _parsed(kind: str, text: str):
@@ -55,11 +71,65 @@ def _parsed(kind: str, text: str):
         return hit
     import islpy as isl
 
-    out = (isl.Set if kind == "set" else isl.Map)(text)  # raises on bad text (not memoized)
+    names = tuple(m.group(0) for m in _TAGGED.finditer(text)) if not _NESTED.search(text) else ()
+    shape = (kind, _TAGGED.sub(r"@_\2", text)) if names else None
+    out = _derived(shape, names) if shape else None
+    if out is None:
+        out = (isl.Set if kind == "set" else isl.Map)(text)  # raises on bad text (not memoized)
+        if shape and shape not in _TEMPLATES:
+            _keep_template(shape, names, out)
+    else:
+        PARSE_STATS["derived"] = PARSE_STATS.get("derived", 0) + 1
     PARSE_STATS["misses"] += 1
     if len(_PARSED) >= PARSED_LIMIT:
         _PARSED.clear()
+        _TEMPLATES.clear()
     _PARSED[key] = out
+    return out
+
+
+def _positions(obj) -> list:
+    """(dim_type or None for a set, name) of the object's top-level tuples."""
+    import islpy as isl
+
+    if isinstance(obj, isl.Set):
+        return [(None, obj.get_tuple_name())]
+    return [(isl.dim_type.in_, obj.get_tuple_name(isl.dim_type.in_)),
+            (isl.dim_type.out, obj.get_tuple_name(isl.dim_type.out))]
+
+
+def _renamed(obj, dt, name: str):
+    return obj.set_tuple_name(name) if dt is None else obj.set_tuple_name(dt, name)
+
+
+def _keep_template(shape, names: tuple, fresh) -> None:
+    """Keep `fresh` (just parsed, not yet handed out) as the template of `shape`, its tagged
+    tuple names replaced by placeholders, when every tagged name is a top-level tuple name."""
+    positions = _positions(fresh)
+    if not set(names) <= {n for _, n in positions}:
+        return  # a tagged name inside a nested tuple: texts of this shape are parsed
+    template, slots = fresh, []
+    for k, (dt, name) in enumerate(positions):
+        if name in names:
+            template = _renamed(template, dt, _TEMPLATE_NAMES[k])
+            slots.append((dt, name))
+    _TEMPLATES[shape] = (names, template, slots)
+
+
+def _derived(shape, names: tuple):
+    """The object of a text of `shape` with tagged names `names`, from the shape's template
+    (None when there is none or the names do not map one to one onto the template's)."""
+    entry = _TEMPLATES.get(shape)
+    if entry is None:
+        return None
+    tnames, template, slots = entry
+    mapping: dict = {}
+    for a, b in zip(tnames, names):
+        if mapping.setdefault(a, b) != b:
+            return None  # one template name would become two names
+    out = template
+    for dt, name in slots:
+        out = _renamed(out, dt, mapping[name])
     return out
 
 

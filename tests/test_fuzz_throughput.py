@@ -158,3 +158,60 @@ def test_a_small_serial_refutation_is_confirmed_without_compiling(cases_dir, mon
     report = next(iter(verify_program(program, timeout=10)))
     refuted = [o for o in report.obligations if o.status == "refuted"]
     assert report.verdict == "illegal" and [o.kind for o in refuted] == ["dependence"]
+
+
+def test_stats_count_the_tail_of_examples_over_one_cpu_second():
+    from verified_sched.fuzz.stats import Stats
+
+    a, b = Stats(), Stats()
+    for cpu in (0.05, 0.1, 2.5):
+        a.add(check.Outcome("legal", [], [], cpu=cpu))
+    b.add(check.Outcome("unknown", [], [], cpu=5.0))
+    a.merge(b)
+    assert (a.examples, a.slow) == (4, 2)
+    assert a.slow_cpu == pytest.approx(7.5) and a.check_cpu == pytest.approx(7.65)
+
+
+def test_fuzz_throughput_benchmark_prints_the_tails_share():
+    import importlib.util
+    from types import SimpleNamespace
+
+    from verified_sched.fuzz.stats import Stats
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "fuzz_throughput.py"
+    spec = importlib.util.spec_from_file_location("fuzz_throughput_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    stats = Stats()
+    for cpu in (0.1, 0.1, 0.1, 3.0):
+        stats.add(check.Outcome("legal", [], [], cpu=cpu))
+    line = bench.tail_line("all ops", 1, SimpleNamespace(stats=stats, cpu=4.0))
+    # 1 of 4 examples over 1 s; 3.0 of the workers' 4.0 CPU s; the other 3: (4.0 - 3.0) / 3 each
+    assert "1 of 4 examples" in line and "(25%)" in line and "= 75%" in line and "0.333 CPU s per example" in line
+
+
+def test_the_fuzzers_race_detector_compiles_its_emulation_at_O0(cases_dir, monkeypatch):
+    """The emulator's compile was most of a small GPU example's check (-O3: 0.25 to 0.35 s of
+    compiler CPU); without a `#pragma omp simd` the optimization level cannot change its bits."""
+    from codegen import emulate
+
+    flags_seen = []
+    real = emulate.compile_shared
+
+    def spy(source, flags, *a, **k):
+        flags_seen.append((flags, "#pragma omp simd" in source))
+        return real(source, flags, *a, **k)
+    monkeypatch.setattr(emulate, "compile_shared", spy)
+    emulate.MEMO.clear()
+    program = parse_file(cases_dir / "stage_shared_matmul.vs")
+    sizes = tuple({p: 1 for p in program.params} for _ in range(2))
+    out = check.check_example(program, program.schedules[0].kernel, sizes)
+    assert out.verdict == "legal" and out.finding is None
+    assert flags_seen and all(("-O0" in f) != simd and "-DVS_RACE=1" in f for f, simd in flags_seen)
+
+
+def test_quick_emulation_flags_keep_the_optimization_level_under_omp_simd():
+    from codegen.emulate import RACE_FLAGS, quick_flags
+
+    assert "-O0" in quick_flags(RACE_FLAGS, "void f(void) {}") and "-O3" not in quick_flags(RACE_FLAGS, "")
+    assert quick_flags(RACE_FLAGS, "#pragma omp simd\nfor (;;) {}") == RACE_FLAGS

@@ -39,3 +39,74 @@ def test_the_cache_starts_afresh_past_its_limit(monkeypatch):
     for k in range(5):
         assert memo.isl_set(f"{{ S[i] : 0 <= i < {k + 1} }}").is_equal(isl.Set(f"{{ S[i] : 0 <= i < {k + 1} }}"))
         assert len(memo._PARSED) <= 2  # noqa: SLF001
+
+
+# ---------------------------------------------------------------- texts that differ only in the model tag
+
+
+def _fresh_caches(monkeypatch):
+    monkeypatch.setattr(memo, "_PARSED", {})
+    monkeypatch.setattr(memo, "_TEMPLATES", {})
+    monkeypatch.setattr(memo, "PARSE_STATS", {"hits": 0, "misses": 0})
+
+
+def _parses(monkeypatch) -> list:
+    """Count isl's parses of map texts (the derived objects are renamed, not parsed)."""
+    seen = []
+    real = isl.Map
+
+    class Counted:
+        def __new__(cls, text):
+            seen.append(text)
+            return real(text)
+    monkeypatch.setattr(isl, "Map", Counted)
+    return seen
+
+
+def test_a_text_under_another_model_tag_is_renamed_from_a_template_not_parsed(monkeypatch):
+    _fresh_caches(monkeypatch)
+    a_text = "[N] -> { A_S0_0[i] -> B_S1_1[i + 1] : 0 <= i < N - 1 }"
+    b_text = a_text.replace("A_S0", "K_S0").replace("B_S1", "K_S1")
+    fresh_b = str(isl.Map(b_text))
+    parses = _parses(monkeypatch)
+    a = memo.isl_map(a_text)
+    b = memo.isl_map(b_text)
+    assert parses == [a_text] and memo.PARSE_STATS == {"hits": 0, "misses": 2, "derived": 1}
+    assert str(b) == fresh_b and b.get_tuple_name(isl.dim_type.in_) == "K_S0_0"
+    assert a.get_tuple_name(isl.dim_type.out) == "B_S1_1"  # the object handed out keeps its names
+
+
+def test_a_derived_object_prints_as_a_fresh_parse_whatever_was_done_with_the_first(monkeypatch):
+    """isl simplifies objects in place when they are used: the template is never handed out, so
+    what was done with the first object cannot change the representation of a derived one."""
+    _fresh_caches(monkeypatch)
+    a_text = "[N] -> { A_S0_0[i, j] -> T_x[i + j] : 0 <= i < N and 0 <= j < 4 and i + j >= 0 and i >= -3 }"
+    b_text = a_text.replace("A_S0", "B_S0")
+    a = memo.isl_map(a_text)
+    a.coalesce().detect_equalities().remove_redundancies().range().compute_divs()
+    b = memo.isl_map(b_text)
+    assert memo.PARSE_STATS["derived"] == 1 and str(b) == str(isl.Map(b_text))
+
+
+def test_sets_are_renamed_too_and_one_name_maps_to_one_name(monkeypatch):
+    _fresh_caches(monkeypatch)
+    memo.isl_set("[N] -> { A_S0_0[i] : 0 <= i < N }")
+    assert str(memo.isl_set("[N] -> { B_S0_0[i] : 0 <= i < N }")) == str(isl.Set("[N] -> { B_S0_0[i] : 0 <= i < N }"))
+    assert memo.PARSE_STATS["derived"] == 1
+    same = "[N] -> { A_S0_0[i] -> A_S0_0[i + 1] : 0 <= i < N }"
+    memo.isl_map(same)
+    for other in (same.replace("-> A_S0", "-> B_S0"), same.replace("{ A_S0", "{ B_S0")):
+        # the template's one name would become two: parsed
+        assert str(memo.isl_map(other)) == str(isl.Map(other))
+    assert memo.PARSE_STATS["derived"] == 1
+    both = same.replace("A_S0", "K_S0")
+    assert str(memo.isl_map(both)) == str(isl.Map(both)) and memo.PARSE_STATS["derived"] == 2
+
+
+def test_a_tagged_name_inside_a_nested_tuple_is_parsed(monkeypatch):
+    _fresh_caches(monkeypatch)
+    for text in ("{ [A_S0_0[i] -> T_x[i]] -> [i] : 0 <= i < 4 }",
+                 "{ A_S0_0[i] -> [A_S0_0[j] -> T_x[i]] : 0 <= i < 4 and j = i + 1 }"):  # one top-level too
+        memo.isl_map(text)
+        assert str(memo.isl_map(text.replace("A_S0", "B_S0"))) == str(isl.Map(text.replace("A_S0", "B_S0")))
+    assert "derived" not in memo.PARSE_STATS and not memo._TEMPLATES  # noqa: SLF001

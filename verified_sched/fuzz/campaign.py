@@ -125,9 +125,10 @@ def run_batch(cfg: Config, index: int, examples: int | None = None, deadline: fl
         else:
             if cfg.flight_dir:  # should this example kill the process, the driver finds it here
                 note_example(cfg.flight_dir, index, ex.sizes, text)
-            t1 = time.perf_counter()
+            t1, c1 = time.perf_counter(), _cpu()
             outcome: Outcome = check_example(ex.program, ex.kernel, ex.sizes, backend, cfg.timeout)
             outcome.times["total"] = time.perf_counter() - t1
+            outcome.cpu = _cpu() - c1
             if not state["shrinking"]:
                 stats.add(outcome)
         if outcome.finding is None:

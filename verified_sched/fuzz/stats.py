@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 from .options import OPTION_LABELS  # the options whose coverage is reported (fuzz/options.py)
 
+SLOW_CPU = 1.0  # CPU seconds of one example's check above which it counts in the tail
+
 
 @dataclass
 class Stats:
@@ -24,6 +26,9 @@ class Stats:
     vacuous: int = 0
     backend_runs: int = 0
     backend_declined: int = 0
+    check_cpu: float = 0.0  # CPU seconds of the examples' checks (verify, compiles, runs)
+    slow: int = 0  # examples whose check took over SLOW_CPU CPU seconds (the tail)
+    slow_cpu: float = 0.0  # their CPU seconds
 
     def add(self, outcome) -> None:
         self.examples += 1
@@ -41,12 +46,20 @@ class Stats:
         self.vacuous += outcome.vacuous
         self.backend_runs += getattr(outcome, "backend_runs", 0)
         self.backend_declined += getattr(outcome, "backend_declined", 0)
+        cpu = getattr(outcome, "cpu", 0.0)
+        self.check_cpu += cpu
+        if cpu > SLOW_CPU:
+            self.slow += 1
+            self.slow_cpu += cpu
 
     def merge(self, other: "Stats") -> None:
         self.examples += other.examples
         self.vacuous += other.vacuous
         self.backend_runs += other.backend_runs
         self.backend_declined += other.backend_declined
+        self.check_cpu += other.check_cpu
+        self.slow += other.slow
+        self.slow_cpu += other.slow_cpu
         for name in ("verdicts", "options", "unknown_kinds", "refuted_kinds", "replays", "sizes",
                      "schedule_lengths", "times"):
             getattr(self, name).update(getattr(other, name))

@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import sys
 
 import numpy as np
 
@@ -265,7 +266,7 @@ class _Run:
     def launch(self, stmt):
         hw = [n for n in ir.walk(stmt) if isinstance(n, ir.For) and ir.is_hardware(n.axis)]
         barrier = _has_barrier(stmt)
-        fn = self.compiler.stmt(stmt, (False, False), barrier)
+        fn = _compiled(self.compiler, stmt, barrier)
         if not hw:
             st = _State({**self.globals, **self.scratch}, {}, True, True, self.rng)
             _drain(fn(dict(self.env), st)) if barrier else fn(dict(self.env), st)
@@ -309,6 +310,29 @@ class _Run:
         return best
 
 
+_LAUNCHES: dict = {}  # (program, launch statement, parameter names, vector path, barrier) ids -> closure
+LAUNCH_LIMIT = 256  # entries; the cache starts afresh past it
+
+
+def _compiled(comp: Compiler, stmt, barrier: bool):
+    """The closure of one launch, compiled once per program, statement, parameter names and
+    vector path when the run reports no progress (the closures would hold the run's
+    `advance`): the fuzzer runs each kernel at two size sets and replays a refutation at up
+    to 4 sizes and 4 seeds, compiling it once. A closure depends on nothing else: sizes,
+    memory, block and thread indices and the random source come with each call."""
+    if comp.advance is not None:
+        return comp.stmt(stmt, (False, False), barrier)
+    key = (id(comp.program), id(stmt), frozenset(comp.params), comp.vectorize, barrier)
+    hit = _LAUNCHES.get(key)
+    if hit is not None and hit[0] is comp.program and hit[1] is stmt:
+        return hit[2]
+    fn = comp.stmt(stmt, (False, False), barrier)
+    if len(_LAUNCHES) >= LAUNCH_LIMIT:
+        _LAUNCHES.clear()
+    _LAUNCHES[key] = (comp.program, stmt, fn)  # kept alive: their ids are not reused meanwhile
+    return fn
+
+
 def _drain(gen):
     for _ in gen:
         pass
@@ -337,7 +361,8 @@ def run_kernel(program: ir.Program, kernel_name: str, sizes: dict, arrays: dict,
         vectorize = os.environ.get("VSCHED_INTERP_SCALAR", "") in ("", "0")
     from ..core.progress import bar
     with bar(f"interpreting {kernel_name}", _work(program, kernel, env)) as advance:
-        run = _Run(program, kernel, env, arrays, seed, vectorize, advance)
+        # no bar without a terminal: then the compiled launches are shared between runs
+        run = _Run(program, kernel, env, arrays, seed, vectorize, advance if sys.stderr.isatty() else None)
         with np.errstate(all="ignore"):
             for stmt in kernel.body:
                 run.launch(stmt)
