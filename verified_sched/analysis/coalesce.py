@@ -54,22 +54,8 @@ def coalesce_kernel(kernel: ir.Kernel, serial_only: bool = False) -> ir.Kernel:
 
 def _hardware_or_barrier(stmts: tuple) -> bool:
     """Whether a barrier or a hardware loop is anywhere below `stmts` (one call per walk)."""
-    stack = list(stmts)
-    while stack:
-        s = stack.pop()
-        match s:
-            case ir.Barrier():
-                return True
-            case For(axis=axis, body=b):
-                if axis in ir.HW_AXES:
-                    return True
-                stack.extend(b)
-            case ir.If(then=t, orelse=e):
-                stack.extend(t)
-                stack.extend(e)
-            case TensorCore(fallback=fb):
-                stack.extend(fb)
-    return False
+    return any(isinstance(s, ir.Barrier) or (isinstance(s, For) and s.axis in ir.HW_AXES)
+               for s in _statements(stmts))
 
 
 def _statements(stmts: tuple):

@@ -2,7 +2,7 @@
 
 Value trees cannot prove such a claim: Winograd's transforms compute the convolution through
 an algebraic identity (scaled sums of input and filter tiles), not through the same terms in
-another order. The `winograd` op proves exactly that identity (proofs.py: coverage,
+another order. The `winograd` op (or `winograd block`) proves exactly that identity (proofs.py: coverage,
 bounds, the transform identity per tile position by z3, the profile and, with declared input
 ranges, exactness). A claim reuses those proofs unchanged when one side IS that rewrite of the
 other: the rewrite of the other kernel (`rewrite_kernel`) is structurally equal to it, up to
@@ -73,15 +73,15 @@ def _alpha(body: tuple) -> tuple | None:
         return None
 
 
-def rewrite_pair(program: ir.Program, new: str, old: str):
-    """(before, after) programs of the `winograd` op that turns kernel `old` into kernel `new`
-    (the after side is the op's own rewrite, with its statement ids), or None when `new` is not
-    that rewrite of `old`."""
+def rewrite_pair(program: ir.Program, new: str, old: str, block: bool = False):
+    """(before, after) programs of the `winograd` op (`winograd block` with `block`) that turns
+    kernel `old` into kernel `new` (the after side is the op's own rewrite, with its statement
+    ids), or None when `new` is not that rewrite of `old`."""
     knew, kold = program.kernel(new), program.kernel(old)
     only_new = tensors_of(knew) - tensors_of(kold)
     before = dataclasses.replace(program, tensors=tuple(t for t in program.tensors if t.name not in only_new),
                                  kernels=(kold,), schedules=(), claims=())
-    after, minted, _ = rewrite_kernel(before, old)
+    after, minted, _ = rewrite_kernel(before, old, block)
     if not minted:
         return None
     mine, theirs = _anonymous(after.kernel(old).body), _anonymous(knew.body)
@@ -100,8 +100,8 @@ def claim_goals(program: ir.Program, a: str, b: str, profile: str,
     goals deciding `claim a == b` when one kernel is the Winograd rewrite of the other; None
     otherwise (the value comparison decides). Under a profile other than approximate: one
     `unknown` equivalence (see the module docstring)."""
-    for new, old in ((a, b), (b, a)):
-        pair = rewrite_pair(program, new, old)
+    for new, old, block in ((a, b, False), (b, a, False), (a, b, True), (b, a, True)):
+        pair = rewrite_pair(program, new, old, block)
         if pair is None:
             continue
         if profile != "approximate":
@@ -109,5 +109,5 @@ def claim_goals(program: ir.Program, a: str, b: str, profile: str,
                 "unknown", f"{new} is the winograd rewrite of {old}: an algebraic identity that changes "
                 f"rounding, proved only under the approximate profile (active: {profile})", engine="structural"))]
         before, after = pair
-        return winograd_goals(before, after, old, profile, timeout, declared_ranges(program))
+        return winograd_goals(before, after, old, profile, timeout, declared_ranges(program), block=block)
     return None
