@@ -214,46 +214,47 @@ def _mapped(before, after, dep_b):
     """(identity of the original instances, after provenance reversed, the pairs of `dep_b`
     over after instances, the after order on their statement pairs), computed once per
     (models, relation) (dependence asks again for the same one)."""
-    memo = after.__dict__.setdefault("_mapped_memo", [])
-    for b, d, out in memo:
-        if b is before and d is dep_b:
-            return out
+    return _per_relation(after, "_mapped_memo", before, dep_b, _map_pairs)
+
+
+def _map_pairs(before, after, dep_b):
+    """_mapped's tuple, computed."""
     pb, pa = before.prov, after.prov
     ident = pb.range().identity()
     d_o = dep_b.apply_domain(pb).apply_range(pb).subtract(ident)
     inv = pa.reverse()
     d_a = d_o.apply_domain(inv).apply_range(inv)
     bar = barrier_order(after)
-    bef = before_on(after, d_a).union(bar)
-    out = (ident, inv, d_a, bef, bar)
-    memo.append((before, dep_b, out))
-    return out
+    return ident, inv, d_a, before_on(after, d_a).union(bar), bar
 
 
 def _kept(before, after, dep_b) -> bool:
     """Whether every pair of `dep_b` keeps its order after the op (`_violated(...)` is
     empty), decided without mapping `dep_b` onto after instances where it can be (kept.py),
     once per (models, relation)."""
-    memo = after.__dict__.setdefault("_kept_memo", [])
-    for b, d, out in memo:
-        if b is before and d is dep_b:
-            return out
-    kept = order_kept(before, after, dep_b)
-    if kept is None:
-        kept = _violated(before, after, dep_b).is_empty()
-    memo.append((before, dep_b, kept))
-    return kept
+    def decide(before, after, dep_b):
+        kept = order_kept(before, after, dep_b)
+        return _violated(before, after, dep_b).is_empty() if kept is None else kept
+    return _per_relation(after, "_kept_memo", before, dep_b, decide)
 
 
 def _violated(before, after, dep_b):
     """The pairs of `dep_b` over after instances that the after order does not keep (built
     once per (models, relation): the sets the findings sample)."""
-    memo = after.__dict__.setdefault("_violated_memo", [])
+    def build(before, after, dep_b):
+        _, _, d_a, bef, _ = _mapped(before, after, dep_b)
+        return d_a.subtract(bef)
+    return _per_relation(after, "_violated_memo", before, dep_b, build)
+
+
+def _per_relation(after, attr: str, before, dep_b, compute):
+    """compute(before, after, dep_b), once per (before model, relation object), kept on the
+    after model under `attr` (identity, not equality: the relations are isl objects)."""
+    memo = after.__dict__.setdefault(attr, [])
     for b, d, out in memo:
         if b is before and d is dep_b:
             return out
-    _, _, d_a, bef, _ = _mapped(before, after, dep_b)
-    out = d_a.subtract(bef)
+    out = compute(before, after, dep_b)
     memo.append((before, dep_b, out))
     return out
 
