@@ -19,6 +19,7 @@ import os
 import pickle
 import select
 import signal
+import time
 
 import islpy as isl
 
@@ -87,3 +88,25 @@ def bounded(fn, worth_it: bool = True):
     if kind == "memory":
         raise MemoryError("bounded isl call")
     raise RuntimeError(f"bounded isl call failed in the child: {value}")
+
+
+QUICK_CPU = 0.05  # seconds: a forked call that finished in less is recomputed here (below)
+
+
+def bounded_isl(compute, to_text, from_text, worth_it: bool = True):
+    """`compute()` (isl objects) where the deadline can stop it: in a forked child (`bounded`)
+    when worth it and a deadline is set, else here. The child sends `to_text(answer)` and its
+    CPU time; an answer that took the child under QUICK_CPU seconds is computed again here
+    (the very objects the call makes in process), a longer one is `from_text(text)` (the same
+    sets, read back: no second long computation)."""
+    if not worth_it or not math.isfinite(budget.remaining()) or not hasattr(os, "fork"):
+        return compute()
+
+    def child():
+        t0 = time.process_time()
+        text = to_text(compute())
+        return time.process_time() - t0, text
+    cpu, text = bounded(child)
+    if cpu < QUICK_CPU:
+        return compute()
+    return from_text(text)

@@ -23,6 +23,7 @@ from functools import cached_property
 
 import islpy as isl
 
+from .bounded import bounded_isl
 from .isltools import tensor_box
 from .model import KernelModel, Stmt, safe_name
 
@@ -30,6 +31,10 @@ from .model import KernelModel, Stmt, safe_name
 THREADS = ("thread.z", "thread.y", "thread.x")
 FINAL = None  # the key of the final state's schedule vector
 FINAL_POS = 1_000_000  # its first position: after every top-level statement
+# pieces of sinks times pieces of the stores of their tensor from which the flow analysis runs
+# in a forked child (`ValueFlow._flow`): the slow ones of fuzz campaigns have 65 to 5566
+# (0.3 to 6 s, or out of isl's operations), the others 1 to 20 (milliseconds)
+FORK_PAIRS = 24
 
 
 class Unsupported(Exception):
@@ -41,6 +46,18 @@ class TooComplex(Unsupported):
     with many integer divisions its recursion has overflowed the C stack (the process dies with
     SIGSEGV, found by `vsched fuzz`), so it is not attempted; the caller decides without the
     value-based analysis, as for any unsupported kernel."""
+
+
+def source_pairs(sinks, stores: isl.UnionMap) -> int:
+    """Sum over the sink maps' pieces of the number of store pieces on the same tensor: what the
+    flow analysis compares (a cheap measure of its cost)."""
+    per_tensor = {}
+
+    def count(m):
+        t = m.get_tuple_name(isl.dim_type.out)
+        per_tensor[t] = per_tensor.get(t, 0) + m.n_basic_map()
+    stores.foreach_map(count)
+    return sum(m.n_basic_map() * per_tensor.get(m.get_tuple_name(isl.dim_type.out), 0) for m in sinks)
 
 
 def read_tuple(st: Stmt, k: int) -> str:
@@ -181,6 +198,10 @@ class ValueFlow:
 
     @cached_property
     def _flow(self):
+        """(dependence, no source) of isl's flow analysis: must ones, or may ones with `may`.
+        A large one (FORK_PAIRS) runs under polyhedral.bounded: islpy holds the GIL through
+        the call, so the budget's watchdog cannot abort it at the deadline (a fuzz example's
+        ran 10 s of wall-clock time past a 5 s deadline); in a child it is stopped there."""
         sinks, scheds = [], []
         for st, k, _ in self.reads():
             sinks.append(self.read_map(st, k))
@@ -190,14 +211,24 @@ class ValueFlow:
             scheds.append(sched)
         stores = self.m.writes
         sched = self.write_sched.union(self.m.union_map(scheds))
-        info = isl.UnionAccessInfo.from_sink(self.m.union_map(sinks))
-        if self.may:
-            exact = self.m.exact_domain
-            info = info.set_must_source(stores.intersect_domain(exact)).set_may_source(stores.subtract_domain(exact))
-            flow = info.set_schedule_map(sched).compute_flow()
-            return flow.get_may_dependence(), flow.get_may_no_source()
-        flow = info.set_must_source(stores).set_schedule_map(sched).compute_flow()
-        return flow.get_must_dependence(), flow.get_must_no_source()
+        sink = self.m.union_map(sinks)
+        may = self.may
+
+        def compute():
+            info = isl.UnionAccessInfo.from_sink(sink)
+            if may:
+                exact = self.m.exact_domain
+                info = info.set_must_source(stores.intersect_domain(exact)).set_may_source(
+                    stores.subtract_domain(exact))
+                flow = info.set_schedule_map(sched).compute_flow()
+                return flow.get_may_dependence(), flow.get_may_no_source()
+            flow = info.set_must_source(stores).set_schedule_map(sched).compute_flow()
+            return flow.get_must_dependence(), flow.get_must_no_source()
+
+        ctx = sink.get_ctx()
+        return bounded_isl(compute, lambda r: (str(r[0]), str(r[1])),
+                           lambda t: tuple(isl.UnionMap.read_from_str(ctx, x) for x in t),
+                           worth_it=source_pairs(sinks, stores) >= FORK_PAIRS)
 
     @cached_property
     def source(self) -> isl.UnionMap:
