@@ -105,27 +105,33 @@ def _memo(before, after) -> dict:
     return m
 
 
+_SHAPES: dict = {}  # (parameter tuple, arities, constraint text or None) -> complement, placeholder names
+SHAPES_LIMIT = 20_000  # entries; the cache starts afresh past it
+
+
 def _complement(after, x, y):
     """The pairs of x and y instances (universe) where the x instance does not run before the
     y instance, or None when every x instance runs before every y instance; once per after
     model and statement pair (the pieces of many before statement pairs ask for the same).
-    Built once per shape (the order constraint and the two tuples' arities) with generic
-    tuple names, then named: statements of one nest share a few shapes."""
+    Built once per shape (the order constraint and the two tuples' arities, in this process:
+    the models of every op of a schedule share them) with placeholder tuple names, then
+    named (only its emptiness with other sets is asked: no sample depends on it)."""
     memo = after.__dict__.setdefault("_kept_complements", {})
     key = (x.name, y.name)
     if key not in memo:
         c = after.before_pair(x, y)
         out = None
         if c is None or not always(c):
-            nx, ny = len(x.dims("a")), len(y.dims("b"))
-            shape = ("shape", nx, ny, c)
-            if shape not in memo:
+            shape = (after.ptuple, x.depth, y.depth, c)
+            if shape not in _SHAPES:
+                if len(_SHAPES) >= SHAPES_LIMIT:
+                    _SHAPES.clear()
                 pair = f"KA[{', '.join(x.dims('a'))}] -> KB[{', '.join(y.dims('b'))}]"
                 m = isl.Map(after.space(pair))  # every pair: x never runs before y
                 if c is not None:
                     m = m.subtract(isl.Map(after.space(f"{pair} : {c}")))
-                memo[shape] = m
-            out = memo[shape].set_tuple_name(isl.dim_type.in_, x.name).set_tuple_name(isl.dim_type.out, y.name)
+                _SHAPES[shape] = m
+            out = _SHAPES[shape].set_tuple_name(isl.dim_type.in_, x.name).set_tuple_name(isl.dim_type.out, y.name)
         memo[key] = out
     return memo[key]
 
