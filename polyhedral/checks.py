@@ -11,7 +11,6 @@ import islpy as isl
 
 from verified_sched.core.ir import Load, walk
 from .affine import is_affine, join_and
-from .memo import isl_map
 from .coverage import coverage, equal_stores, idempotent_fn  # noqa: F401 (re-exported)
 from verified_sched.core.counterexample import Cell, Counterexample, Instance
 from verified_sched.core.obligations import Decided
@@ -19,7 +18,7 @@ from .describe import coords, instance, instance_pair, maps_of, param_values, sh
 from .isltools import tensor_box, extent_text, params_text, point_of  # noqa: F401
 from .model import HW_AXES, KernelModel
 from .kept import order_kept
-from .order import before_on
+from .order import before_on, pair_map
 from .race import barrier_order
 
 
@@ -383,7 +382,7 @@ def independence_sets(model: KernelModel, loop, inside, depth) -> tuple:
                 lp = s.loops[j]
                 if loop.axis == "vectorized" or lp.axis in HW_AXES:
                     cons.append(f"a{j} = b{j}")
-            maps.append(isl_map(model.space(f"{model.tup(s, 'a')} -> {model.tup(t, 'b')} : {join_and(cons)}")))
+            maps.append(pair_map(model, s, t, join_and(cons)))  # parsed once per shape
     pairs = model.union_map(maps)
     viol = model.conflicts.intersect(pairs)
     threads = loop.axis.startswith("thread")

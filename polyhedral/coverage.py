@@ -99,24 +99,55 @@ def skeleton(model: KernelModel, st, dom=None):
     hit = memo.get(st.name)
     if hit is None:
         uses_where = any(isinstance(n, Where) for e in (getattr(st.node, "value", None), *st.guards) for n in walk(e))
-        hit = memo[st.name] = ("where",) if uses_where else _skeleton(model, st, dom)
+        hit = memo[st.name] = ("where",) if uses_where else _skeleton(model, st, dom, False)
     if hit == ("where",):
         return _skeleton(model, st, dom)
     return hit[0], list(hit[1])
 
 
-def _skeleton(model: KernelModel, st, dom):
+def _skeleton(model: KernelModel, st, dom, where: bool = True):
+    """skeleton's answer; `where`: the value or guards hold a `where` to fold (without one,
+    fold_where returns them as they are)."""
     names = st.names(model.pnames)
+    names_key = tuple(sorted(names.items()))
     leaves = []
     node = st.node
+
+    def fold(e):
+        return fold_where(model, st, e, dom) if where else e
     if st.zero_like:
         value = ("zero",)
     else:
-        value = skeleton_of(fold_where(model, st, node.value, dom), names, leaves)
+        value = _skeleton_of(fold(node.value), names, names_key, leaves)
     w = next(a for a in st.accesses if a.write)
-    idx = tuple(skeleton_of(e, names, leaves) for e in w.index)
-    guards = tuple(skeleton_of(fold_where(model, st, g, dom), names, leaves) for g in st.data_guards(model.pnames))
+    idx = tuple(_skeleton_of(e, names, names_key, leaves) for e in w.index)
+    guards = tuple(_skeleton_of(fold(g), names, names_key, leaves) for g in st.data_guards(model.pnames))
     return ("stmt", w.tensor, idx, value, guards), leaves
+
+
+_SKELETONS: dict = {}  # (expression, names) -> (structure, leaves): skeleton_of is a pure function
+SKELETONS_LIMIT = 20_000  # entries; the cache starts afresh past it
+SKELETON_STATS = {"computed": 0}  # tests count the work
+
+
+def _skeleton_of(e, names: dict, names_key: tuple, leaves: list):
+    """skeleton_of(e, names, leaves), once per expression and names in this process: the
+    statements of the before and after models of every op of a schedule, and the copies of a
+    statement an unroll or a partition makes, state the same expressions (is_affine, asked
+    at every level of the expression, is most of the cost)."""
+    key = (e, names_key)
+    try:
+        hit = _SKELETONS.get(key)
+    except TypeError:  # an unhashable expression: computed
+        return skeleton_of(e, names, leaves)
+    if hit is None:
+        if len(_SKELETONS) >= SKELETONS_LIMIT:
+            _SKELETONS.clear()
+        sub: list = []
+        SKELETON_STATS["computed"] += 1
+        hit = _SKELETONS[key] = (skeleton_of(e, names, sub), tuple(sub))
+    leaves.extend(hit[1])
+    return hit[0]
 
 
 def _leaf_map(model, st, leaves, prefix="i"):

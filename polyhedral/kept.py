@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from .lazy_isl import isl
 
-from .memo import isl_map
 from .order import always
 from .race import barrier_order
 
@@ -53,7 +52,7 @@ def order_kept(before, after, rel: isl.UnionMap) -> bool | None:
         if s is None or t is None:
             return None
         work.append((p, s, t))
-    memo: dict = {}
+    memo = _memo(before, after)
     for p, s, t in work:
         if not _piece_kept(before, after, p, s, t, by_orig, memo):
             return False
@@ -66,18 +65,11 @@ def _piece_kept(before, after, p, s, t, by_orig: dict, memo: dict) -> bool:
     run in order (the complement of x before y pulled back) meet no pair of `p`, counting
     only pairs of two original instances."""
     same = None
-    for x in by_orig.get(s.orig_tuple, ()):
-        for y in by_orig.get(t.orig_tuple, ()):
-            c = after.before_pair(x, y)
-            if c is not None and always(c):
+    for x, sx in _targets(before, after, s, by_orig, memo):
+        for y, ty in _targets(before, after, t, by_orig, memo):
+            out = _pulled_back(after, s, t, x, y, sx, ty, memo)
+            if out is None:
                 continue
-            STATS["pulled_back"] += 1
-            pair = f"{after.tup(x, 'a')} -> {after.tup(y, 'b')}"
-            out = isl_map(after.space(pair))  # every pair: x never runs before y
-            if c is not None:
-                out = out.subtract(isl_map(after.space(f"{pair} : {c}")))
-            out = out.apply_domain(_same(before, after, s, x, memo).reverse()).apply_range(
-                _same(before, after, t, y, memo).reverse())
             q = p.intersect(out)
             if q.is_empty():
                 continue
@@ -90,9 +82,77 @@ def _piece_kept(before, after, p, s, t, by_orig: dict, memo: dict) -> bool:
     return True
 
 
-def _same(before, after, s, x, memo: dict) -> isl.Map:
-    """Before instances of s -> after instances of x of the same original instance."""
-    key = (s.name, x.name)
+def _targets(before, after, s, by_orig: dict, memo: dict) -> list:
+    """(x, s -> x instances of the same original instance) for the after statements x of
+    s's original that stand for some instance of s (the others relate no pair of s)."""
+    key = ("targets", s.name)
     if key not in memo:
-        memo[key] = before.prov_map(s).apply_range(after.prov_map(x).reverse())
+        memo[key] = [(x, m) for x in by_orig.get(s.orig_tuple, ()) for m in [_same(before, after, s, x)]
+                     if m is not None]
     return memo[key]
+
+
+def _memo(before, after) -> dict:
+    """The pulled-back pieces of one (before, after) pair of models, kept on the after model
+    (the obligation asks up to three relations of the same models: the conflicts, without
+    the pairs of equal stores, without the separated pairs)."""
+    memos = after.__dict__.setdefault("_kept_memos", [])
+    for b, m in memos:
+        if b is before:
+            return m
+    m = {}
+    memos.append((before, m))
+    return m
+
+
+_SHAPES: dict = {}  # (parameter tuple, arities, constraint text or None) -> complement, placeholder names
+SHAPES_LIMIT = 20_000  # entries; the cache starts afresh past it
+
+
+def _complement(after, x, y):
+    """The pairs of x and y instances (universe) where the x instance does not run before the
+    y instance, or None when every x instance runs before every y instance; once per after
+    model and statement pair (the pieces of many before statement pairs ask for the same).
+    Built once per shape (the order constraint and the two tuples' arities, in this process:
+    the models of every op of a schedule share them) with placeholder tuple names, then
+    named (only its emptiness with other sets is asked: no sample depends on it)."""
+    memo = after.__dict__.setdefault("_kept_complements", {})
+    key = (x.name, y.name)
+    if key not in memo:
+        c = after.before_pair(x, y)
+        out = None
+        if c is None or not always(c):
+            shape = (after.ptuple, x.depth, y.depth, c)
+            if shape not in _SHAPES:
+                if len(_SHAPES) >= SHAPES_LIMIT:
+                    _SHAPES.clear()
+                pair = f"KA[{', '.join(x.dims('a'))}] -> KB[{', '.join(y.dims('b'))}]"
+                m = isl.Map(after.space(pair))  # every pair: x never runs before y
+                if c is not None:
+                    m = m.subtract(isl.Map(after.space(f"{pair} : {c}")))
+                _SHAPES[shape] = m
+            out = _SHAPES[shape].set_tuple_name(isl.dim_type.in_, x.name).set_tuple_name(isl.dim_type.out, y.name)
+        memo[key] = out
+    return memo[key]
+
+
+def _pulled_back(after, s, t, x, y, sx, ty, memo: dict):
+    """The complement of x before y pulled back onto (s, t) pairs of before instances through
+    `sx` (s -> x instances of one original) and `ty`, or None when x always runs before y.
+    Once per (models, s, t, x, y)."""
+    key = (s.name, t.name, x.name, y.name)
+    if key not in memo:
+        out = None
+        comp = _complement(after, x, y)
+        if comp is not None:
+            STATS["pulled_back"] += 1
+            out = comp.apply_domain(sx.reverse()).apply_range(ty.reverse())
+        memo[key] = out
+    return memo[key]
+
+
+def _same(before, after, s, x) -> isl.Map | None:
+    """Before instances of s -> after instances of x of the same original instance (None
+    when there are none: x stands for other instances of the original statement than s)."""
+    m = before.prov_map(s).apply_range(after.prov_map(x).reverse())
+    return None if m.is_empty() else m

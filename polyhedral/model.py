@@ -30,7 +30,7 @@ from verified_sched.core.ir import Load
 from .affine import NonAffine, TRUE, aff, approx_cond, cond, join_and
 from . import pairs
 from .memo import isl_map, isl_set, memoized
-from .order import always, piece
+from .order import always, pair_map, piece
 # the statements and their builder (re-exported: other modules import them from here)
 from .model_build import HW_AXES, Access, Loop, Stmt, StatementBuilder, safe_name  # noqa: F401
 
@@ -352,7 +352,7 @@ class KernelModel:
             c = self.before_pair(s, t)
             if c is None or always(c):  # always: the piece as it is (no map parsed per pair)
                 return None if c is None else True
-            return isl_map(self.space(f"{self.tup(s, 'a')} -> {self.tup(t, 'b')} : {c}"))
+            return pair_map(self, s, t, c)
         out = pairs.restrict(self.conflicts, {st.name: st for st in self.stmts}, constraint, self.union_map)
         return self.conflicts.intersect(self.before) if out is None else out
 

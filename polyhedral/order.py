@@ -14,7 +14,6 @@ import weakref
 
 from .lazy_isl import isl
 
-from .memo import isl_map
 
 
 def always(c: str) -> bool:
@@ -23,6 +22,28 @@ def always(c: str) -> bool:
     return c.replace("(", "").replace(")", "").replace(" ", "") == "1=1"
 
 _PIECES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # model -> {(s, t): map or None}
+_SHAPES: dict = {}  # (parameter tuple, arities, constraint text) -> a parsed map with placeholder tuple names
+SHAPES_LIMIT = 20_000  # entries; the cache starts afresh past it
+SHAPE_STATS = {"parsed": 0, "named": 0}  # tests count parses
+
+
+def pair_map(model, s, t, c: str) -> isl.Map:
+    """The map `s[a..] -> t[b..] : c` of the model's parameter space, as parsing that text
+    gives it: parsed once per shape (the arities of the two tuples and the constraint text:
+    the statements of one nest, and the same statements in the models of every op of a
+    schedule, share a few) under placeholder tuple names, then named. The placeholder map is
+    never used itself, so every map handed out is a fresh parse's constraints, renamed
+    (renaming copies the basic maps of an object whose basic maps are shared)."""
+    key = (model.ptuple, len(s.dims()), len(t.dims()), c)
+    shape = _SHAPES.get(key)
+    if shape is None:
+        if len(_SHAPES) >= SHAPES_LIMIT:
+            _SHAPES.clear()
+        text = f"vs_pair_a[{', '.join(s.dims('a'))}] -> vs_pair_b[{', '.join(t.dims('b'))}] : {c}"
+        shape = _SHAPES[key] = isl.Map(model.space(text))
+        SHAPE_STATS["parsed"] += 1
+    SHAPE_STATS["named"] += 1
+    return shape.set_tuple_name(isl.dim_type.in_, s.name).set_tuple_name(isl.dim_type.out, t.name)
 
 
 def piece(model, s, t) -> isl.Map | None:
@@ -36,8 +57,8 @@ def piece(model, s, t) -> isl.Map | None:
         if c is not None and always(c):  # every pair of instances: no map parsed per pair
             m = isl.Map.from_domain_and_range(model.domains[s.name], model.domains[t.name])
         elif c is not None:
-            m = isl_map(model.space(f"{model.tup(s, 'a')} -> {model.tup(t, 'b')} : {c}"))
-            m = m.intersect_domain(model.domains[s.name]).intersect_range(model.domains[t.name])
+            m = pair_map(model, s, t, c).intersect_domain(model.domains[s.name]).intersect_range(
+                model.domains[t.name])
         cache[key] = m
     return cache[key]
 
