@@ -38,7 +38,7 @@ def per_copy_memory(program: ir.Program, kernel: str) -> bool:
     if not mem:
         return False
     for sc in ir.walk_scoped(program.kernel(kernel).body):
-        names = {n.tensor for n in ir.walk(sc.stmt) if isinstance(n, (ir.Load, ir.Assign, ir.Zero))}
+        names = {n.tensor for n in ir.nodes_of(sc.stmt, (ir.Load, ir.Assign, ir.Zero))}
         kinds = {("block",) if mem[t] == "shared" else ("block", "thread") for t in names if t in mem}
         if not kinds:
             continue
