@@ -16,10 +16,30 @@ import re
 MEMO_ATTR = "method_memo"  # the model's attribute holding its memo
 
 
+_KINDS: dict = {}  # dataclass -> "stmt", "access" or None, read off its fields once per class
+_BUILTIN = frozenset((str, int, bool, float, tuple, frozenset, type(None)))  # no attributes of their own
+
+
 def _key(a):
-    if hasattr(a, "sched") and hasattr(a, "sid"):  # a Stmt: unique by name within its model
+    cls = type(a)
+    kind = _KINDS.get(cls, False)
+    if kind is False:
+        fields = getattr(cls, "__dataclass_fields__", None)
+        if fields is None:
+            return a if cls in _BUILTIN else _plain_key(a)
+        kind = _KINDS[cls] = ("stmt" if "sched" in fields and "sid" in fields else
+                              "access" if "accumulator" in fields and "index" in fields else None)
+    if kind is None:
+        return a
+    if kind == "stmt":  # a Stmt: unique by name within its model
         return ("stmt", a.name)
-    if hasattr(a, "accumulator") and hasattr(a, "index"):  # an Access: what the maps depend on
+    return ("access", a.tensor, a.index, a.context)  # an Access: what the maps depend on
+
+
+def _plain_key(a):
+    if hasattr(a, "sched") and hasattr(a, "sid"):
+        return ("stmt", a.name)
+    if hasattr(a, "accumulator") and hasattr(a, "index"):
         return ("access", a.tensor, a.index, a.context)
     return a
 
@@ -30,7 +50,8 @@ def memoized(fn):
 
     @functools.wraps(fn)
     def method(self, *args, **kwargs):
-        key = (name, tuple(_key(a) for a in args), tuple(sorted((k, _key(v)) for k, v in kwargs.items())))
+        key = (name, tuple([_key(a) for a in args]),
+               tuple(sorted([(k, _key(v)) for k, v in kwargs.items()])) if kwargs else ())
         memo = self.__dict__.setdefault(MEMO_ATTR, {})
         try:
             return memo[key]

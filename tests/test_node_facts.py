@@ -47,8 +47,20 @@ def test_a_node_is_walked_once_per_class_however_often_asked():
     for _ in range(5):
         assert [f.var for f in ir.nodes_of(loop, ir.For)] == ["i"]
         assert ir.free_vars(loop) == {"i", "N"}
-    assert ir.FACT_STATS["walks"] - before["walks"] == 2  # For, Var
+    # For and Var, each for the loop and for the statement below it (kept there too)
+    assert ir.FACT_STATS["walks"] - before["walks"] == 4
     assert ir.FACT_STATS["reused"] - before["reused"] == 8
+
+
+def test_a_node_rebuilt_above_unchanged_statements_walks_only_what_is_new():
+    stmt = ir.Assign("y", (ir.Var("i"),), ir.Load("x", (ir.Var("i"), ir.Var("j"))))
+    loop = ir.For("i", ir.Int(0), ir.Var("N"), "serial", (stmt,))
+    assert ir.free_vars(loop) == {"i", "j", "N"}
+    before = dict(ir.FACT_STATS)
+    rebuilt = ir.For("i", ir.Int(0), ir.Var("M"), "serial", (stmt, ir.Zero("z")))  # `stmt` shared
+    assert ir.nodes_of(rebuilt, ir.Var) == tuple(n for n in ir.walk(rebuilt) if isinstance(n, ir.Var))
+    assert ir.FACT_STATS["walks"] - before["walks"] == 1  # the new loop; the statement's answer is reused
+    assert ir.FACT_STATS["reused"] - before["reused"] == 1
 
 
 def test_callers_get_their_own_sets_and_lists():

@@ -188,10 +188,42 @@ def nodes_of(x, cls) -> tuple:
     hit = facts.get(cls)
     if hit is None:
         FACT_STATS["walks"] += 1
-        hit = facts[cls] = tuple(n for n in walk(x) if isinstance(n, cls))
+        hit = facts[cls] = _collect(x, cls)
     else:
         FACT_STATS["reused"] += 1
     return hit
+
+
+_KEPT_BELOW = frozenset((For, If, Assign, TensorCore))  # statements whose facts a walk above reuses
+
+
+def _collect(x, cls) -> tuple:
+    """`walk(x)`'s nodes of `cls`, in its order; a statement below `x` contributes its own kept
+    answer (computed and kept now if it has none), so a node rebuilt above unchanged statements
+    (an op rewrites one path of a nest) walks only what is new. A statement's nodes come
+    contiguously in pre-order, so the order is walk's."""
+    out: list = []
+    stack = [x]
+    pop, push, names, kept = stack.pop, stack.append, _FIELD_NAMES, _KEPT_BELOW
+    while stack:
+        value = pop()
+        if isinstance(value, tuple):
+            for v in reversed(value):
+                if isinstance(v, (Node, tuple)):
+                    push(v)
+            continue
+        if not isinstance(value, Node):
+            continue
+        if value is not x and type(value) in kept:
+            out.extend(nodes_of(value, cls))
+            continue
+        if isinstance(value, cls):
+            out.append(value)
+        for name in reversed(names.get(type(value)) or _field_names(type(value))):
+            v = getattr(value, name)
+            if isinstance(v, (Node, tuple)):
+                push(v)
+    return tuple(out)
 
 
 class Scoped(NamedTuple):
