@@ -12,7 +12,7 @@ from __future__ import annotations
 from .lazy_isl import isl
 
 from verified_sched.core.expr_mapper import ExprMapper, register
-from verified_sched.core.ir import And, BoolConst, Cmp, Int, Load, Not, Or, Var, walk
+from verified_sched.core.ir import And, BoolConst, Cmp, Int, Load, Not, Or, Var, nodes_of
 from verified_sched.core.semantics import ROWS
 
 _CONDITIONS = (Cmp, And, Or, Not, BoolConst)
@@ -30,7 +30,7 @@ def _has_symbol(e) -> bool:
         return False
     if isinstance(e, (Var, Load)):
         return True
-    return any(isinstance(n, (Var, Load)) for n in walk(e))
+    return bool(nodes_of(e, (Var, Load)))
 
 
 def _const(e) -> int:
@@ -126,7 +126,14 @@ class IslText(ExprMapper):
 
 def aff(e, names: dict) -> str:
     """isl text of an index expression; `names` maps IR variable names to isl names."""
-    if type(e) in _CONDITIONS:
+    t = type(e)
+    if t is Var:  # the common leaves (IslText.map_var, map_int) without building a translator
+        if e.name not in names:
+            raise NonAffine(f"unknown symbol {e.name}")
+        return names[e.name]
+    if t is Int:
+        return str(e.value) if e.value >= 0 else f"({e.value})"
+    if t in _CONDITIONS:
         raise NonAffine(f"unsupported index expression {type(e).__name__}")
     return IslText(names)(e)
 

@@ -16,10 +16,30 @@ import re
 MEMO_ATTR = "method_memo"  # the model's attribute holding its memo
 
 
+_KINDS: dict = {}  # dataclass -> "stmt", "access" or None, read off its fields once per class
+_BUILTIN = frozenset((str, int, bool, float, tuple, frozenset, type(None)))  # no attributes of their own
+
+
 def _key(a):
-    if hasattr(a, "sched") and hasattr(a, "sid"):  # a Stmt: unique by name within its model
+    cls = type(a)
+    kind = _KINDS.get(cls, False)
+    if kind is False:
+        fields = getattr(cls, "__dataclass_fields__", None)
+        if fields is None:
+            return a if cls in _BUILTIN else _plain_key(a)
+        kind = _KINDS[cls] = ("stmt" if "sched" in fields and "sid" in fields else
+                              "access" if "accumulator" in fields and "index" in fields else None)
+    if kind is None:
+        return a
+    if kind == "stmt":  # a Stmt: unique by name within its model
         return ("stmt", a.name)
-    if hasattr(a, "accumulator") and hasattr(a, "index"):  # an Access: what the maps depend on
+    return ("access", a.tensor, a.index, a.context)  # an Access: what the maps depend on
+
+
+def _plain_key(a):
+    if hasattr(a, "sched") and hasattr(a, "sid"):
+        return ("stmt", a.name)
+    if hasattr(a, "accumulator") and hasattr(a, "index"):
         return ("access", a.tensor, a.index, a.context)
     return a
 
@@ -30,7 +50,8 @@ def memoized(fn):
 
     @functools.wraps(fn)
     def method(self, *args, **kwargs):
-        key = (name, tuple(_key(a) for a in args), tuple(sorted((k, _key(v)) for k, v in kwargs.items())))
+        key = (name, tuple([_key(a) for a in args]),
+               tuple(sorted([(k, _key(v)) for k, v in kwargs.items()])) if kwargs else ())
         memo = self.__dict__.setdefault(MEMO_ATTR, {})
         try:
             return memo[key]
@@ -47,20 +68,37 @@ _PARSED: dict = {}  # (kind, text) -> isl object: shared by every model (isl obj
 PARSED_LIMIT = 20_000  # entries (a few KB each); the cache starts afresh past it
 PARSE_STATS = {"hits": 0, "misses": 0}  # misses: entries added ("derived": those made by renaming)
 
-# The models of one check name their statements `<tag>_<sid>_<n>` with the model's tag (K, A,
-# B: model_build.py), so the before and after models and the kernel's own model state the same
-# maps under other tuple names: a third of the parses of a fuzz campaign. A text whose tagged
-# tuple names are all top-level tuple names of the parsed object is also kept as a template,
-# with those names replaced by placeholders: a text differing from it only in the tags is that
-# template with its tuple names set (microseconds, against a parse's hundreds). The template
-# is never handed out nor used, so it keeps the representation of a fresh parse (isl
-# simplifies objects in place when they are used: renaming a used object could give another
-# representation, and so another sampled counterexample); renaming copies every basic map of
-# an object whose basic maps are shared, so what is handed out shares nothing with it.
-_TEMPLATES: dict = {}  # (kind, text with the tags blanked) -> (tagged names, template, positions)
-_TAGGED = re.compile(r"\b([KAB])_(\w*)(?=\[)")
+# Texts that differ only in their tuple names are common: the models of one check name their
+# statements `<tag>_<sid>_<n>` with the model's tag (K, A, B: model_build.py), so the before and
+# after models and the kernel's own model state the same maps under other tuple names (a third
+# of the parses of a fuzz campaign), and the pairwise relations (universe and program-order maps
+# between two statements, one per statement pair) differ only in the statements' names. A text
+# whose tuple names are all top-level tuple names of the parsed object is also kept as a
+# template, its names replaced by placeholders; its shape is the text with the k-th distinct
+# name replaced by `@k` (so two texts of one shape name the same tuples alike: a name used
+# twice in one is used twice in the other). A text of a known shape is that template with its
+# tuple names set (microseconds, against a parse's hundreds). The template is never handed out
+# nor used, so it keeps the representation of a fresh parse (isl simplifies objects in place
+# when they are used: renaming a used object could give another representation, and so another
+# sampled counterexample); renaming copies every basic map of an object whose basic maps are
+# shared, so what is handed out shares nothing with it. Tuple names take no part in how isl
+# parses the constraints, so the renamed template is what parsing the text gives.
+_TEMPLATES: dict = {}  # shape -> (template, slots: (dim_type or None, index of the name in the shape))
+_NAMED = re.compile(r"(?<![\w.@])([A-Za-z_]\w*)(?=\[)")  # a tuple name (an identifier right before `[`)
 _NESTED = re.compile(r"\[[^\]]*\[")  # a tuple inside a tuple (wrapped maps): texts parsed as they come
 _TEMPLATE_NAMES = ("vs_tpl_0", "vs_tpl_1")
+
+
+def _shape(kind: str, text: str):
+    """(shape, the distinct tuple names in order of first use) of a text, or (None, ())."""
+    if _NESTED.search(text):
+        return None, ()
+    order: dict = {}
+    for name in _NAMED.findall(text):
+        order.setdefault(name, len(order))
+    if not order:
+        return None, ()
+    return (kind, _NAMED.sub(lambda m: f"@{order[m.group(1)]}", text)), tuple(order)
 
 
 def _parsed(kind: str, text: str):
@@ -71,8 +109,7 @@ def _parsed(kind: str, text: str):
         return hit
     import islpy as isl
 
-    names = tuple(m.group(0) for m in _TAGGED.finditer(text)) if not _NESTED.search(text) else ()
-    shape = (kind, _TAGGED.sub(r"@_\2", text)) if names else None
+    shape, names = _shape(kind, text)
     out = _derived(shape, names) if shape else None
     if out is None:
         out = (isl.Set if kind == "set" else isl.Map)(text)  # raises on bad text (not memoized)
@@ -103,33 +140,28 @@ def _renamed(obj, dt, name: str):
 
 
 def _keep_template(shape, names: tuple, fresh) -> None:
-    """Keep `fresh` (just parsed, not yet handed out) as the template of `shape`, its tagged
-    tuple names replaced by placeholders, when every tagged name is a top-level tuple name."""
+    """Keep `fresh` (just parsed, not yet handed out) as the template of `shape`, its tuple
+    names replaced by placeholders, when every name of the text is a top-level tuple name."""
     positions = _positions(fresh)
     if not set(names) <= {n for _, n in positions}:
-        return  # a tagged name inside a nested tuple: texts of this shape are parsed
+        return  # a name isl does not hold as a top-level tuple name: texts of this shape are parsed
     template, slots = fresh, []
     for k, (dt, name) in enumerate(positions):
         if name in names:
             template = _renamed(template, dt, _TEMPLATE_NAMES[k])
-            slots.append((dt, name))
-    _TEMPLATES[shape] = (names, template, slots)
+            slots.append((dt, names.index(name)))
+    _TEMPLATES[shape] = (template, tuple(slots))
 
 
 def _derived(shape, names: tuple):
-    """The object of a text of `shape` with tagged names `names`, from the shape's template
-    (None when there is none or the names do not map one to one onto the template's)."""
+    """The object of a text of `shape` with tuple names `names`, from the shape's template
+    (None when there is none)."""
     entry = _TEMPLATES.get(shape)
     if entry is None:
         return None
-    tnames, template, slots = entry
-    mapping: dict = {}
-    for a, b in zip(tnames, names):
-        if mapping.setdefault(a, b) != b:
-            return None  # one template name would become two names
-    out = template
-    for dt, name in slots:
-        out = _renamed(out, dt, mapping[name])
+    out, slots = entry
+    for dt, k in slots:
+        out = _renamed(out, dt, names[k])
     return out
 
 

@@ -186,7 +186,7 @@ def check_int64(program: ir.Program, kernel: str, sizes: dict, max_instances: in
             raise UsageError(f"at sizes {_sizes_text(sizes)}, kernel {kernel} would run more than "
                              f"{max_instances:.0e} statement instances (the product of its loop extents); "
                              "use smaller --size")
-        for node in _expr_nodes(s):
+        for node in ir.fact(s, _expr_nodes):
             if isinstance(node, ir.Load):
                 access(node.tensor, node.index, env)
         match s:
@@ -236,7 +236,7 @@ def _cond_exprs(c) -> list:
     while stack:
         n = stack.pop()
         if isinstance(n, ir.Cmp):  # index comparisons only (a data comparison is not int64 arithmetic)
-            if not any(isinstance(x, (ir.Load, ir.Float, ir.Cast)) for x in ir.walk((n.a, n.b))):
+            if not any(ir.nodes_of(x, (ir.Load, ir.Float, ir.Cast)) for x in (n.a, n.b)):
                 out += [n.a, n.b]
         elif isinstance(n, (ir.And, ir.Or)):
             stack += [n.a, n.b]

@@ -203,7 +203,7 @@ class _Checker:
 
 def _constant(e) -> bool:
     """No iterator, parameter or tensor read anywhere below `e`."""
-    return not any(isinstance(n, (ir.Var, ir.Load)) for n in ir.walk(e))
+    return not ir.nodes_of(e, (ir.Var, ir.Load))
 
 
 def check_kernel(program: ir.Program, kernel: ir.Kernel) -> None:

@@ -136,6 +136,96 @@ def walk(node) -> Iterator[Node]:
                 push(v)
 
 
+# ---------------------------------------------------------------- facts kept on a node
+
+# IR nodes are immutable, so what a walk finds below one (its variables, its loads, its loops)
+# is the same every time it is asked: `nodes_of` walks a node once per class asked for and
+# keeps the answer on the node, in its `__dict__` beside the cached hash (`_facts`: never
+# pickled nor copied, see `Node.__getstate__`). Statement lists are tuples, which hold no
+# attributes: their facts are kept by identity (the tuple itself held, so its id is not reused).
+_FACTS = "_facts"
+_TUPLE_FACTS: dict = {}  # id(tuple) -> (the tuple, its facts)
+TUPLE_FACTS_LIMIT = 4096  # tuples; the table starts afresh past it
+FACT_STATS = {"walks": 0, "reused": 0}
+
+
+def _facts_of(x) -> dict:
+    if isinstance(x, Node):
+        d = x.__dict__
+        facts = d.get(_FACTS)
+        if facts is None:
+            facts = d[_FACTS] = {}
+        return facts
+    hit = _TUPLE_FACTS.get(id(x))
+    if hit is not None and hit[0] is x:
+        return hit[1]
+    if len(_TUPLE_FACTS) >= TUPLE_FACTS_LIMIT:
+        _TUPLE_FACTS.clear()
+    facts = {}
+    _TUPLE_FACTS[id(x)] = (x, facts)
+    return facts
+
+
+def fact(node, fn):
+    """`fn(node)` for a function of the node alone, computed once per node and kept on it (the
+    same object on every call: an answer the callers do not change)."""
+    if not isinstance(node, (Node, tuple)):
+        return fn(node)
+    facts = _facts_of(node)
+    try:
+        return facts[fn]
+    except KeyError:
+        out = facts[fn] = fn(node)
+        return out
+
+
+def nodes_of(x, cls) -> tuple:
+    """The nodes `walk(x)` yields that are instances of `cls` (a class or a tuple of classes),
+    in its order: walked once per node (or tuple of nodes) and class, then kept (above)."""
+    if not isinstance(x, (Node, tuple)):
+        return ()  # walk yields nothing below anything else
+    facts = _facts_of(x)
+    hit = facts.get(cls)
+    if hit is None:
+        FACT_STATS["walks"] += 1
+        hit = facts[cls] = _collect(x, cls)
+    else:
+        FACT_STATS["reused"] += 1
+    return hit
+
+
+_KEPT_BELOW = frozenset((For, If, Assign, TensorCore))  # statements whose facts a walk above reuses
+
+
+def _collect(x, cls) -> tuple:
+    """`walk(x)`'s nodes of `cls`, in its order; a statement below `x` contributes its own kept
+    answer (computed and kept now if it has none), so a node rebuilt above unchanged statements
+    (an op rewrites one path of a nest) walks only what is new. A statement's nodes come
+    contiguously in pre-order, so the order is walk's."""
+    out: list = []
+    stack = [x]
+    pop, push, names, kept = stack.pop, stack.append, _FIELD_NAMES, _KEPT_BELOW
+    while stack:
+        value = pop()
+        if isinstance(value, tuple):
+            for v in reversed(value):
+                if isinstance(v, (Node, tuple)):
+                    push(v)
+            continue
+        if not isinstance(value, Node):
+            continue
+        if value is not x and type(value) in kept:
+            out.extend(nodes_of(value, cls))
+            continue
+        if isinstance(value, cls):
+            out.append(value)
+        for name in reversed(names.get(type(value)) or _field_names(type(value))):
+            v = getattr(value, name)
+            if isinstance(v, (Node, tuple)):
+                push(v)
+    return tuple(out)
+
+
 class Scoped(NamedTuple):
     """A statement with its path and what encloses it (outermost first).
 
@@ -241,12 +331,13 @@ def replaced(node: Node, **changes) -> Node:
 
 
 def free_vars(node) -> set:
-    return {n.name for n in walk(node) if isinstance(n, Var)}
+    """The names of the variables below `node` (a new set: the caller may change it)."""
+    return {n.name for n in nodes_of(node, Var)}
 
 
 def reads(node) -> list:
-    """Every Load below `node`, in pre-order."""
-    return [n for n in walk(node) if isinstance(n, Load)]
+    """Every Load below `node`, in pre-order (a new list)."""
+    return list(nodes_of(node, Load))
 
 
 # ---------------------------------------------------------------- accumulations
@@ -256,11 +347,20 @@ def reads(node) -> list:
 def accumulation(stmt: Assign) -> Optional[tuple]:
     """If `stmt` is `t[I] = t[I] op e` (op in + * max min; fma(a, b, t[I]) counts as +) with e
     not reading t[I], return (op, e); else None."""
+    if not isinstance(stmt, Node):
+        return _accumulation(stmt)
+    facts = _facts_of(stmt)
+    if "accumulation" not in facts:
+        facts["accumulation"] = _accumulation(stmt)
+    return facts["accumulation"]
+
+
+def _accumulation(stmt: Assign) -> Optional[tuple]:
     target = Load(stmt.tensor, stmt.index)
     v = stmt.value
 
     def clean(e):
-        return not any(isinstance(n, Load) and n == target for n in walk(e))
+        return target not in nodes_of(e, Load)
 
     match v:
         case BinOp(op=("+" | "*") as op, a=a, b=b):

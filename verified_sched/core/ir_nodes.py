@@ -475,8 +475,8 @@ def _cached_hash(cls) -> None:
 
 
 def _node_getstate(self):
-    d = self.__dict__
-    return {k: v for k, v in d.items() if k != "_hash"} if "_hash" in d else d
+    d = self.__dict__  # without the cached hash and facts (core/ir.py: nodes_of)
+    return {k: v for k, v in d.items() if k not in ("_hash", "_facts")} if "_hash" in d or "_facts" in d else d
 
 
 Node.__getstate__ = _node_getstate

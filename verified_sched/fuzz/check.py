@@ -74,7 +74,7 @@ def steps(program: ir.Program, kernel: str, ops) -> list:
 
 
 def _hardware(program: ir.Program, kernel: str) -> bool:
-    return any(isinstance(n, ir.For) and ir.is_hardware(n.axis) for n in ir.walk(program.kernel(kernel).body))
+    return any(ir.is_hardware(n.axis) for n in ir.nodes_of(program.kernel(kernel).body, ir.For))
 
 
 def _barrier_in_hw(program: ir.Program, kernel: str) -> bool:

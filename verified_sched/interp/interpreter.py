@@ -248,7 +248,7 @@ class _Run:
     def __init__(self, program, kernel, env, arrays, seed, vectorize=True, advance=None):
         self.program, self.env, self.rng = program, env, random.Random(seed)
         self.compiler = Compiler(program, env, vectorize, advance)
-        used = {n.tensor for n in ir.walk(kernel.body) if isinstance(n, (ir.Load, ir.Assign, ir.Zero))}
+        used = {n.tensor for n in ir.nodes_of(kernel.body, (ir.Load, ir.Assign, ir.Zero))}
         self.globals, self.scratch_tensors = {}, []
         for t in program.tensors:
             if t.name not in used:
@@ -264,7 +264,7 @@ class _Run:
         self.scratch = {t.name: _poisoned(t, env) for t in self.scratch_tensors}
 
     def launch(self, stmt):
-        hw = [n for n in ir.walk(stmt) if isinstance(n, ir.For) and ir.is_hardware(n.axis)]
+        hw = [n for n in ir.nodes_of(stmt, ir.For) if ir.is_hardware(n.axis)]
         barrier = _has_barrier(stmt)
         fn = _compiled(self.compiler, stmt, barrier)
         if not hw:

@@ -73,7 +73,7 @@ def independent(loop: ir.For) -> bool:
     """Whether no iteration of `loop` reads or writes a cell another iteration writes
     (sufficient, syntactic: see the module docstring)."""
     var = loop.var
-    inner = {n.var for n in ir.walk(loop.body) if isinstance(n, ir.For)}
+    inner = {n.var for n in ir.nodes_of(loop.body, ir.For)}
     index = {}
     for n in ir.walk(loop.body):
         if isinstance(n, (ir.Zero, ir.TensorCore, ir.Barrier)):

@@ -135,7 +135,7 @@ def used_names(program: ir.Program, kernel: Kernel) -> set:
     and every variable mentioned in the kernel."""
     names = set(program.params) | {t.name for t in program.tensors}
     names |= {k.name for k in program.kernels}
-    for n in ir.walk(kernel.body):
+    for n in ir.nodes_of(kernel.body, (For, ir.Var, TensorCore)):
         if isinstance(n, For):
             names.add(n.var)
         elif isinstance(n, ir.Var):

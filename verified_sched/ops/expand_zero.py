@@ -70,7 +70,7 @@ def obligations(ctx) -> list:
 
 
 def _zeroed(kernel: ir.Kernel) -> list:
-    return [z.tensor for z in ir.walk(kernel.body) if isinstance(z, Zero)]
+    return [z.tensor for z in ir.nodes_of(kernel.body, Zero)]
 
 
 def possible(program: ir.Program, kernel_name: str) -> bool:

@@ -67,11 +67,11 @@ RECORD = FuseEpilogue  # the op record this module applies (ops/registry.py)
 
 
 def _writes(stmt, tensor: str) -> bool:
-    return any(isinstance(n, (Assign, Zero)) and n.tensor == tensor for n in ir.walk(stmt))
+    return any(n.tensor == tensor for n in ir.nodes_of(stmt, (Assign, Zero)))
 
 
 def _mentions(stmt, tensor: str) -> bool:
-    return any(isinstance(n, (Assign, Zero, Load)) and n.tensor == tensor for n in ir.walk(stmt))
+    return any(n.tensor == tensor for n in ir.nodes_of(stmt, (Assign, Zero, Load)))
 
 
 def _text(e) -> str:

@@ -35,7 +35,7 @@ def _per_kernel(kernel: ir.Kernel, what: str, compute):
 
 
 def _loop_nodes(kernel: ir.Kernel) -> tuple:
-    fors = [n for n in ir.walk(kernel.body) if isinstance(n, ir.For)]
+    fors = ir.nodes_of(kernel.body, ir.For)
     names = [f.var for f in fors]
     return tuple(f for f in fors if names.count(f.var) == 1)
 
@@ -56,7 +56,7 @@ def has_loops(program: ir.Program, kernel_name: str) -> bool:
 
 
 def _loop_vars(kernel: ir.Kernel) -> frozenset:
-    return frozenset(f.var for f in ir.walk(kernel.body) if isinstance(f, ir.For))
+    return frozenset(f.var for f in ir.nodes_of(kernel.body, ir.For))
 
 
 def nested_pairs(kernel: ir.Kernel) -> list:
@@ -73,7 +73,7 @@ def chains3(kernel: ir.Kernel) -> list:
             g = f.body[0]
             if len(g.body) == 1 and isinstance(g.body[0], ir.For):
                 h = g.body[0]
-                if not any(isinstance(n, ir.For) for n in ir.walk(h.body)):
+                if not ir.nodes_of(h.body, ir.For):
                     out.append((f.var, g.var, h.var))
     return out
 

@@ -70,7 +70,7 @@ def written(program: ir.Program, kernel_names=None) -> list:
     """Global tensors that the kernels assign or zero (program order)."""
     names = set()
     for k in _kernels(program, kernel_names):
-        names |= {n.tensor for n in ir.walk(k.body) if isinstance(n, (ir.Assign, ir.Zero))}
+        names |= {n.tensor for n in ir.nodes_of(k.body, (ir.Assign, ir.Zero))}
     return [t.name for t in global_tensors(program) if t.name in names]
 
 
@@ -82,7 +82,7 @@ def read_before_written(program: ir.Program, kernel_names=None) -> set:
     found = set()
     for k in _kernels(program, kernel_names):
         decided = set()
-        for node in ir.walk(k.body):
+        for node in ir.nodes_of(k.body, (ir.Assign, ir.Zero, ir.Load)):
             if isinstance(node, ir.Assign):
                 for load in ir.reads(node.value) + ir.reads(node.index):
                     if load.tensor not in decided:

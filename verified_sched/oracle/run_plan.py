@@ -26,8 +26,7 @@ BACKEND = {"c": "C", "interp": "interpreter", "emulate": "GPU emulator", "cuda":
 def needs_phases(program: ir.Program, kernel: str) -> bool:
     """Whether a barrier sits inside a hardware (block or thread) loop of `kernel`."""
     body = program.kernel(kernel).body
-    return any(isinstance(n, ir.For) and ir.is_hardware(n.axis) and
-               any(isinstance(b, ir.Barrier) for b in ir.walk(n.body)) for n in ir.walk(body))
+    return any(ir.is_hardware(n.axis) and ir.nodes_of(n.body, ir.Barrier) for n in ir.nodes_of(body, ir.For))
 
 
 def per_copy_memory(program: ir.Program, kernel: str) -> bool:
@@ -38,7 +37,7 @@ def per_copy_memory(program: ir.Program, kernel: str) -> bool:
     if not mem:
         return False
     for sc in ir.walk_scoped(program.kernel(kernel).body):
-        names = {n.tensor for n in ir.walk(sc.stmt) if isinstance(n, (ir.Load, ir.Assign, ir.Zero))}
+        names = {n.tensor for n in ir.nodes_of(sc.stmt, (ir.Load, ir.Assign, ir.Zero))}
         kinds = {("block",) if mem[t] == "shared" else ("block", "thread") for t in names if t in mem}
         if not kinds:
             continue

@@ -39,7 +39,7 @@ def _max(terms):
 
 def _launch_checks(program: ir.Program, stmt, k: int, shared_limit: int, env: dict):
     """(description, z3 goal that must hold, hint) triples of one launch."""
-    loops = [n for n in ir.walk(stmt) if isinstance(n, ir.For) and n.axis in ir.HW_AXES]
+    loops = [n for n in ir.nodes_of(stmt, ir.For) if n.axis in ir.HW_AXES]
     if not loops:
         return [], []
     facts = []
@@ -69,7 +69,7 @@ def _launch_checks(program: ir.Program, stmt, k: int, shared_limit: int, env: di
         for t in threads[1:]:
             prod = prod * t
         goals.append((f"launch {k}: threads per block <= {THREADS_PER_BLOCK}", prod <= THREADS_PER_BLOCK))
-    used = {n.tensor for n in ir.walk(stmt) if isinstance(n, (ir.Load, ir.Assign, ir.Zero))}
+    used = {n.tensor for n in ir.nodes_of(stmt, (ir.Load, ir.Assign, ir.Zero))}
     total = z3.IntVal(0)
     names = []
     for t in program.tensors:

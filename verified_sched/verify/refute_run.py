@@ -326,8 +326,7 @@ CONFIRMED_KINDS = ("dependence", "coverage")
 def _parallel(program: ir.Program, kernel: str) -> bool:
     """Any loop whose iterations may run in another order than the backends run them here
     (vectorized, block, thread): a run in one order cannot show what that order hides."""
-    return any(isinstance(n, ir.For) and n.axis not in ("serial", "unrolled")
-               for n in ir.walk(program.kernel(kernel).body))
+    return any(n.axis not in ("serial", "unrolled") for n in ir.nodes_of(program.kernel(kernel).body, ir.For))
 
 
 def confirm_refutations(program: ir.Program, kernel: str, obligations: list, profile: str) -> list:

@@ -86,7 +86,7 @@ def _validate(program, kernel, op: Stage):
     if len(set(op.over)) != len(op.over):
         raise error(op, "over: a loop is named twice")
     src = program.tensor(op.source)
-    if any(isinstance(n, (Assign, ir.Zero)) and n.tensor == op.source for n in ir.walk(kernel.body)):
+    if any(n.tensor == op.source for n in ir.nodes_of(kernel.body, (Assign, ir.Zero))):
         raise error(op, f"source '{op.source}': written in kernel '{kernel.name}' (a stage needs a read-only source)")
     if op.prec is not None and op.prec != src.prec and op.prec not in WIDEN.get(src.prec, ()):
         raise error(op, f"prec={op.prec}: not a widening of {op.source}'s {src.prec}")

@@ -33,7 +33,7 @@ def _accesses(program: ir.Program, stmt) -> tuple:
     """(hardware?, scratch tensors written, scratch tensors read) of one top-level statement."""
     scratch = {t.name for t in program.tensors if t.memory in ("shared", "local")}
     hw, written, read = False, set(), set()
-    for n in ir.walk(stmt):
+    for n in ir.nodes_of(stmt, (ir.For, ir.Assign, ir.Zero, ir.Load)):
         if isinstance(n, ir.For) and ir.is_hardware(n.axis):
             hw = True
         elif isinstance(n, (ir.Assign, ir.Zero)) and n.tensor in scratch:
