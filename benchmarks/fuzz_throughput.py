@@ -34,7 +34,9 @@ load average is printed before and after: the wall-clock figures are only compar
 similar load. Below the table, the tail per configuration: the examples whose check (verify,
 compiles, runs) took over 1 CPU second, their count and share of the workers' CPU, and the
 CPU per example of all the others (the workers' CPU less the tail's checks: draw, start-up
-and imports included), which explains the ex/cpu-s figure.
+and imports included), which explains the ex/cpu-s figure; then the workers' CPU split into
+start-up (spawn, imports: their CPU outside the batches), the draw (the batches' CPU outside the
+examples' checks), the checks outside the tail, and the tail.
 """
 from __future__ import annotations
 
@@ -117,6 +119,24 @@ def tail_line(mix: str, workers: int, camp: Campaign) -> str:
             f"of the workers' CPU; the other {rest}: {per:.3f} CPU s per example (draw, start-up included)")
 
 
+def cpu_line(mix: str, workers: int, camp: Campaign) -> str:
+    """Where the workers' CPU went: start-up (process spawn, imports, pool traffic: the workers'
+    CPU outside their batches), the draw (the batches' CPU outside the examples' checks:
+    hypothesis, drawing programs and schedules, applying the drawn ops; shrinking too, in a
+    batch with a finding), the checks of the
+    examples outside the tail (verify, compiles, runs), and the tail's checks."""
+    s, cpu = camp.stats, getattr(camp, "cpu", 0.0)
+    batches = s.times.get("cpu", 0.0)
+    start, draw = max(0.0, cpu - batches), max(0.0, batches - s.check_cpu)
+    rest, n = s.check_cpu - s.slow_cpu, max(1, s.examples)
+    share = (lambda x: f"{100 * x / cpu:.0f}%") if cpu else (lambda x: "?")
+    return (f"cpu ({mix}, {workers} worker{'s' if workers > 1 else ''}): {cpu:.1f} s = start-up {start:.1f} s "
+            f"({share(start)}, {start / workers:.2f} s per worker), draw {draw:.1f} s ({share(draw)}, "
+            f"{1000 * draw / n:.0f} ms per example), checks outside the tail {rest:.1f} s ({share(rest)}, "
+            f"{1000 * rest / max(1, s.examples - s.slow):.0f} ms per example), tail {s.slow_cpu:.1f} s "
+            f"({share(s.slow_cpu)})")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--examples", type=int, default=240, help="examples per configuration")
@@ -147,6 +167,8 @@ def main() -> int:
         print(_row(mix, workers, camp, base[mix], hot))
     for mix, workers, camp, _ in rows:
         print(tail_line(mix, workers, camp))
+    for mix, workers, camp, _ in rows:
+        print(cpu_line(mix, workers, camp))
     for mix, workers, camp, _ in rows:
         if workers == 2:
             print(f"scaling 1 -> 2 workers ({mix}): {camp.stats.examples / camp.seconds / base[mix]:.2f}x")

@@ -190,6 +190,26 @@ def test_fuzz_throughput_benchmark_prints_the_tails_share():
     assert "1 of 4 examples" in line and "(25%)" in line and "= 75%" in line and "0.333 CPU s per example" in line
 
 
+def test_fuzz_throughput_benchmark_splits_the_workers_cpu():
+    import importlib.util
+    from types import SimpleNamespace
+
+    from verified_sched.fuzz.stats import Stats
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "fuzz_throughput.py"
+    spec = importlib.util.spec_from_file_location("fuzz_throughput_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    stats = Stats()
+    for cpu in (0.1, 0.1, 0.1, 3.0):
+        stats.add(check.Outcome("legal", [], [], cpu=cpu))
+    stats.times["cpu"] = 3.7  # the batches' CPU: 0.4 s of it outside the checks (the draw)
+    line = bench.cpu_line("all ops", 2, SimpleNamespace(stats=stats, cpu=4.7))
+    # start-up 4.7 - 3.7 = 1.0 s over 2 workers; draw 0.4 s = 100 ms per example; rest 0.3 s / 3
+    assert "start-up 1.0 s (21%, 0.50 s per worker)" in line and "draw 0.4 s (9%, 100 ms per example)" in line
+    assert "checks outside the tail 0.3 s (6%, 100 ms per example)" in line and "tail 3.0 s (64%)" in line
+
+
 def test_the_fuzzers_race_detector_compiles_its_emulation_at_O0(cases_dir, monkeypatch):
     """The emulator's compile was most of a small GPU example's check (-O3: 0.25 to 0.35 s of
     compiler CPU); without a `#pragma omp simd` the optimization level cannot change its bits."""

@@ -73,12 +73,30 @@ def connective(c, rec, not_, and_, or_):
     return None
 
 
+def cell_of(idx: list):
+    """The closure of an index tuple: its components' closures evaluated left to right (spelled
+    out for up to 3 components, the common case: no list built per access)."""
+    match len(idx):
+        case 1:
+            (g0,) = idx
+            return lambda env, st: (g0(env, st),)
+        case 2:
+            g0, g1 = idx
+            return lambda env, st: (g0(env, st), g1(env, st))
+        case 3:
+            g0, g1, g2 = idx
+            return lambda env, st: (g0(env, st), g1(env, st), g2(env, st))
+    return lambda env, st: tuple([g(env, st) for g in idx])
+
+
 def reader(name: str, idx: list, bounds, loc, read):
     """The closure reading tensor `name` at the index closures `idx`: the cell is checked by
     `bounds(name, cell, shape, env, st, loc)`, its raw element converted by `read`."""
+    cell_at = cell_of(idx)
+
     def load(env, st):
         arr = st.mem[name]
-        cell = tuple([g(env, st) for g in idx])
+        cell = cell_at(env, st)
         bounds(name, cell, arr.shape, env, st, loc)
         return read(arr[cell])
     return load
@@ -87,10 +105,12 @@ def reader(name: str, idx: list, bounds, loc, read):
 def writer(name: str, idx: list, bounds, loc, fv, store):
     """The closure storing `store(fv(...))` into tensor `name` at the index closures `idx`
     (the value first, then the cell, checked by `bounds` as in `reader`)."""
+    cell_at = cell_of(idx)
+
     def run(env, st):
         value = fv(env, st)
         arr = st.mem[name]
-        cell = tuple([g(env, st) for g in idx])
+        cell = cell_at(env, st)
         bounds(name, cell, arr.shape, env, st, loc)
         arr[cell] = store(value)
     return run

@@ -36,6 +36,7 @@ import numpy as np
 from verified_sched.core.dtypes import NP_DTYPE, check_array, check_sizes, storage_shape
 from ..core import ir
 from ..core.errors import InternalError, UsageError
+from .node_memo import NodeMemo
 from .phases import run_phases
 from .closures import reader, writer
 from .expr import IntClosure, ValueClosure, check_condition, check_value
@@ -64,6 +65,13 @@ def _has_barrier(stmt) -> bool:
 
 def _not_core(x) -> bool:
     return not isinstance(x.stmt, ir.TensorCore)
+
+
+# what a run asks of its kernel and launches, once per IR object (interp/node_memo.py)
+_USED = NodeMemo(lambda kernel, _: frozenset(n.tensor for n in ir.walk(kernel.body)
+                                             if isinstance(n, (ir.Load, ir.Assign, ir.Zero))))
+_LAUNCH_SHAPE = NodeMemo(lambda stmt, _: (tuple(n for n in ir.walk(stmt) if isinstance(n, ir.For) and
+                                                ir.is_hardware(n.axis)), _has_barrier(stmt)))
 
 
 class Compiler:
@@ -248,7 +256,7 @@ class _Run:
     def __init__(self, program, kernel, env, arrays, seed, vectorize=True, advance=None):
         self.program, self.env, self.rng = program, env, random.Random(seed)
         self.compiler = Compiler(program, env, vectorize, advance)
-        used = {n.tensor for n in ir.nodes_of(kernel.body, (ir.Load, ir.Assign, ir.Zero))}
+        used = _USED(kernel)
         self.globals, self.scratch_tensors = {}, []
         for t in program.tensors:
             if t.name not in used:
@@ -264,8 +272,7 @@ class _Run:
         self.scratch = {t.name: _poisoned(t, env) for t in self.scratch_tensors}
 
     def launch(self, stmt):
-        hw = [n for n in ir.nodes_of(stmt, ir.For) if ir.is_hardware(n.axis)]
-        barrier = _has_barrier(stmt)
+        hw, barrier = _LAUNCH_SHAPE(stmt)
         fn = _compiled(self.compiler, stmt, barrier)
         if not hw:
             st = _State({**self.globals, **self.scratch}, {}, True, True, self.rng)

@@ -34,6 +34,7 @@ from verified_sched.core.dtypes import (NP_DTYPE, bf16_to_f32, check_sizes, eval
                      logical_shape, storage_shape)
 from codegen import special_inputs
 from codegen.storage_error import OutOfStorage  # re-exported: importers take it from here
+from ..interp.node_memo import NodeMemo
 
 Runner = Callable[[str, dict, dict], None]
 MODES = ("random", "small-int", "special", "special-finite")
@@ -51,8 +52,16 @@ def _kernels(program: ir.Program, names) -> list:
     return list(program.kernels) if names is None else [program.kernel(n) for n in names]
 
 
+def _names(kernel_names):
+    return None if kernel_names is None else tuple(kernel_names)
+
+
 def index_extents(program: ir.Program, kernel_names=None) -> dict:
     """i32 tensors read inside an index -> the smallest extent they index (values stay in bounds)."""
+    return {k: list(v) for k, v in _INDEX_EXTENTS(program, _names(kernel_names)).items()}
+
+
+def _index_extents(program: ir.Program, kernel_names) -> dict:
     out: dict = {}
     for k in _kernels(program, kernel_names):
         for node in ir.walk(k.body):
@@ -63,15 +72,19 @@ def index_extents(program: ir.Program, kernel_names=None) -> dict:
                 for inner in ir.walk(e):
                     if isinstance(inner, ir.Load):
                         out.setdefault(inner.tensor, []).append(dim)
-    return out
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def written(program: ir.Program, kernel_names=None) -> list:
     """Global tensors that the kernels assign or zero (program order)."""
+    return list(_WRITTEN(program, _names(kernel_names)))
+
+
+def _written(program: ir.Program, kernel_names) -> tuple:
     names = set()
     for k in _kernels(program, kernel_names):
         names |= {n.tensor for n in ir.nodes_of(k.body, (ir.Assign, ir.Zero))}
-    return [t.name for t in global_tensors(program) if t.name in names]
+    return tuple(t.name for t in global_tensors(program) if t.name in names)
 
 
 def read_before_written(program: ir.Program, kernel_names=None) -> set:
@@ -79,6 +92,10 @@ def read_before_written(program: ir.Program, kernel_names=None) -> set:
 
     Their values are inputs, so the oracle keeps them random instead of poisoning them.
     """
+    return set(_READ_FIRST(program, _names(kernel_names)))
+
+
+def _read_before_written(program: ir.Program, kernel_names) -> frozenset:
     found = set()
     for k in _kernels(program, kernel_names):
         decided = set()
@@ -94,7 +111,14 @@ def read_before_written(program: ir.Program, kernel_names=None) -> set:
             elif isinstance(node, ir.Load) and node.tensor not in decided:
                 decided.add(node.tensor)
                 found.add(node.tensor)
-    return found
+    return frozenset(found)
+
+
+# each asked once per program object and kernel names: a fuzz example compares the same two
+# programs at two size sets, a replay at up to 4 sizes and 4 seeds (interp/node_memo.py)
+_INDEX_EXTENTS = NodeMemo(_index_extents)
+_WRITTEN = NodeMemo(_written)
+_READ_FIRST = NodeMemo(_read_before_written)
 
 
 def random_inputs(program: ir.Program, kernel_names, sizes: dict, seed: int = 0,
