@@ -68,9 +68,20 @@ def test_the_docs_have_commands_to_run():
 
 
 @pytest.fixture(scope="module")
+def docs_cache(tmp_path_factory) -> Path:
+    """One proof and compile cache for every block, so a folder is verified once: under xdist,
+    one for the session's workers together (in the folder above each worker's own; entries are
+    written atomically, so parallel workers share it: docs/semantics.md), else this module's."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        cache = tmp_path_factory.getbasetemp().parent / "docs-cache"
+        cache.mkdir(exist_ok=True)
+        return cache
+    return tmp_path_factory.mktemp("docs-cache")
+
+
+@pytest.fixture(scope="module")
 def scratch(tmp_path_factory):
     root = tmp_path_factory.mktemp("docs")
-    (root / "cache").mkdir()  # one proof cache for every block: a folder is verified once
     shutil.copytree(REPO / "examples", root / "examples")
     shutil.copytree(REPO / "tests" / "cases", root / "tests" / "cases")
     shutil.copytree(REPO / "tests" / "fixtures", root / "tests" / "fixtures")
@@ -78,7 +89,7 @@ def scratch(tmp_path_factory):
 
 
 @pytest.mark.parametrize("commands", BLOCKS)
-def test_doc_commands_run_as_written(scratch, tmp_path, commands):
+def test_doc_commands_run_as_written(scratch, docs_cache, tmp_path, commands):
     """The block's commands run in order in one folder (a later one may read what an earlier
     one wrote), each with its stated exit code and no traceback."""
     shim = tmp_path / "bin"
@@ -87,9 +98,9 @@ def test_doc_commands_run_as_written(scratch, tmp_path, commands):
     (shim / "vsched").chmod(0o755)
     env = dict(os.environ, PATH=f"{shim}{os.pathsep}{os.environ['PATH']}",
                PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-               VSCHED_CACHE_DIR=str(scratch / "cache"))
+               VSCHED_CACHE_DIR=str(docs_cache))
     work = tmp_path / "work"
-    shutil.copytree(scratch, work, ignore=shutil.ignore_patterns("cache"))
+    shutil.copytree(scratch, work)
     for command, code in commands:
         p = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True,
                            timeout=300, stdin=subprocess.DEVNULL)

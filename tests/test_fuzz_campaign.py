@@ -64,7 +64,9 @@ def test_planted_verifier_bug_reported(tmp_path, monkeypatch, capsys):
         return Decided("proved", "planted: every dependence kept"), red
 
     monkeypatch.setattr(checks, "dependence", always_proved)
-    rc, rep = _fuzz(capsys, "--examples", "20", "--shapes", "stencil", "--ops", "interchange",
+    # seed 1's fifth example is an illegal interchange (called legal, its runs differ: the
+    # finding); 8 examples, not 20: the 12 more only cost about 2.5 s of CPU and found nothing
+    rc, rep = _fuzz(capsys, "--examples", "8", "--shapes", "stencil", "--ops", "interchange",
                     "-o", str(tmp_path / "out"), "--seed", "1")
     assert rc == 1
     found = [f for f in rep["findings"] if f["kind"] == "verifier"]

@@ -5,7 +5,6 @@ verify (every obligation of the imported kernel proved), and run equal to PyTorc
 through IREE. Needs xdsl (IREE for the IREE runs, torch-mlir for the regeneration check)."""
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -62,23 +61,25 @@ def test_module_runs_equal_to_pytorch_through_iree(name):
     np.testing.assert_allclose(arrays[f"{name}_result0"], want, rtol=1e-4, atol=1e-5)
 
 
-def test_import_writes_parameters_beside_the_program_and_exec_loads_them(tmp_path):
+def test_import_writes_parameters_beside_the_program_and_exec_loads_them(tmp_path, capsys):
+    # in process (main): docs/mlir.md's sh block runs the same `vsched import -o` and `vsched
+    # exec --in --out` as subprocesses (tests/test_docs_commands.py), so three more Python
+    # start-ups here added nothing
+    from verified_sched.cli import main
+
     out = tmp_path / "lin.vs"
-    r = subprocess.run([sys.executable, "-m", "verified_sched", "import", str(FIX / "linear_relu.mlir"), "-o", str(out)],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assert main(["import", str(FIX / "linear_relu.mlir"), "-o", str(out)]) == 0, capsys.readouterr().err
     params = sorted(p.name for p in tmp_path.glob("lin.*.npy"))
     assert len(params) == 2, params  # the weight and the bias
     data = np.load(FIX / "linear_relu.npz")
     np.save(tmp_path / "x.npy", data["in0"])
-    r = subprocess.run([sys.executable, "-m", "verified_sched", "exec", str(out), "--kernel", "linear_relu",
-                        "--in", f"linear_relu_arg0={tmp_path / 'x.npy'}", "--out",
-                        f"linear_relu_result0={tmp_path / 'y.npy'}"], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    assert main(["exec", str(out), "--kernel", "linear_relu", "--in", f"linear_relu_arg0={tmp_path / 'x.npy'}",
+                 "--out", f"linear_relu_result0={tmp_path / 'y.npy'}"]) == 0, capsys.readouterr().err
     np.testing.assert_allclose(np.load(tmp_path / "y.npy"), data["out0"], rtol=1e-5, atol=1e-6)
-    r = subprocess.run([sys.executable, "-m", "verified_sched", "import", str(FIX / "linear_relu.mlir")],
-                       capture_output=True, text=True)
-    assert r.returncode == 2 and "give -o OUT.vs" in r.stderr and "Traceback" not in r.stderr
+    capsys.readouterr()
+    assert main(["import", str(FIX / "linear_relu.mlir")]) == 2
+    err = capsys.readouterr().err
+    assert "give -o OUT.vs" in err and "Traceback" not in err
 
 
 def test_the_fixture_script_still_writes_the_committed_fixtures():

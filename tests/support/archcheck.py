@@ -47,10 +47,30 @@ def _resolve(mod: str, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
+_NODES: dict = {}  # (path, mtime, size) -> (import nodes, private attribute nodes): one walk per file
+
+
+def _nodes(path: Path) -> tuple:
+    """The file's import statements and its `name._private` attributes, from one walk of its
+    tree (read once per process and file version)."""
+    st = path.stat()
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    if key not in _NODES:
+        imports, attributes = [], []
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                imports.append(node)
+            elif isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__") \
+                    and isinstance(node.value, ast.Name):
+                attributes.append(node)
+        _NODES[key] = (imports, attributes)  # in ast.walk order, as before
+    return _NODES[key]
+
+
 def _imports(path: Path):
     """(line, imported module, imported name or None) for every import of the file."""
     mod = module_name(path)
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in _nodes(path)[0]:
         if isinstance(node, ast.Import):
             for a in node.names:
                 yield node.lineno, a.name, None, a.asname
@@ -74,9 +94,8 @@ def private_uses(paths=None) -> list:
                 out.append(f"{rel}:{line}: from {src} import {name}")
             full = f"{src}.{name}"
             aliases[asname or name] = full
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__") \
-                    and isinstance(node.value, ast.Name) and node.value.id in aliases:
+        for node in _nodes(path)[1]:
+            if node.value.id in aliases:
                 target = aliases[node.value.id]
                 if _is_module(target) and target != module_name(path):
                     out.append(f"{rel}:{node.lineno}: {target}.{node.attr}")
