@@ -10,8 +10,6 @@ size the constraints admit.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
-
 from hypothesis import strategies as st
 
 from ..core import ir
@@ -163,21 +161,20 @@ def family_programs(draw, shapes: tuple = SHAPES, max_loops: int = 3) -> ir.Prog
     return parsed(draw(TEXTS[shape]()), f"<fuzz {shape}>")
 
 
-PARSED_LIMIT = 256  # texts kept; the least recently drawn goes first
-_PARSED: OrderedDict = OrderedDict()
+PARSED_LIMIT = 256  # texts kept; the memo starts afresh past it
+_PARSED: dict = {}
 
 
 def parsed(text: str, name: str) -> ir.Program:
     """`parse_text(text, name)`, parsed once per text: the families draw few parameters, so a
     batch draws the same text again and again (49 distinct of 118 in seed 777's first 120
     examples). Programs are frozen values, so handing the same one out again is the same as
-    parsing it again (a parse error is raised again, never kept)."""
+    parsing it again (a parse error is raised again, never kept). Plain dict operations only:
+    batches running in threads of one process (a dask worker) may share it."""
     key = (text, name)
     hit = _PARSED.get(key)
     if hit is None:
+        if len(_PARSED) >= PARSED_LIMIT:
+            _PARSED.clear()
         hit = _PARSED[key] = parse_text(text, name)
-        if len(_PARSED) > PARSED_LIMIT:
-            _PARSED.popitem(last=False)
-    else:
-        _PARSED.move_to_end(key)
     return hit

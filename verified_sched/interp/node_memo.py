@@ -31,6 +31,3 @@ class NodeMemo:
             self.entries.clear()
         self.entries[key] = (obj, value)
         return value
-
-    def clear(self) -> None:
-        self.entries.clear()
