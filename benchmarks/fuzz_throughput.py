@@ -17,6 +17,10 @@ unroll, partition, pad); for each, 1 and 2 workers.
   like with like. Per-example cost is heavy-tailed (most examples take tens of milliseconds, a
   few seconds), so the example count is large against the batch size: at the end one worker
   may idle for at most about one batch.
+- Workers start as from an installed package: where this environment sets
+  PYTHONDONTWRITEBYTECODE, bytecode is compiled once, by a short warm-up run (its own seed and
+  cache folder), into a scratch PYTHONPYCACHEPREFIX the workers inherit (`--no-bytecode`:
+  every worker compiles what it imports, about 0.4 CPU s each).
 - `--warm`: each configuration then runs its examples again on the caches it left (fresh
   processes again): the `warm` columns, what a campaign gains from the compile cache.
 - `--seconds S` instead runs each configuration as a budgeted campaign (`vsched fuzz --budget`):
@@ -44,6 +48,7 @@ import argparse
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -137,6 +142,26 @@ def cpu_line(mix: str, workers: int, camp: Campaign) -> str:
             f"({share(s.slow_cpu)})")
 
 
+WARM_UP = ("from verified_sched.fuzz.campaign import Config, run_batch; "
+           "[run_batch(Config(seed=1, batch=4, shrink_seconds=0.5), k) for k in range(3)]")
+
+
+def bytecode(tmp: Path) -> str:
+    """Workers start as from an installed package, whose sources are compiled once: where this
+    environment sets PYTHONDONTWRITEBYTECODE (every process compiled every source it imported:
+    about 0.4 CPU s of a worker's start-up), bytecode goes to a scratch PYTHONPYCACHEPREFIX,
+    written by one short campaign run first (its own seed and cache folder: the measured
+    examples and caches stay fresh and cold). `--no-bytecode` measures without."""
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+        return "bytecode: the interpreter's own (__pycache__)"
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+    env = dict(os.environ, VSCHED_CACHE_DIR=str(tmp / "warm-up-cache"),
+               PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH", "")]))
+    subprocess.run([sys.executable, "-c", WARM_UP], env=env, capture_output=True, check=False)
+    return "bytecode: compiled once before the measurement (as an installed package has it; --no-bytecode: without)"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--examples", type=int, default=240, help="examples per configuration")
@@ -145,6 +170,8 @@ def main() -> int:
     ap.add_argument("--batch", type=int, default=Config().batch, help="examples per batch (the campaign's default)")
     ap.add_argument("--mix", choices=("all", "loop", "both"), default="both", help="op mixes to measure")
     ap.add_argument("--warm", action="store_true", help="also rerun each configuration on its warm caches")
+    ap.add_argument("--no-bytecode", action="store_true",
+                    help="workers compile the sources they import (this environment's PYTHONDONTWRITEBYTECODE)")
     args = ap.parse_args()
     seconds, examples = args.seconds, (None if args.seconds else args.examples)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
@@ -154,6 +181,8 @@ def main() -> int:
           + ("; warm: the same examples again on the caches they left" if args.warm else ""), flush=True)
     rows, loads = [], []
     with tempfile.TemporaryDirectory() as tmp:
+        if not args.no_bytecode:
+            print(bytecode(Path(tmp)), flush=True)
         for mix, ops in mixes.items():
             for workers in (1, 2):
                 cold, hot = measure(seconds, examples, workers, seed, Path(tmp), ops, args.batch, args.warm)

@@ -6,6 +6,7 @@ compile; a difference the interpreter shows is a verifier finding whose reproduc
 constants (seconds per fresh worker). No test here reads a clock: they count calls."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -208,6 +209,27 @@ def test_fuzz_throughput_benchmark_splits_the_workers_cpu():
     # start-up 4.7 - 3.7 = 1.0 s over 2 workers; draw 0.4 s = 100 ms per example; rest 0.3 s / 3
     assert "start-up 1.0 s (21%, 0.50 s per worker)" in line and "draw 0.4 s (9%, 100 ms per example)" in line
     assert "checks outside the tail 0.3 s (6%, 100 ms per example)" in line and "tail 3.0 s (64%)" in line
+
+
+def test_fuzz_throughput_benchmark_starts_workers_with_compiled_bytecode(tmp_path, monkeypatch):
+    """Workers start as from an installed package: where PYTHONDONTWRITEBYTECODE is set, one
+    warm-up run writes bytecode to a scratch PYTHONPYCACHEPREFIX that the workers inherit."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "fuzz_throughput.py"
+    spec = importlib.util.spec_from_file_location("fuzz_throughput_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    runs = []
+    monkeypatch.setattr(bench.subprocess, "run", lambda cmd, **kw: runs.append((cmd, kw["env"])))
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.delenv("PYTHONPYCACHEPREFIX", raising=False)
+    line = bench.bytecode(tmp_path)
+    assert "compiled once" in line and len(runs) == 1
+    cmd, env = runs[0]
+    assert cmd[-1] == bench.WARM_UP and "PYTHONDONTWRITEBYTECODE" not in env
+    assert os.environ["PYTHONPYCACHEPREFIX"] == env["PYTHONPYCACHEPREFIX"] == str(tmp_path / "pycache")
+    assert env["VSCHED_CACHE_DIR"] == str(tmp_path / "warm-up-cache")  # not the measured caches
 
 
 def test_the_fuzzers_race_detector_compiles_its_emulation_at_O0(cases_dir, monkeypatch):
