@@ -6,7 +6,8 @@ Every obligation runs inside `scope(deadline)`:
 - isl's operation counter is reset and capped at `ISL_MAX_OPERATIONS` (a runaway isl call
   fails with "maximal number of operations exceeded" instead of running on);
 - a watchdog aborts isl (`isl_ctx_abort`) when the deadline passes, so even a long sequence of
-  isl calls stops at the deadline (isl checks the flag at its next operation);
+  isl calls stops at the deadline (isl checks the flag at its next operation); a native timer
+  (`native_abort`) does the same without the GIL, which islpy holds through one long call;
 - z3 solvers made while it is active (`z3_timeout_ms`, smt.solver.solver) never get more than
   the time left before the deadline.
 
@@ -22,7 +23,7 @@ import sys
 import threading
 import time
 
-from . import budget_watchdog
+from . import budget_watchdog, native_abort
 
 DEFAULT_TIMEOUT = 10.0  # seconds per kernel and per claim (`vsched verify --timeout`)
 ISL_MAX_OPERATIONS = 5_000_000  # isl operations per obligation
@@ -119,6 +120,9 @@ def scope(deadline: float, max_operations: int | None = None):
         # one long-lived watchdog thread for every scope (budget_watchdog.py): starting a
         # timer thread per obligation cost milliseconds each
         token = budget_watchdog.add(mine, abort)
+        # the watchdog needs the GIL, which islpy holds through a call: a native timer also
+        # aborts isl in the middle of one long call (native_abort.py)
+        native_abort.arm(left)
     try:
         yield
     finally:
@@ -126,6 +130,8 @@ def scope(deadline: float, max_operations: int | None = None):
             budget_watchdog.cancel(token)
         with lock:
             _state.update(previous)
+        if token is not None:  # the enclosing obligation's deadline, or none
+            native_abort.arm(previous["deadline"] - now())
         ctx.resume()
         ctx.set_max_operations(previous_ops)
         ctx.reset_operations()
