@@ -97,3 +97,23 @@ def test_fact_computes_once_per_node():
 
     e = ir.BinOp("*", ir.Var("a"), ir.Int(2))
     assert ir.fact(e, count) == ir.fact(e, count) == 3 and len(calls) == 1
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(programs())
+def test_reads_in_context_without_lazy_nodes_is_every_read_under_the_context(program):
+    from polyhedral.lazy import lazy_reads, reads_in_context
+
+    ctx = (ir.Cmp("<", ir.Var("i"), ir.Int(3)),)
+    for x in _every_node(program):
+        for c in ((), ctx):
+            assert reads_in_context(x, c) == lazy_reads(x, c)
+
+
+def test_reads_in_context_of_a_where_keeps_the_branch_conditions():
+    from polyhedral.lazy import reads_in_context
+
+    c = ir.Cmp("<", ir.Var("i"), ir.Int(3))
+    a, b = ir.Load("x", (ir.Var("i"),)), ir.Load("y", (ir.Var("i"),))
+    (ra, ca), (rb, cb) = reads_in_context(ir.Where(c, a, b))
+    assert (ra, ca) == (a, (c,)) and rb == b and len(cb) == 1 and cb[0] != c
