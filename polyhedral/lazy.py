@@ -18,6 +18,14 @@ def reads_in_context(node, ctx: tuple = ()) -> list:
     interpreter: `where(c, a, b)` evaluates a only where c holds and b only where it fails;
     `a and b` evaluates b only where a holds, `a or b` only where a fails. A load's index is
     evaluated with the load."""
+    if not ir.nodes_of(node, (Where, And, Or)):  # nothing lazy below: every read under `ctx`
+        ctx = tuple(ctx)
+        return [(r, ctx) for r in ir.nodes_of(node, Load)]
+    return lazy_reads(node, ctx)
+
+
+def lazy_reads(node, ctx: tuple = ()) -> list:
+    """`reads_in_context` by descending every node (what it answers where something is lazy)."""
     out = []
 
     def go(n, ctx):

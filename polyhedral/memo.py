@@ -50,8 +50,7 @@ def memoized(fn):
 
     @functools.wraps(fn)
     def method(self, *args, **kwargs):
-        key = (name, tuple([_key(a) for a in args]),
-               tuple(sorted([(k, _key(v)) for k, v in kwargs.items()])) if kwargs else ())
+        key = (name, tuple(map(_key, args)), tuple(sorted([(k, _key(v)) for k, v in kwargs.items()])) if kwargs else ())
         memo = self.__dict__.setdefault(MEMO_ATTR, {})
         try:
             return memo[key]

@@ -24,7 +24,7 @@ def _every_node(program):
         yield from ir.walk(k.body)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 @given(programs())
 def test_cached_facts_equal_a_plain_walk(program):
     for _ in range(2):  # computed, then kept: the same answers both times
@@ -97,3 +97,41 @@ def test_fact_computes_once_per_node():
 
     e = ir.BinOp("*", ir.Var("a"), ir.Int(2))
     assert ir.fact(e, count) == ir.fact(e, count) == 3 and len(calls) == 1
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(programs())
+def test_reads_in_context_without_lazy_nodes_is_every_read_under_the_context(program):
+    from polyhedral.lazy import lazy_reads, reads_in_context
+
+    ctx = (ir.Cmp("<", ir.Var("i"), ir.Int(3)),)
+    for x in _every_node(program):
+        for c in ((), ctx):
+            assert reads_in_context(x, c) == lazy_reads(x, c)
+
+
+def test_reads_in_context_of_a_where_keeps_the_branch_conditions():
+    from polyhedral.lazy import reads_in_context
+
+    c = ir.Cmp("<", ir.Var("i"), ir.Int(3))
+    a, b = ir.Load("x", (ir.Var("i"),)), ir.Load("y", (ir.Var("i"),))
+    (ra, ca), (rb, cb) = reads_in_context(ir.Where(c, a, b))
+    assert (ra, ca) == (a, (c,)) and rb == b and len(cb) == 1 and cb[0] != c
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(programs())
+def test_isl_text_of_a_condition_kept_on_it_is_the_computed_one(program):
+    from verified_sched.analysis import simplify
+
+    def answer(fn, c):
+        try:
+            return fn(c)
+        except simplify.NotAffine:
+            return "NotAffine"
+
+    conds = [n for x in _every_node(program) for n in ir.nodes_of(x, (ir.Cmp, ir.And, ir.Or, ir.Not))]
+    conds += [ir.Cmp("<", ir.Var("i"), ir.Load("x", (ir.Int(0),)))]  # not affine: raised every time
+    for c in conds:
+        first = answer(simplify.isl_cond, c)
+        assert first == answer(simplify.isl_cond, c) == answer(simplify._isl_cond, c)  # noqa: SLF001

@@ -45,7 +45,12 @@ def _names(node) -> dict:
 
 
 def isl_cond(c) -> str:
-    """An isl constraint string for an affine condition; NotAffine otherwise."""
+    """An isl constraint string for an affine condition; NotAffine otherwise (a function of
+    the condition alone: computed once per condition node, `ir.fact`)."""
+    return ir.fact(c, _isl_cond)
+
+
+def _isl_cond(c) -> str:
     c = ir.rewrite(c, lambda n: Cmp(n.op, norm_index(n.a), norm_index(n.b)) if isinstance(n, Cmp) else None)
     return affine.cond(c, _names(c))
 
