@@ -98,7 +98,8 @@ def bounded_isl(compute, to_text, from_text, worth_it: bool = True):
     when worth it and a deadline is set, else here. The child sends `to_text(answer)` and its
     CPU time; an answer that took the child under QUICK_CPU seconds is computed again here
     (the very objects the call makes in process), a longer one is `from_text(text)` (the same
-    sets, read back: no second long computation)."""
+    sets, read back: no second long computation). As for `bounded`, the child's isl operations
+    are not counted against the parent's budget."""
     if not worth_it or not math.isfinite(budget.remaining()) or not hasattr(os, "fork"):
         return compute()
 

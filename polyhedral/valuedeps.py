@@ -165,9 +165,10 @@ def closure_of(u: isl.UnionMap) -> tuple:
     def closure_text():
         closure, exact = u.transitive_closure()
         return str(closure), exact
-    # isl's closure may count no operation for many seconds, so isl_ctx_abort cannot stop it
-    # (a fuzz example's closure ran 47 s at a 5 s deadline): a large one runs where the
-    # deadline can stop it; a stopped one is an isl.Error, as an aborted isl call
+    # islpy holds the GIL through the call, so the budget's watchdog thread cannot run to
+    # call isl_ctx_abort until it returns (a fuzz example's closure ran 47 s at a 5 s
+    # deadline): a large one runs where the deadline can stop it; a stopped one is an
+    # isl.Error, as an aborted isl call
     text, exact = bounded(closure_text)
     return isl.UnionMap.read_from_str(u.get_ctx(), text), exact
 
