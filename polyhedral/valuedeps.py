@@ -165,10 +165,11 @@ def closure_of(u: isl.UnionMap) -> tuple:
     def closure_text():
         closure, exact = u.transitive_closure()
         return str(closure), exact
-    # islpy holds the GIL through the call, so the budget's watchdog thread cannot run to
-    # call isl_ctx_abort until it returns (a fuzz example's closure ran 47 s at a 5 s
-    # deadline): a large one runs where the deadline can stop it; a stopped one is an
-    # isl.Error, as an aborted isl call
+    # isl's closure may count no operation for seconds, so neither the budget's watchdog
+    # (it needs the GIL, which islpy holds through the call) nor core/native_abort.py (isl
+    # checks its abort flag at counted operations) stops it (a fuzz example's closure ran
+    # 47 s at a 5 s deadline): a large one runs where the deadline can stop it; a stopped
+    # one is an isl.Error, as an aborted isl call
     text, exact = bounded(closure_text)
     return isl.UnionMap.read_from_str(u.get_ctx(), text), exact
 

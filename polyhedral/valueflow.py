@@ -200,8 +200,10 @@ class ValueFlow:
     def _flow(self):
         """(dependence, no source) of isl's flow analysis: must ones, or may ones with `may`.
         A large one (FORK_PAIRS) runs under polyhedral.bounded: islpy holds the GIL through
-        the call, so the budget's watchdog cannot abort it at the deadline (a fuzz example's
-        ran 10 s of wall-clock time past a 5 s deadline); in a child it is stopped there."""
+        the call, so the budget's watchdog thread could not abort it at the deadline (a fuzz
+        example's ran 10 s of wall-clock time past a 5 s deadline); in a child it is stopped
+        there. (core/native_abort.py now also aborts isl without the GIL, at isl's next
+        counted operation; the child stays the bound for calls that count none.)"""
         sinks, scheds = [], []
         for st, k, _ in self.reads():
             sinks.append(self.read_map(st, k))
