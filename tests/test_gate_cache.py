@@ -185,32 +185,38 @@ def test_cache_info_and_clear(cache_root, tree, capsys):
 
 def test_concurrent_writers_never_expose_a_partial_entry(cache_root):
     """Many writers rewriting one key while a reader reads it: once stored, every read finds
-    the whole entry (a non-atomic write would expose empty or half-written files)."""
+    the whole entry (a non-atomic write would expose empty or half-written files). A fixed
+    count of writes, not a wall-clock second: the same work on a loaded machine, and the
+    reader reads until the last writer is done (and once more after)."""
     import threading
 
     store = cache.ProofCache()
     reports = [{"kernel": "k", "obligations": [{"status": "proved", "message": "x" * 20000}]}]
     stop = threading.Event()
-    seen = []
+    seen, stored = [], []
 
     def writer():
-        while not stop.is_set():
-            assert store.put("k" * 64, "legal", reports, 0.5)
+        for _ in range(100):
+            stored.append(store.put("k" * 64, "legal", reports, 0.5))
 
     def reader():
-        while not stop.is_set():
+        while True:
+            done = stop.is_set()
             entry = store.get("k" * 64)
             seen.append(entry is not None and entry["reports"] == reports)
+            if done:
+                return
 
     assert store.put("k" * 64, "legal", reports, 0.5)
-    threads = [threading.Thread(target=writer) for _ in range(4)] + [threading.Thread(target=reader)]
-    for t in threads:
+    writers = [threading.Thread(target=writer) for _ in range(4)]
+    readers = [threading.Thread(target=reader)]
+    for t in writers + readers:
         t.start()
-    import time
-
-    time.sleep(1.0)
-    stop.set()
-    for t in threads:
+    for t in writers:
         t.join()
-    assert seen and all(seen)
+    stop.set()
+    for t in readers:
+        t.join()
+    assert len(stored) == 400 and all(stored)
+    assert len(seen) >= 1 and all(seen)
     assert [p.name for p in (cache_root / "proofs").iterdir()] == ["k" * 64 + ".json"]

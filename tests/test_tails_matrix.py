@@ -94,8 +94,10 @@ def sizes_for(kind, nmin):
     return [{"N": n} if kind == "ew" else {"N": n, "K": 1 + n % 3} for n in ns]
 
 
-CASES = [(kind, tail, part, pad, nmin) for kind in KINDS for tail in TAILS for part in PARTS
-         for pad in PADS for nmin in BOUNDS]
+# family-major order (the same cases and ids): consecutive tests share one family, so under
+# xdist a worker's batch of tests builds few families (each is verified and compiled per worker)
+CASES = [(kind, tail, part, pad, nmin) for kind in KINDS for pad in PADS for nmin in BOUNDS for tail in TAILS
+         for part in PARTS]
 
 
 def _id(case):
