@@ -99,15 +99,18 @@ def skeleton(model: KernelModel, st, dom=None):
     hit = memo.get(st.name)
     if hit is None:
         uses_where = any(isinstance(n, Where) for e in (getattr(st.node, "value", None), *st.guards) for n in walk(e))
-        hit = memo[st.name] = ("where",) if uses_where else _skeleton(model, st, dom, False)
+        if not uses_where:
+            model.__dict__.setdefault("_where_free", set()).add(st.name)
+        hit = memo[st.name] = ("where",) if uses_where else _skeleton(model, st, dom)
     if hit == ("where",):
         return _skeleton(model, st, dom)
     return hit[0], list(hit[1])
 
 
-def _skeleton(model: KernelModel, st, dom, where: bool = True):
-    """skeleton's answer; `where`: the value or guards hold a `where` to fold (without one,
-    fold_where returns them as they are)."""
+def _skeleton(model: KernelModel, st, dom):
+    """skeleton's answer (a statement skeleton() found without a `where` is not walked by
+    fold_where, which would return its value and guards as they are)."""
+    where = st.name not in model.__dict__.get("_where_free", ())
     names = st.names(model.pnames)
     names_key = tuple(sorted(names.items()))
     leaves = []

@@ -14,6 +14,7 @@ import weakref
 
 from .lazy_isl import isl
 
+from .memo import isl_map
 
 
 def always(c: str) -> bool:
@@ -31,16 +32,17 @@ def pair_map(model, s, t, c: str) -> isl.Map:
     """The map `s[a..] -> t[b..] : c` of the model's parameter space, as parsing that text
     gives it: parsed once per shape (the arities of the two tuples and the constraint text:
     the statements of one nest, and the same statements in the models of every op of a
-    schedule, share a few) under placeholder tuple names, then named. The placeholder map is
-    never used itself, so every map handed out is a fresh parse's constraints, renamed
-    (renaming copies the basic maps of an object whose basic maps are shared)."""
+    schedule, share a few) under placeholder tuple names (memo.isl_map), then named. The
+    placeholder map is never used itself, so every map handed out is a fresh parse's
+    constraints, renamed (renaming copies the basic maps of an object whose basic maps are
+    shared)."""
     key = (model.ptuple, len(s.dims()), len(t.dims()), c)
     shape = _SHAPES.get(key)
     if shape is None:
         if len(_SHAPES) >= SHAPES_LIMIT:
             _SHAPES.clear()
         text = f"vs_pair_a[{', '.join(s.dims('a'))}] -> vs_pair_b[{', '.join(t.dims('b'))}] : {c}"
-        shape = _SHAPES[key] = isl.Map(model.space(text))
+        shape = _SHAPES[key] = isl_map(model.space(text))
         SHAPE_STATS["parsed"] += 1
     SHAPE_STATS["named"] += 1
     return shape.set_tuple_name(isl.dim_type.in_, s.name).set_tuple_name(isl.dim_type.out, t.name)
