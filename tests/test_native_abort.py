@@ -3,6 +3,9 @@ call, so the budget's watchdog thread could abort isl only between calls, and a 
 call ran on to isl's operation cap (fuzz s4242/slow00: 14.8 s of wall time at --timeout 5)."""
 from __future__ import annotations
 
+import math
+import time
+
 import islpy as isl
 import pytest
 
@@ -37,3 +40,25 @@ def test_the_timer_follows_nested_obligations_and_is_disarmed_after_the_last():
     assert not native_abort._state["armed"]
     assert native_abort.STATS["armed"] - before["armed"] == 3  # outer, inner, outer again
     assert native_abort.STATS["disarmed"] - before["disarmed"] == 1
+
+
+def test_regression_late_notification_does_not_abort_isl_after_the_obligation():
+    """The timer's notification runs in its own thread a little after the expiry: an
+    obligation that ended just past its deadline cleared isl's flag first, and the late
+    notification then aborted an isl call outside any obligation (test_verify_budgets failed
+    under load: "call to isl_set_is_subset failed"). Replacing an expired arming now waits for
+    its notification, so the exit's `resume` comes after it."""
+    ctx = isl.DEFAULT_CONTEXT
+    expired = native_abort.STATS["expired"]
+    native_abort.arm(1e-6)
+    time.sleep(0.005)  # expired by now: its notification may still be on its way
+    native_abort.arm(math.inf)
+    assert native_abort.STATS["expired"] == expired + 1  # the replacement saw the expiry and waited
+    assert ctx.aborted()  # so the notification landed before arm returned
+    ctx.resume()
+    for _ in range(100):  # obligations that end right at their deadline
+        with budget.scope(budget.now() + 0.0005):
+            time.sleep(0.001)
+    time.sleep(0.01)
+    assert not ctx.aborted()
+    assert isl.Set("{ [i] : 0 <= i < 5 }").count_val().to_python() == 5

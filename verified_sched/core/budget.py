@@ -101,28 +101,31 @@ def scope(deadline: float, max_operations: int | None = None):
     ops = operations() if max_operations is None else max_operations
     _state.update(deadline=min(deadline, previous["deadline"]), aborted=False, depth=previous["depth"] + 1)
     mine = _state["deadline"]
+    native_abort.settle()  # an enclosing arming's late notification lands before the flag is cleared
     ctx.resume()
     ctx.reset_operations()
     ctx.set_max_operations(ops)
     lock = threading.Lock()
+    native = [False]  # whether the native timer was armed for this deadline
 
     def abort():
         with lock:
             if _state["deadline"] == mine:
                 _state["aborted"] = True
-                ctx.abort()
+                if not native[0]:  # else the native timer sets isl's flag (native_abort.py)
+                    ctx.abort()
 
     left = mine - now()
     token = None
     if left <= 0:
         abort()
     elif math.isfinite(left):
+        # the watchdog needs the GIL, which islpy holds through a call: a native timer also
+        # aborts isl in the middle of one long call (native_abort.py)
+        native[0] = native_abort.arm(left)
         # one long-lived watchdog thread for every scope (budget_watchdog.py): starting a
         # timer thread per obligation cost milliseconds each
         token = budget_watchdog.add(mine, abort)
-        # the watchdog needs the GIL, which islpy holds through a call: a native timer also
-        # aborts isl in the middle of one long call (native_abort.py)
-        native_abort.arm(left)
     try:
         yield
     finally:

@@ -17,7 +17,11 @@ before. Linux (glibc) on x86-64 or aarch64 only; elsewhere `available()` is Fals
 
 One timer per process, armed for the innermost obligation's deadline (`arm(seconds)`, relative)
 and re-armed for the enclosing one when an obligation ends; a forked child has no timer (POSIX
-timers are not inherited) and makes its own.
+timers are not inherited) and makes its own. The notification runs in a thread of its own a
+little after the expiry: whoever replaces or clears an expired arming first waits until its
+abort flag is set (`_settled`), so that a late notification cannot abort isl after the
+obligation's exit has cleared the flag (`ctx.resume()`), outside any obligation. For the same
+reason, the budget's watchdog leaves the flag to the timer when it was armed for the deadline.
 """
 from __future__ import annotations
 
@@ -26,11 +30,13 @@ import math
 import os
 import platform
 import sys
+import time
 
 _SIGEV_THREAD = 2
 _CLOCK_MONOTONIC = 1
 _state: dict = {"pid": None, "timer": None, "armed": False}
-STATS = {"armed": 0, "disarmed": 0}
+STATS = {"armed": 0, "disarmed": 0, "expired": 0}
+SETTLE_WAIT = 2.0  # seconds at most to wait for an expired arming's notification
 
 
 class _SigEvent(ctypes.Structure):  # struct sigevent, Linux 64-bit (64 bytes)
@@ -67,6 +73,10 @@ def _libs():
     lib.isl_set_get_ctx.argtypes = [ctypes.c_void_p]
     lib.isl_ctx_get_max_operations.restype = ctypes.c_ulong
     lib.isl_ctx_get_max_operations.argtypes = [ctypes.c_void_p]
+    lib.isl_ctx_aborted.restype = ctypes.c_int
+    lib.isl_ctx_aborted.argtypes = [ctypes.c_void_p]
+    libc.timer_settime.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p]
+    libc.timer_gettime.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
     return isl, lib, libc
 
 
@@ -119,7 +129,8 @@ def _timer():
         timer = ctypes.c_void_p()
         if libc.timer_create(_CLOCK_MONOTONIC, ctypes.byref(event), ctypes.byref(timer)) != 0:
             return None
-        _state["timer"] = (libc, timer, event)  # the event is kept alive with the timer
+        # the event is kept alive with the timer
+        _state["timer"] = (libc, timer, event, lambda: lib.isl_ctx_aborted(event.value))
     except (OSError, AttributeError, ImportError):
         return None
     return _state["timer"]
@@ -129,15 +140,41 @@ def available() -> bool:
     return _timer() is not None
 
 
+def _expired(value: _ITimerSpec) -> bool:
+    return value.value.sec == 0 and value.value.nsec == 0
+
+
+def _settled(aborted) -> None:
+    """An armed timer has expired: wait until its notification has set isl's abort flag."""
+    STATS["expired"] += 1
+    end = time.perf_counter() + SETTLE_WAIT
+    while not aborted() and time.perf_counter() < end:
+        time.sleep(0.0002)
+
+
+def settle() -> None:
+    """If the timer was armed and has expired, wait for its notification (then it is no longer
+    armed): before the abort flag is cleared or set by anyone else."""
+    t = _timer() if _state["armed"] else None
+    if t is None:
+        return
+    libc, timer, _, aborted = t
+    left = _ITimerSpec()
+    if libc.timer_gettime(timer, ctypes.byref(left)) == 0 and _expired(left):
+        _settled(aborted)
+        _state["armed"] = False
+
+
 def arm(seconds: float) -> bool:
     """Abort isl in `seconds` (replacing any earlier arming); `inf` disarms. False where no
     timer can be used (the watchdog alone then stops isl, between calls)."""
     t = _timer()
     if t is None:
         return False
-    libc, timer, _ = t
+    libc, timer, _, aborted = t
+    was = _state["armed"]
     if math.isinf(seconds) and seconds > 0:
-        if not _state["armed"]:
+        if not was:
             return True
         spec = _ITimerSpec()  # all zero: disarm
         STATS["disarmed"] += 1
@@ -148,4 +185,8 @@ def arm(seconds: float) -> bool:
         spec = _ITimerSpec(value=_TimeSpec(whole, int((seconds - whole) * 1e9)))
         STATS["armed"] += 1
         _state["armed"] = True
-    return libc.timer_settime(timer, 0, ctypes.byref(spec), None) == 0
+    old = _ITimerSpec()  # what was left of the arming replaced (read in the same call)
+    ok = libc.timer_settime(timer, 0, ctypes.byref(spec), ctypes.byref(old)) == 0
+    if ok and was and _expired(old):
+        _settled(aborted)
+    return ok
