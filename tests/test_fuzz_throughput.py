@@ -173,16 +173,23 @@ def test_stats_count_the_tail_of_examples_over_one_cpu_second():
     assert a.slow_cpu == pytest.approx(7.5) and a.check_cpu == pytest.approx(7.65)
 
 
-def test_fuzz_throughput_benchmark_prints_the_tails_share():
+def _bench():
+    """benchmarks/fuzz_throughput.py as a module (it is a script, not a package module)."""
     import importlib.util
-    from types import SimpleNamespace
-
-    from verified_sched.fuzz.stats import Stats
 
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "fuzz_throughput.py"
     spec = importlib.util.spec_from_file_location("fuzz_throughput_bench", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return bench
+
+
+def test_fuzz_throughput_benchmark_prints_the_tails_share():
+    from types import SimpleNamespace
+
+    from verified_sched.fuzz.stats import Stats
+
+    bench = _bench()
     stats = Stats()
     for cpu in (0.1, 0.1, 0.1, 3.0):
         stats.add(check.Outcome("legal", [], [], cpu=cpu))
@@ -192,15 +199,11 @@ def test_fuzz_throughput_benchmark_prints_the_tails_share():
 
 
 def test_fuzz_throughput_benchmark_splits_the_workers_cpu():
-    import importlib.util
     from types import SimpleNamespace
 
     from verified_sched.fuzz.stats import Stats
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "fuzz_throughput.py"
-    spec = importlib.util.spec_from_file_location("fuzz_throughput_bench", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _bench()
     stats = Stats()
     for cpu in (0.1, 0.1, 0.1, 3.0):
         stats.add(check.Outcome("legal", [], [], cpu=cpu))
@@ -214,12 +217,7 @@ def test_fuzz_throughput_benchmark_splits_the_workers_cpu():
 def test_fuzz_throughput_benchmark_starts_workers_with_compiled_bytecode(tmp_path, monkeypatch):
     """Workers start as from an installed package: where PYTHONDONTWRITEBYTECODE is set, one
     warm-up run writes bytecode to a scratch PYTHONPYCACHEPREFIX that the workers inherit."""
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "fuzz_throughput.py"
-    spec = importlib.util.spec_from_file_location("fuzz_throughput_bench", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _bench()
     runs = []
     monkeypatch.setattr(bench.subprocess, "run", lambda cmd, **kw: runs.append((cmd, kw["env"])))
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
