@@ -28,9 +28,16 @@ from verified_sched.core import budget
 FORKS = []  # one entry per forked call (tests count them)
 
 
-def bounded(fn, worth_it: bool = True):
+class CpuLimit(Exception):
+    """The child of `bounded(fn, cpu_limit=...)` used its CPU seconds without an answer."""
+
+
+def bounded(fn, worth_it: bool = True, cpu_limit: float | None = None):
     """fn() (see the module docstring): raises isl.Error when the deadline passes or the
-    child ran out of isl operations, MemoryError when it ran out of memory."""
+    child ran out of isl operations, MemoryError when it ran out of memory. `cpu_limit`: the
+    child's CPU seconds (it is stopped past them: CpuLimit), for a computation that is only
+    worth waiting for when it is quick (CPU time, not the wall-clock time of a loaded
+    machine; only in a child: without one, fn() runs here unlimited)."""
     left = budget.remaining()
     if not worth_it or not math.isfinite(left) or not hasattr(os, "fork"):
         return fn()
@@ -42,6 +49,9 @@ def bounded(fn, worth_it: bool = True):
         code = 0
         try:
             os.close(r)
+            if cpu_limit is not None:  # SIGPROF's default action ends the child
+                signal.signal(signal.SIGPROF, signal.SIG_DFL)
+                signal.setitimer(signal.ITIMER_PROF, cpu_limit)
             try:
                 out = ("ok", fn())
             except isl.Error as exc:
@@ -77,7 +87,9 @@ def bounded(fn, worth_it: bool = True):
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        os.waitpid(pid, 0)
+        _, status = os.waitpid(pid, 0)
+    if cpu_limit is not None and os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGPROF:
+        raise CpuLimit(f"bounded isl call: past {cpu_limit} CPU seconds")  # maybe in the middle of its answer
     if not chunks:
         raise RuntimeError("bounded isl call: the child process died without an answer")
     kind, value = pickle.loads(b"".join(chunks))
