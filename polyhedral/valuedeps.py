@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from .bounded import bounded
+from .bounded import CpuLimit, bounded
 from .model import KernelModel
 from .valueflow import TooComplex, Unsupported, ValueFlow, read_tuple
 
@@ -84,11 +84,13 @@ def _rename(model: KernelModel, st, k: int) -> isl.UnionMap:
 
 
 class _Constraints:
-    """The value-based constraints of the kernel before the op, over its own instances."""
+    """The value-based constraints of the kernel before the op, over its own instances: built
+    once for every read (`__init__`), then kept for the reads of the instances outside a set
+    `matter` (`restricted`; the instances whose reads decide an observable value, `_Mattering`)."""
 
     def __init__(self, model: KernelModel, equal: isl.UnionMap):
         m = self.m = model
-        f = ValueFlow(model)  # Unsupported propagates
+        f = self.f = ValueFlow(model)  # Unsupported propagates
         empty = isl.UnionMap.empty(model.domain.get_space())
         self.flow = empty  # w -> x
         self.over = empty  # [x -> w'] -> w, w' before w
@@ -97,19 +99,17 @@ class _Constraints:
         self.final = empty  # w' -> w_f
         stores_of = m.writes.reverse()  # cell -> store instances
         ident = m.domain.identity()
-        dead = m.domain.subtract(_mattering(m, f))
         triples = empty
         for st, k, _ in f.reads():
             ren = _rename(m, st, k)
             src = f.source_of(st, k)  # R -> w
             others = isl.UnionMap.from_map(f.read_map(st, k)).apply_range(stores_of).subtract(src)
-            self.flow = self.flow.union(src.apply_domain(ren).subtract_domain(dead).reverse())
+            self.flow = self.flow.union(src.apply_domain(ren).reverse())
             seen = src.domain()
             t = others.intersect_domain(seen).range_product(src).apply_domain(ren)  # x -> [w' -> w]
-            triples = triples.union(t.subtract_domain(dead).subtract_range(equal.wrap()))
-            entry = others.subtract_domain(seen).apply_domain(ren).subtract_domain(dead)
+            triples = triples.union(t.subtract_range(equal.wrap()))
+            entry = others.subtract_domain(seen).apply_domain(ren)
             self.entry = self.entry.union(entry.subtract(ident))
-        self.partial_before, self.partial_after = self._partial_sums(m, dead)
         triples = triples.uncurry().subtract_domain(ident.wrap())  # [x -> w'] -> w, w' is not x
         # which side of the live range (w, x) each other store w' is on, in the serial order
         self.over = triples.curry().intersect_range(f.order.wrap()).uncurry()
@@ -120,8 +120,23 @@ class _Constraints:
             others = sink.apply_range(stores_of).subtract(src)  # OUT -> w'
             self.final = self.final.union(others.reverse().apply_range(src).subtract(equal))
 
+    def restricted(self, matter: isl.UnionSet, below: bool = False) -> "_Constraints":
+        """The constraints of the reads of the instances in `matter` (the final values and the
+        store orders stay). Each read's constraints are kept or dropped whole, so a larger
+        `matter` gives a superset of every kind of violation (`value_violations`). `below`: for
+        a `matter` below the exact one, the partial sums' chains by one step instead of isl's
+        closure (fewer pairs: a subset of the violations; a closure of a restricted flow can
+        have more pieces than the exact one's, up to TooComplex)."""
+        c = object.__new__(_Constraints)
+        c.m, c.f, c.final = self.m, self.f, self.final
+        c.flow = self.flow.intersect_range(matter)
+        c.entry = self.entry.intersect_domain(matter)
+        c.over = self.over.curry().intersect_domain(matter).uncurry()
+        c.clob = self.clob.curry().intersect_domain(matter).uncurry()
+        c.partial_before, c.partial_after = c._partial_sums(c.m, below)
+        return c
 
-    def _partial_sums(self, m: KernelModel, dead: isl.UnionSet):
+    def _partial_sums(self, m: KernelModel, below: bool = False):
         """A read that is not part of a reduction but sees its partial sum must see the same
         terms: every accumulation of that chain (the accumulations whose value reaches the
         read's last writer, transitively through their accumulator reads) runs before it, and
@@ -133,8 +148,8 @@ class _Constraints:
         if links.is_empty():
             empty = isl.UnionMap.empty(m.domain.get_space())
             return empty, empty
-        preds, _exact = closure_of(links)  # inexact: more pairs, only stricter
-        seen = self.flow.intersect_domain(acc).subtract(red).subtract_range(dead)  # w -> x, x outside the chain
+        preds = links if below else closure_of(links)[0]  # inexact: more pairs, only stricter
+        seen = self.flow.intersect_domain(acc).subtract(red)  # w -> x, x outside the chain
         before = seen.union(preds.reverse().apply_range(seen))  # a -> x
         after = seen.reverse().apply_range(preds.reverse())  # x -> a
         return before, after
@@ -145,9 +160,8 @@ CLOSURE_DIVS = 64  # integer divisions over all pieces: the corpus's have none
 CLOSURE_FORK_PIECES = 8  # more pieces: computed under polyhedral.bounded (the deadline holds)
 
 
-def closure_of(u: isl.UnionMap) -> tuple:
-    """isl's transitive closure of `u` (closure, exact), or TooComplex when `u` has more than
-    CLOSURE_PIECES pieces or CLOSURE_DIVS integer divisions (valueflow.TooComplex)."""
+def _size(u: isl.UnionMap) -> tuple:
+    """(pieces, integer divisions) of `u`, over all its basic maps."""
     pieces, divs = 0, 0
 
     def count(m):
@@ -156,10 +170,23 @@ def closure_of(u: isl.UnionMap) -> tuple:
             pieces += 1
             divs += b.dim(isl.dim_type.div)
     u.foreach_map(count)
+    return pieces, divs
+
+
+def _refuse_too_complex(u: isl.UnionMap) -> int:
+    """The number of pieces of `u`; TooComplex when isl's closure of it is not attempted."""
+    pieces, divs = _size(u)
     if pieces > CLOSURE_PIECES or divs > CLOSURE_DIVS:
         raise TooComplex(f"the value flow's transitive closure is too complex for isl ({pieces} pieces, "
                          f"{divs} integer divisions)")
-    if pieces <= CLOSURE_FORK_PIECES:
+    return pieces
+
+
+def closure_of(u: isl.UnionMap, cpu_limit: float | None = None) -> tuple:
+    """isl's transitive closure of `u` (closure, exact), or TooComplex when `u` has more than
+    CLOSURE_PIECES pieces or CLOSURE_DIVS integer divisions (valueflow.TooComplex).
+    `cpu_limit`: a large one's CPU seconds (bounded.CpuLimit past them)."""
+    if _refuse_too_complex(u) <= CLOSURE_FORK_PIECES:
         return u.transitive_closure()
 
     def closure_text():
@@ -170,27 +197,78 @@ def closure_of(u: isl.UnionMap) -> tuple:
     # checks its abort flag at counted operations) stops it (a fuzz example's closure ran
     # 47 s at a 5 s deadline): a large one runs where the deadline can stop it; a stopped
     # one is an isl.Error, as an aborted isl call
-    text, exact = bounded(closure_text)
+    text, exact = bounded(closure_text, cpu_limit=cpu_limit)
     return isl.UnionMap.read_from_str(u.get_ctx(), text), exact
 
 
-def _mattering(m: KernelModel, f: ValueFlow) -> isl.UnionSet:
+MATTERING_STEPS = 4  # iterations of each bound of the mattering instances (`_Mattering.bounds`)
+# CPU seconds a closure of many pieces gets before the bounds are tried (most take less than
+# 0.05 s; the slow ones of fuzz campaigns run past the 5 s deadline)
+QUICK_CLOSURE_CPU = 0.25
+
+
+class _Mattering:
     """The instances whose reads decide an observable value: the final writers of observable
     cells, every instance without an effective store (a no-op store writes back what it
-    read), and, transitively, the last writers of their reads (isl's transitive closure; an
-    inexact closure over-approximates, which only keeps more reads). The reads of any other
-    instance feed only values that are overwritten before anything observable sees them."""
-    reads = None
-    for st, k, _ in f.reads():
-        r = f.source_of(st, k).apply_domain(_rename(m, st, k))  # x -> the write it reads
-        reads = r if reads is None else reads.union(r)
-    seeds = m.domain.subtract(m.writes.domain())
-    for _, cell in f.observable_cells():
-        seeds = seeds.union(f.source.intersect_domain(isl.UnionSet.from_set(cell.domain())).range())
-    if reads is None or reads.is_empty():
-        return seeds
-    closure, _exact = closure_of(reads)
-    return seeds.union(seeds.apply(closure))
+    read), and, transitively, the last writers of their reads. The reads of any other
+    instance feed only values that are overwritten before anything observable sees them.
+
+    That set is the least fixpoint of F(X) = seeds | reads(X) (`reads`: x -> the write it
+    reads; seeds: the first two kinds). isl's transitive closure gives it (`exact`; an inexact
+    closure over-approximates, which only keeps more reads), but a closure of many pieces can
+    run for minutes. `bounds` is cheap: F^k(empty) is below the fixpoint and F^k(every
+    instance) above it (F is monotone and reads only go back in time), and where the two
+    meet, or F^k(empty) is a fixpoint, that is the set."""
+
+    def __init__(self, m: KernelModel, f: ValueFlow):
+        self.m = m
+        reads = None
+        for st, k, _ in f.reads():
+            r = f.source_of(st, k).apply_domain(_rename(m, st, k))  # x -> the write it reads
+            reads = r if reads is None else reads.union(r)
+        seeds = m.domain.subtract(m.writes.domain())
+        for _, cell in f.observable_cells():
+            seeds = seeds.union(f.source.intersect_domain(isl.UnionSet.from_set(cell.domain())).range())
+        self.reads, self.seeds = reads, seeds
+
+    @property
+    def trivial(self) -> bool:
+        """No read sees a store: the seeds are the set."""
+        return self.reads is None or self.reads.is_empty()
+
+    @property
+    def cheap_closure(self) -> bool:
+        """The closure runs in process in milliseconds (or is refused: TooComplex)."""
+        return self.trivial or _refuse_too_complex(self.reads) <= CLOSURE_FORK_PIECES
+
+    def exact(self, cpu_limit: float | None = None) -> isl.UnionSet:
+        """The set by isl's closure (TooComplex or isl.Error at the deadline, as closure_of;
+        CpuLimit past `cpu_limit`)."""
+        if self.trivial:
+            return self.seeds
+        closure, _exact = closure_of(self.reads, cpu_limit)
+        return self.seeds.union(self.seeds.apply(closure))
+
+    def bounds(self) -> tuple:
+        """(below, above): subsets of the domain with below <= the set <= above; one object
+        when the iterations found the set."""
+        below = self.seeds
+        for _ in range(MATTERING_STEPS):
+            step = below.union(below.apply(self.reads))
+            if step.is_subset(below):
+                return below, below
+            below = step
+        above = self.m.domain
+        for _ in range(MATTERING_STEPS):
+            above = self.seeds.union(above.apply(self.reads))
+            if above.is_subset(below):
+                return below, below
+        return below, above
+
+
+def _mattering(m: KernelModel, f: ValueFlow) -> isl.UnionSet:
+    """The instances whose reads decide an observable value (`_Mattering`), by isl's closure."""
+    return _Mattering(m, f).exact()
 
 
 def value_violations(before: KernelModel, after: KernelModel, bef: isl.UnionMap, equal: isl.UnionMap,
@@ -202,10 +280,59 @@ def value_violations(before: KernelModel, after: KernelModel, bef: isl.UnionMap,
     if any(not after.is_exact(st) for st in after.stmts):
         raise Unsupported("the kernel after the op has data-dependent guards, bounds or indices")
     c = _Constraints(before, equal)
+    mat = _Mattering(before, c.f)
+    if mat.cheap_closure:
+        return _violations(c.restricted(mat.exact()), after, bef, reversed_reductions)
+    # a closure of many pieces: milliseconds to minutes. Waited for while it is quick, then
+    # bounds of the mattering instances (`_Mattering.bounds`; equal bounds are the set)
+    try:
+        return _violations(c.restricted(mat.exact(QUICK_CLOSURE_CPU)), after, bef, reversed_reductions)
+    except CpuLimit:
+        pass
+    below, above = mat.bounds()
+    if below is above:
+        return _violations(c.restricted(below), after, bef, reversed_reductions)
+    # else the violations with the bounds (`_by_bounds`), in a child (polyhedral.bounded) so
+    # that when they decide nothing the closure still has the whole budget (a stopped child
+    # decides nothing; at the deadline the closure stops too)
+    try:
+        decided = bounded(lambda: _by_bounds(c, below, above, after, bef, reversed_reductions))
+    except isl.Error:
+        decided = None
+    if decided == "none":
+        empty = isl.UnionMap.empty(after.domain.get_space())
+        return Violations(empty, empty, empty, empty, empty)
+    if decided == "below":  # recomputed here: the same sets, cheaper than their texts
+        return _violations(c.restricted(below, below=True), after, bef, reversed_reductions)
+    return _violations(c.restricted(mat.exact()), after, bef, reversed_reductions)
+
+
+def _by_bounds(c: _Constraints, below: isl.UnionSet, above: isl.UnionSet, after: KernelModel,
+               bef: isl.UnionMap, red: isl.UnionMap):
+    """"none" when there are no violations, "below" when the reads below the mattering
+    instances have some, else None. Violations grow with the instances that matter
+    (`restricted`): none above means none at all; some below are violations of reads that do
+    matter. A bound's partial-sum closure can be refused (TooComplex: the restricted flow can
+    have more pieces than the exact one): then that bound decides nothing."""
+    try:
+        if _violations(c.restricted(above), after, bef, red).is_empty():
+            return "none"
+    except TooComplex:
+        pass
+    try:
+        if not _violations(c.restricted(below, below=True), after, bef, red).is_empty():
+            return "below"
+    except TooComplex:
+        pass
+    return None
+
+
+def _violations(c: _Constraints, after: KernelModel, bef: isl.UnionMap, red: isl.UnionMap) -> Violations:
+    """`value_violations` for the constraints `c` (restricted to the reads that matter)."""
+    before = c.m
     pb, pa = before.prov, after.prov
     inv = pa.reverse()
     ident_o = pb.range().identity()
-    red = reversed_reductions
 
     def to_after(u: isl.UnionMap) -> isl.UnionMap:
         """Pairs of before instances as pairs of after instances (every copy of each),

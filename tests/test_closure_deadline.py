@@ -5,6 +5,7 @@ polyhedral.bounded; a small one runs in process as before."""
 from __future__ import annotations
 
 import islpy as isl
+import pytest
 
 from polyhedral import bounded as bd
 from polyhedral import valuedeps
@@ -33,3 +34,22 @@ def test_small_closure_runs_in_process():
     with budget.scope(budget.now() + 600):
         got, _ = valuedeps.closure_of(u)
     assert len(bd.FORKS) == n and got.is_equal(u.transitive_closure()[0])
+
+
+def test_a_child_past_its_cpu_limit_is_stopped():
+    """`bounded(fn, cpu_limit=...)`: a computation only worth waiting for when quick (the value
+    flow's closure before the bounds of valuedeps._Mattering) stops after its CPU seconds."""
+    def spin():
+        while True:
+            pass
+    with budget.scope(budget.now() + 600):
+        with pytest.raises(bd.CpuLimit):
+            bd.bounded(spin, cpu_limit=0.05)
+        assert bd.bounded(lambda: 7, cpu_limit=5.0) == 7
+
+
+def test_a_quick_closure_under_a_cpu_limit_is_the_closure():
+    u = _chain(valuedeps.CLOSURE_FORK_PIECES + 2)
+    with budget.scope(budget.now() + 600):
+        got, exact = valuedeps.closure_of(u, cpu_limit=30.0)
+    assert got.is_equal(u.transitive_closure()[0]) and exact
