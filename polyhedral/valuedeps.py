@@ -84,13 +84,14 @@ def _rename(model: KernelModel, st, k: int) -> isl.UnionMap:
 
 
 class _Constraints:
-    """The value-based constraints of the kernel before the op, over its own instances: built
-    once for every read (`__init__`), then kept for the reads of the instances outside a set
-    `matter` (`restricted`; the instances whose reads decide an observable value, `_Mattering`)."""
+    """The value-based constraints of the kernel before the op, over its own instances, for
+    the reads of the instances outside `dead` (the instances whose reads decide nothing
+    observable, `_Mattering`). Without `dead`: for every read, to be `restricted` (once per
+    bound of the mattering instances: the flow analysis and the orders are built once)."""
 
-    def __init__(self, model: KernelModel, equal: isl.UnionMap):
+    def __init__(self, model: KernelModel, equal: isl.UnionMap, f: ValueFlow, dead: isl.UnionSet | None = None):
         m = self.m = model
-        f = self.f = ValueFlow(model)  # Unsupported propagates
+        self.f = f
         empty = isl.UnionMap.empty(model.domain.get_space())
         self.flow = empty  # w -> x
         self.over = empty  # [x -> w'] -> w, w' before w
@@ -99,17 +100,20 @@ class _Constraints:
         self.final = empty  # w' -> w_f
         stores_of = m.writes.reverse()  # cell -> store instances
         ident = m.domain.identity()
+        live = (lambda u: u) if dead is None else (lambda u: u.subtract_domain(dead))
         triples = empty
         for st, k, _ in f.reads():
             ren = _rename(m, st, k)
             src = f.source_of(st, k)  # R -> w
             others = isl.UnionMap.from_map(f.read_map(st, k)).apply_range(stores_of).subtract(src)
-            self.flow = self.flow.union(src.apply_domain(ren).reverse())
+            self.flow = self.flow.union(live(src.apply_domain(ren)).reverse())
             seen = src.domain()
             t = others.intersect_domain(seen).range_product(src).apply_domain(ren)  # x -> [w' -> w]
-            triples = triples.union(t.subtract_range(equal.wrap()))
-            entry = others.subtract_domain(seen).apply_domain(ren)
+            triples = triples.union(live(t).subtract_range(equal.wrap()))
+            entry = live(others.subtract_domain(seen).apply_domain(ren))
             self.entry = self.entry.union(entry.subtract(ident))
+        if dead is not None:
+            self.partial_before, self.partial_after = self._partial_sums(m, dead)
         triples = triples.uncurry().subtract_domain(ident.wrap())  # [x -> w'] -> w, w' is not x
         # which side of the live range (w, x) each other store w' is on, in the serial order
         self.over = triples.curry().intersect_range(f.order.wrap()).uncurry()
@@ -121,22 +125,23 @@ class _Constraints:
             self.final = self.final.union(others.reverse().apply_range(src).subtract(equal))
 
     def restricted(self, matter: isl.UnionSet, below: bool = False) -> "_Constraints":
-        """The constraints of the reads of the instances in `matter` (the final values and the
-        store orders stay). Each read's constraints are kept or dropped whole, so a larger
-        `matter` gives a superset of every kind of violation (`value_violations`). `below`: for
-        a `matter` below the exact one, the partial sums' chains by one step instead of isl's
-        closure (fewer pairs: a subset of the violations; a closure of a restricted flow can
-        have more pieces than the exact one's, up to TooComplex)."""
+        """The constraints (built for every read) of the reads of the instances in `matter`
+        (the final values and the store orders stay). Each read's constraints are kept or
+        dropped whole, so a larger `matter` gives a superset of every kind of violation
+        (`value_violations`). `below`: for a `matter` below the exact one, the partial sums'
+        chains by one step instead of isl's closure (fewer pairs: a subset of the violations;
+        a closure of a restricted flow can have more pieces than the exact one's, up to
+        TooComplex)."""
         c = object.__new__(_Constraints)
         c.m, c.f, c.final = self.m, self.f, self.final
         c.flow = self.flow.intersect_range(matter)
+        c.partial_before, c.partial_after = c._partial_sums(c.m, None, below)
         c.entry = self.entry.intersect_domain(matter)
         c.over = self.over.curry().intersect_domain(matter).uncurry()
         c.clob = self.clob.curry().intersect_domain(matter).uncurry()
-        c.partial_before, c.partial_after = c._partial_sums(c.m, below)
         return c
 
-    def _partial_sums(self, m: KernelModel, below: bool = False):
+    def _partial_sums(self, m: KernelModel, dead: isl.UnionSet | None, below: bool = False):
         """A read that is not part of a reduction but sees its partial sum must see the same
         terms: every accumulation of that chain (the accumulations whose value reaches the
         read's last writer, transitively through their accumulator reads) runs before it, and
@@ -150,6 +155,8 @@ class _Constraints:
             return empty, empty
         preds = links if below else closure_of(links)[0]  # inexact: more pairs, only stricter
         seen = self.flow.intersect_domain(acc).subtract(red)  # w -> x, x outside the chain
+        if dead is not None:
+            seen = seen.subtract_range(dead)
         before = seen.union(preds.reverse().apply_range(seen))  # a -> x
         after = seen.reverse().apply_range(preds.reverse())  # x -> a
         return before, after
@@ -279,22 +286,27 @@ def value_violations(before: KernelModel, after: KernelModel, bef: isl.UnionMap,
     reassociation. Raises Unsupported when either kernel is not exactly modelled."""
     if any(not after.is_exact(st) for st in after.stmts):
         raise Unsupported("the kernel after the op has data-dependent guards, bounds or indices")
-    c = _Constraints(before, equal)
-    mat = _Mattering(before, c.f)
+    f = ValueFlow(before)  # Unsupported propagates
+    mat = _Mattering(before, f)
+
+    def exactly(matter: isl.UnionSet) -> Violations:
+        c = _Constraints(before, equal, f, before.domain.subtract(matter))
+        return _violations(c, after, bef, reversed_reductions)
     if mat.cheap_closure:
-        return _violations(c.restricted(mat.exact()), after, bef, reversed_reductions)
+        return exactly(mat.exact())
     # a closure of many pieces: milliseconds to minutes. Waited for while it is quick, then
     # bounds of the mattering instances (`_Mattering.bounds`; equal bounds are the set)
     try:
-        return _violations(c.restricted(mat.exact(QUICK_CLOSURE_CPU)), after, bef, reversed_reductions)
+        return exactly(mat.exact(QUICK_CLOSURE_CPU))
     except CpuLimit:
         pass
     below, above = mat.bounds()
     if below is above:
-        return _violations(c.restricted(below), after, bef, reversed_reductions)
+        return exactly(below)
     # else the violations with the bounds (`_by_bounds`), in a child (polyhedral.bounded) so
     # that when they decide nothing the closure still has the whole budget (a stopped child
     # decides nothing; at the deadline the closure stops too)
+    c = _Constraints(before, equal, f)
     try:
         decided = bounded(lambda: _by_bounds(c, below, above, after, bef, reversed_reductions))
     except isl.Error:
@@ -304,7 +316,7 @@ def value_violations(before: KernelModel, after: KernelModel, bef: isl.UnionMap,
         return Violations(empty, empty, empty, empty, empty)
     if decided == "below":  # recomputed here: the same sets, cheaper than their texts
         return _violations(c.restricted(below, below=True), after, bef, reversed_reductions)
-    return _violations(c.restricted(mat.exact()), after, bef, reversed_reductions)
+    return exactly(mat.exact())
 
 
 def _by_bounds(c: _Constraints, below: isl.UnionSet, above: isl.UnionSet, after: KernelModel,
