@@ -273,11 +273,6 @@ class _Mattering:
         return below, above
 
 
-def _mattering(m: KernelModel, f: ValueFlow) -> isl.UnionSet:
-    """The instances whose reads decide an observable value (`_Mattering`), by isl's closure."""
-    return _Mattering(m, f).exact()
-
-
 def value_violations(before: KernelModel, after: KernelModel, bef: isl.UnionMap, equal: isl.UnionMap,
                      reversed_reductions: isl.UnionMap) -> Violations:
     """The value-based violations of an op, over after instances (module docstring). `bef`:
