@@ -6,6 +6,7 @@ Formal statements are in each docstring; counterexamples come from `sample_point
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import islpy as isl
 
@@ -15,7 +16,7 @@ from .coverage import coverage, equal_stores, idempotent_fn  # noqa: F401 (re-ex
 from verified_sched.core.counterexample import Cell, Counterexample, Instance
 from verified_sched.core.obligations import Decided
 from .describe import coords, instance, instance_pair, maps_of, param_values, shared_cells
-from .isltools import tensor_box, extent_text, params_text, point_of  # noqa: F401
+from .isltools import box_text, tensor_box, extent_text, params_text, point_of  # noqa: F401
 from .model import HW_AXES, KernelModel
 from .kept import order_kept
 from .order import before_on, pair_map
@@ -45,9 +46,52 @@ def split_accesses(model: KernelModel) -> tuple:
 
 def access_violations(model: KernelModel, st, acc):
     """The (instance -> cell) pairs of one access outside its tensor's storage (padding
-    included): empty iff the access stays in bounds."""
+    included): empty iff the access stays in bounds. Known empty, without building it, when
+    isl found the violations of an access stated by the same texts empty before (`_IN_BOUNDS`)."""
+    key = _bounds_key(model, st, acc)
+    if key in _IN_BOUNDS:
+        IN_BOUNDS_STATS["known"] += 1
+        space = isl.Space.map_from_domain_and_range(model.domains[st.name].get_space(),
+                                                    tensor_box(model, acc.tensor, True).get_space())
+        return isl.Map.empty(space)
     m = model.access_map(st, acc, storage_view=True, evaluated=True)
-    return m.subtract_range(tensor_box(model, acc.tensor, True))
+    out = m.subtract_range(tensor_box(model, acc.tensor, True))
+    IN_BOUNDS_STATS["built"] += 1
+    if out.is_empty():  # (the caller asks again: answered from what this test leaves on `out`)
+        if len(_IN_BOUNDS) >= IN_BOUNDS_LIMIT:
+            _IN_BOUNDS.clear()
+        _IN_BOUNDS[key] = True
+    return out
+
+
+# The accesses isl found within storage, by the texts they are stated by. The models of one
+# schedule's ops (before and after each op, the kernel's own) restate every statement an op
+# leaves alone, so in_bounds asks about the same access once per op: the texts differ only in
+# the statement's tuple name (`<tag>_<sid>_<n>`, model_build.py), and renaming a tuple changes
+# no set's emptiness. The key is every text the violations are built from (the access map,
+# the instances it is evaluated on, the storage box; each with the parameters and their
+# constraints), the statement's name replaced by a placeholder; only empty answers are kept,
+# so a refutation always samples the set it is built from.
+_IN_BOUNDS: dict = {}
+IN_BOUNDS_LIMIT = 20_000  # entries; the cache starts afresh past it
+IN_BOUNDS_STATS = {"built": 0, "known": 0}  # tests count the work
+
+
+def _bounds_key(model: KernelModel, st, acc) -> tuple:
+    text, where = model.access_texts(st, acc, True, True)
+    boxes = model.__dict__.setdefault("_box_texts", {})
+    box = boxes.get(acc.tensor)
+    if box is None:
+        box = boxes[acc.tensor] = box_text(model, acc.tensor, True)
+    own = _OWN.get(st.name)
+    if own is None:
+        if len(_OWN) >= IN_BOUNDS_LIMIT:
+            _OWN.clear()
+        own = _OWN[st.name] = re.compile(rf"(?<![\w@]){re.escape(st.name)}(?=\[)")  # the tuple name only
+    return own.sub("@", text), own.sub("@", where), box
+
+
+_OWN: dict = {}  # statement name -> the pattern of its tuple name in a text
 
 
 def access_witness(model: KernelModel, st, acc, pt, label: str) -> Decided:
