@@ -6,7 +6,6 @@ Formal statements are in each docstring; counterexamples come from `sample_point
 from __future__ import annotations
 
 import dataclasses
-import re
 
 import islpy as isl
 
@@ -19,6 +18,7 @@ from .describe import coords, instance, instance_pair, maps_of, param_values, sh
 from .isltools import box_text, tensor_box, extent_text, params_text, point_of  # noqa: F401
 from .model import HW_AXES, KernelModel
 from .kept import order_kept
+from .memo import anonymous
 from .order import before_on, pair_map
 from .race import barrier_order
 
@@ -83,15 +83,7 @@ def _bounds_key(model: KernelModel, st, acc) -> tuple:
     box = boxes.get(acc.tensor)
     if box is None:
         box = boxes[acc.tensor] = box_text(model, acc.tensor, True)
-    own = _OWN.get(st.name)
-    if own is None:
-        if len(_OWN) >= IN_BOUNDS_LIMIT:
-            _OWN.clear()
-        own = _OWN[st.name] = re.compile(rf"(?<![\w@]){re.escape(st.name)}(?=\[)")  # the tuple name only
-    return own.sub("@", text), own.sub("@", where), box
-
-
-_OWN: dict = {}  # statement name -> the pattern of its tuple name in a text
+    return anonymous(text, st.name), anonymous(where, st.name), box
 
 
 def access_witness(model: KernelModel, st, acc, pt, label: str) -> Decided:

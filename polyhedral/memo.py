@@ -174,3 +174,22 @@ def isl_set(text: str):
 def isl_map(text: str):
     """`isl.Map(text)`, parsed once per text in this process (see `isl_set`)."""
     return _parsed("map", text)
+
+
+# ---------------------------------------------------------------- texts with a statement's name left out
+
+_OWN: dict = {}  # tuple name -> the pattern of that name as a tuple name in a text
+OWN_LIMIT = 20_000  # entries; the cache starts afresh past it
+
+
+def anonymous(text: str, name: str) -> str:
+    """`text` with the tuple name `name` replaced by `@` (which no isl text holds): two texts
+    of one statement in two models (`<tag>_<sid>_<n>`, model_build.py) that state the same
+    set or map up to that name give the same answer. Only a tuple name is replaced (an
+    identifier right before `[`), not a longer name ending in it (a tensor's `T_...`)."""
+    own = _OWN.get(name)
+    if own is None:
+        if len(_OWN) >= OWN_LIMIT:
+            _OWN.clear()
+        own = _OWN[name] = re.compile(rf"(?<![\w@]){re.escape(name)}(?=\[)")
+    return own.sub("@", text)

@@ -269,10 +269,14 @@ class KernelModel:
 
     @memoized
     def prov_map(self, st: Stmt) -> isl.Map:
+        return isl_map(self.prov_text(st)).intersect_domain(self.effective_domains[st.name])
+
+    @memoized
+    def prov_text(self, st: Stmt) -> str:
+        """The text of `prov_map` (before its restriction to the effective instances)."""
         names = st.names(self.pnames)
         outs = [aff(e, names) for e in st.orig_exprs]
-        return isl_map(self.space(f"{self.tup(st)} -> {st.orig_tuple}[{', '.join(outs)}]")).intersect_domain(
-            self.effective_domains[st.name])
+        return self.space(f"{self.tup(st)} -> {st.orig_tuple}[{', '.join(outs)}]")
 
     @cached_property
     def prov(self) -> isl.UnionMap:
