@@ -120,6 +120,39 @@ def z3_access_witness(model: KernelModel, st, acc, values: dict, label: str) -> 
 
 
 def dependence(before: KernelModel, after: KernelModel, profile: str):
+    """`_dependence`'s (dependence, reassociation), known without isl for models of programs
+    and kernels equal to those of an earlier decided call (`_DECIDED`)."""
+    key = (before.program, before.kernel, before.param_text, before.tag,
+           after.program, after.kernel, after.param_text, after.tag, profile)
+    try:
+        hit = _DECIDED.get(key)
+    except TypeError:  # an unhashable part of the IR: decided, not kept
+        return _dependence(before, after, profile)
+    if hit is not None:
+        DEPENDENCE_STATS["known"] += 1
+        return tuple(dataclasses.replace(d) for d in hit)
+    out = _dependence(before, after, profile)
+    DEPENDENCE_STATS["decided"] += 1
+    if all(d.status != "unknown" for d in out):
+        if len(_DECIDED) >= DECIDED_LIMIT:
+            _DECIDED.clear()
+        _DECIDED[key] = tuple(dataclasses.replace(d) for d in out)
+    return out
+
+
+# The dependence answers decided in this process, by the programs and kernels of the two
+# models (IR values: equal programs state equal models, `KernelModel` is a function of its
+# program, kernel, parameter constraints and tag). A fuzz campaign verifies one program many
+# times (examples that share a program: about a third of the verifications of a campaign
+# repeat an earlier program), and each time every op of its schedule again. Only decided
+# answers are kept: an `unknown` one (nothing ran out: a budget or the deadline raises) is
+# decided again. Copies are handed out (callers may refine a Decided's statement).
+_DECIDED: dict = {}
+DECIDED_LIMIT = 2_000  # entries (two programs each); the cache starts afresh past it
+DEPENDENCE_STATS = {"decided": 0, "known": 0}  # tests count the work
+
+
+def _dependence(before: KernelModel, after: KernelModel, profile: str):
     """Formal statement: for every dependence (b1, b2) of `before` (conflicting, b1 runs
     before b2) and after instances a1, a2 with P_a(a1) = P_b(b1), P_a(a2) = P_b(b2):
     a1 runs before a2 in `after`. Reduction pairs (two instances of one accumulation on its
