@@ -11,14 +11,14 @@ import islpy as isl
 
 from verified_sched.core.ir import Load, walk
 from .affine import is_affine, join_and
-from .coverage import coverage, equal_stores, idempotent_fn  # noqa: F401 (re-exported)
+from .coverage import coverage as _coverage, equal_stores, idempotent_fn  # noqa: F401 (re-exported)
 from verified_sched.core.counterexample import Cell, Counterexample, Instance
 from verified_sched.core.obligations import Decided
 from .describe import coords, instance, instance_pair, maps_of, param_values, shared_cells
 from .isltools import box_text, tensor_box, extent_text, params_text, point_of  # noqa: F401
 from .model import HW_AXES, KernelModel
 from .kept import order_kept
-from .memo import anonymous
+from .memo import Answers, anonymous, model_key
 from .order import before_on, pair_map
 from .race import barrier_order
 
@@ -121,35 +121,23 @@ def z3_access_witness(model: KernelModel, st, acc, values: dict, label: str) -> 
 
 def dependence(before: KernelModel, after: KernelModel, profile: str):
     """`_dependence`'s (dependence, reassociation), known without isl for models of programs
-    and kernels equal to those of an earlier decided call (`_DECIDED`)."""
-    key = (before.program, before.kernel, before.param_text, before.tag,
-           after.program, after.kernel, after.param_text, after.tag, profile)
-    try:
-        hit = _DECIDED.get(key)
-    except TypeError:  # an unhashable part of the IR: decided, not kept
-        return _dependence(before, after, profile)
-    if hit is not None:
-        DEPENDENCE_STATS["known"] += 1
-        return tuple(dataclasses.replace(d) for d in hit)
-    out = _dependence(before, after, profile)
-    DEPENDENCE_STATS["decided"] += 1
-    if all(d.status != "unknown" for d in out):
-        if len(_DECIDED) >= DECIDED_LIMIT:
-            _DECIDED.clear()
-        _DECIDED[key] = tuple(dataclasses.replace(d) for d in out)
-    return out
+    and kernels equal to those of an earlier decided call (memo.Answers)."""
+    return _DEPENDENCE((model_key(before), model_key(after), profile), lambda: _dependence(before, after, profile))
 
 
-# The dependence answers decided in this process, by the programs and kernels of the two
-# models (IR values: equal programs state equal models, `KernelModel` is a function of its
-# program, kernel, parameter constraints and tag). A fuzz campaign verifies one program many
-# times (examples that share a program: about a third of the verifications of a campaign
-# repeat an earlier program), and each time every op of its schedule again. Only decided
-# answers are kept: an `unknown` one (nothing ran out: a budget or the deadline raises) is
-# decided again. Copies are handed out (callers may refine a Decided's statement).
-_DECIDED: dict = {}
-DECIDED_LIMIT = 2_000  # entries (two programs each); the cache starts afresh past it
-DEPENDENCE_STATS = {"decided": 0, "known": 0}  # tests count the work
+_DEPENDENCE = Answers()
+
+
+def coverage(before: KernelModel, after: KernelModel, idempotent) -> Decided:
+    """coverage.coverage's answer, known without isl for models of programs and kernels equal
+    to those of an earlier decided call when `idempotent` is the after model's own
+    (`idempotent_fn`: a function of that model)."""
+    if getattr(idempotent, "model", None) is not after:
+        return _coverage(before, after, idempotent)
+    return _COVERAGE((model_key(before), model_key(after)), lambda: _coverage(before, after, idempotent))
+
+
+_COVERAGE = Answers()
 
 
 def _dependence(before: KernelModel, after: KernelModel, profile: str):

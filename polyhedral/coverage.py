@@ -193,6 +193,7 @@ def idempotent_fn(model: KernelModel):
                         break
             cache[sid] = ok
         return cache[sid]
+    fn.model = model  # (checks.coverage keeps the answers decided with it)
     return fn
 
 
@@ -291,9 +292,8 @@ def coverage(before: KernelModel, after: KernelModel, idempotent) -> Decided:
 
 
 def _cover_one(before, after, sid, sb, sa, idempotent, notes):
-    """The finding on statement `sid` (its statements `sb` before the op, `sa` after it; None
-    when it holds, with `notes` added to). Known to hold, without isl, when it held plainly
-    (no note) for statements stated alike before (`_COVERED`)."""
+    """The finding on statement `sid` (statements `sb` before, `sa` after; None: it holds, `notes`
+    added to). Known to hold when it held plainly for statements stated alike (`_COVERED`)."""
     key = _group_key(before, sb, after, sa)
     if key in _COVERED:
         COVER_STATS["known"] += 1

@@ -103,7 +103,8 @@ def pytest_collection_modifyitems(config, items):
 # each op restates what the op before it left alone): each test starts without them, so a
 # test that counts work does not depend on which tests ran before it. Modules not imported yet
 # have none.
-_ANSWER_CACHES = {"polyhedral.checks": ("_DECIDED", "_IN_BOUNDS"), "polyhedral.coverage": ("_COVERED",)}
+_ANSWER_CACHES = {"polyhedral.checks": ("_DEPENDENCE.store", "_COVERAGE.store", "_IN_BOUNDS"),
+                  "polyhedral.coverage": ("_COVERED",)}
 
 
 @pytest.fixture(autouse=True)
@@ -113,7 +114,8 @@ def _fresh_answer_caches(monkeypatch):
     for module, names in _ANSWER_CACHES.items():
         mod = sys.modules.get(module)
         for name in names if mod is not None else ():
-            monkeypatch.setattr(mod, name, {})
+            *owner, attr = name.split(".")
+            monkeypatch.setattr(getattr(mod, owner[0]) if owner else mod, attr, {})
 
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

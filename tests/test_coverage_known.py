@@ -116,3 +116,17 @@ def test_known_answers_agree_with_fresh_decisions(fresh):
     COMPARED.clear()
     _agrees_with_fresh_decisions()
     assert COMPARED and coverage.COVER_STATS["known"] > 0
+
+
+def test_a_repeated_program_pair_is_known_with_its_own_idempotence(monkeypatch):
+    """checks.coverage keeps whole answers by the models' IR, only for the after model's own
+    idempotence (`idempotent_fn`): another predicate is decided every time."""
+    monkeypatch.setattr(checks._COVERAGE, "store", {})  # noqa: SLF001 - the kept answers
+    monkeypatch.setattr(checks._COVERAGE, "stats", {"decided": 0, "known": 0})  # noqa: SLF001
+    runs = [_pairs("split j by 4 -> jo, ji") for _ in range(2)]
+    answers = [_coverage(mb, ma) for ((mb, ma),) in runs]
+    assert checks._COVERAGE.stats == {"decided": 1, "known": 1}  # noqa: SLF001
+    assert answers[0].message == answers[1].message and answers[0] is not answers[1]
+    for ((mb, ma),) in runs:
+        checks.coverage(mb, ma, lambda sid: False)
+    assert checks._COVERAGE.stats == {"decided": 1, "known": 1}  # noqa: SLF001

@@ -41,9 +41,9 @@ schedule rows {
 
 @pytest.fixture
 def fresh(monkeypatch):
-    monkeypatch.setattr(checks, "_DECIDED", {})
-    monkeypatch.setattr(checks, "DEPENDENCE_STATS", {"decided": 0, "known": 0})
-    return checks.DEPENDENCE_STATS
+    monkeypatch.setattr(checks._DEPENDENCE, "store", {})  # noqa: SLF001 - the kept answers
+    monkeypatch.setattr(checks._DEPENDENCE, "stats", {"decided": 0, "known": 0})  # noqa: SLF001
+    return checks._DEPENDENCE.stats  # noqa: SLF001
 
 
 def _models(program, kernel: str, ops) -> list:
@@ -128,4 +128,4 @@ COMPARED: list = []
 def test_known_answers_agree_with_fresh_decisions(fresh):
     COMPARED.clear()
     _agrees_with_fresh_decisions()
-    assert COMPARED and checks.DEPENDENCE_STATS["known"] >= len(COMPARED)
+    assert COMPARED and fresh["known"] >= len(COMPARED)

@@ -130,3 +130,12 @@ def test_known_answers_match_fresh_violations_on_drawn_accesses(fresh, pad, lo, 
         for st_ in m.stmts:
             for acc in st_.accesses:
                 assert checks.access_violations(m, st_, acc).is_empty() == _built(m, st_, acc).is_empty()
+
+
+def test_only_the_statement_tuple_is_left_out_of_a_key():
+    """memo.anonymous replaces the statement's tuple name, not a tensor tuple ending in it."""
+    from polyhedral.memo import anonymous
+    text = "[p0] -> { A_S1_0[i0] -> T_xA_S1_0[i0] : 0 <= i0 < p0 }"
+    assert anonymous(text, "A_S1_0") == "[p0] -> { @[i0] -> T_xA_S1_0[i0] : 0 <= i0 < p0 }"
+    assert anonymous(text, "S1_0") == text  # part of a longer name: kept
+    assert anonymous(text, "A_S1_0") != anonymous(text.replace("T_xA_S1_0", "T_y"), "A_S1_0")
