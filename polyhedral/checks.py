@@ -430,7 +430,26 @@ def independence_sets(model: KernelModel, loop, inside, depth) -> tuple:
     the enclosing iterations are equal and for a hardware loop only the enclosing hardware
     indices are (different hardware indices are unordered across enclosing serial loops;
     barrier phases of one block order threads: polyhedral/phases.py); `phases_unclear` says
-    why the phases could not be relied on ("" when they can)."""
+    why the phases could not be relied on ("" when they can). Both empty, not built, when isl
+    found them empty for the same loop of a model of equal IR before (`_INDEPENDENT`)."""
+    key = (model_key(model), loop.key, loop.var, loop.axis, depth, tuple(st.name for st in inside))
+    if _INDEPENDENT.get(key):
+        none = isl.UnionMap.empty(isl.Space.params_alloc(isl.DEFAULT_CONTEXT, 0))
+        return none, none, ""
+    sure, may, phases_unclear = _independence_sets(model, loop, inside, depth)
+    if sure.is_empty() and may.is_empty():  # (the caller asks again: answered from what these leave)
+        if len(_INDEPENDENT) >= DECIDED_LIMIT:
+            _INDEPENDENT.clear()
+        _INDEPENDENT[key] = True
+    return sure, may, phases_unclear
+
+
+_INDEPENDENT: dict = {}  # loops found independent, by model_key and the loop (see memo.Answers)
+DECIDED_LIMIT = 2_000  # entries; the store starts afresh past it
+
+
+def _independence_sets(model: KernelModel, loop, inside, depth) -> tuple:
+    """independence_sets' answer, built."""
     maps = []
     for s in inside:
         for t in inside:

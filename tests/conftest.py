@@ -103,8 +103,8 @@ def pytest_collection_modifyitems(config, items):
 # each op restates what the op before it left alone): each test starts without them, so a
 # test that counts work does not depend on which tests ran before it. Modules not imported yet
 # have none.
-_ANSWER_CACHES = {"polyhedral.checks": ("_DEPENDENCE.store", "_COVERAGE.store", "_IN_BOUNDS"),
-                  "polyhedral.coverage": ("_COVERED",)}
+_ANSWER_CACHES = {"polyhedral.checks": ("_DEPENDENCE.store", "_COVERAGE.store", "_IN_BOUNDS", "_INDEPENDENT"),
+                  "polyhedral.coverage": ("_COVERED",), "polyhedral.race": ("_RACE_FREE",)}
 
 
 @pytest.fixture(autouse=True)
