@@ -11,13 +11,14 @@ import islpy as isl
 
 from verified_sched.core.ir import Load, walk
 from .affine import is_affine, join_and
-from .coverage import coverage, equal_stores, idempotent_fn  # noqa: F401 (re-exported)
+from .coverage import coverage as _coverage, equal_stores, idempotent_fn  # noqa: F401 (re-exported)
 from verified_sched.core.counterexample import Cell, Counterexample, Instance
 from verified_sched.core.obligations import Decided
 from .describe import coords, instance, instance_pair, maps_of, param_values, shared_cells
-from .isltools import tensor_box, extent_text, params_text, point_of  # noqa: F401
+from .isltools import box_text, tensor_box, extent_text, params_text, point_of  # noqa: F401
 from .model import HW_AXES, KernelModel
 from .kept import order_kept
+from .memo import Answers, anonymous, model_key
 from .order import before_on, pair_map
 from .race import barrier_order
 
@@ -45,9 +46,44 @@ def split_accesses(model: KernelModel) -> tuple:
 
 def access_violations(model: KernelModel, st, acc):
     """The (instance -> cell) pairs of one access outside its tensor's storage (padding
-    included): empty iff the access stays in bounds."""
+    included): empty iff the access stays in bounds. Known empty, without building it, when
+    isl found the violations of an access stated by the same texts empty before (`_IN_BOUNDS`)."""
+    key = _bounds_key(model, st, acc)
+    if key in _IN_BOUNDS:
+        IN_BOUNDS_STATS["known"] += 1
+        space = isl.Space.map_from_domain_and_range(model.domains[st.name].get_space(),
+                                                    tensor_box(model, acc.tensor, True).get_space())
+        return isl.Map.empty(space)
     m = model.access_map(st, acc, storage_view=True, evaluated=True)
-    return m.subtract_range(tensor_box(model, acc.tensor, True))
+    out = m.subtract_range(tensor_box(model, acc.tensor, True))
+    IN_BOUNDS_STATS["built"] += 1
+    if out.is_empty():  # (the caller asks again: answered from what this test leaves on `out`)
+        if len(_IN_BOUNDS) >= IN_BOUNDS_LIMIT:
+            _IN_BOUNDS.clear()
+        _IN_BOUNDS[key] = True
+    return out
+
+
+# The accesses isl found within storage, by the texts they are stated by. The models of one
+# schedule's ops (before and after each op, the kernel's own) restate every statement an op
+# leaves alone, so in_bounds asks about the same access once per op: the texts differ only in
+# the statement's tuple name (`<tag>_<sid>_<n>`, model_build.py), and renaming a tuple changes
+# no set's emptiness. The key is every text the violations are built from (the access map,
+# the instances it is evaluated on, the storage box; each with the parameters and their
+# constraints), the statement's name replaced by a placeholder; only empty answers are kept,
+# so a refutation always samples the set it is built from.
+_IN_BOUNDS: dict = {}
+IN_BOUNDS_LIMIT = 20_000  # entries; the cache starts afresh past it
+IN_BOUNDS_STATS = {"built": 0, "known": 0}  # tests count the work
+
+
+def _bounds_key(model: KernelModel, st, acc) -> tuple:
+    text, where = model.access_texts(st, acc, True, True)
+    boxes = model.__dict__.setdefault("_box_texts", {})
+    box = boxes.get(acc.tensor)
+    if box is None:
+        box = boxes[acc.tensor] = box_text(model, acc.tensor, True)
+    return anonymous(text, st.name), anonymous(where, st.name), box
 
 
 def access_witness(model: KernelModel, st, acc, pt, label: str) -> Decided:
@@ -84,6 +120,27 @@ def z3_access_witness(model: KernelModel, st, acc, values: dict, label: str) -> 
 
 
 def dependence(before: KernelModel, after: KernelModel, profile: str):
+    """`_dependence`'s (dependence, reassociation), known without isl for models of programs
+    and kernels equal to those of an earlier decided call (memo.Answers)."""
+    return _DEPENDENCE((model_key(before), model_key(after), profile), lambda: _dependence(before, after, profile))
+
+
+_DEPENDENCE = Answers()
+
+
+def coverage(before: KernelModel, after: KernelModel, idempotent) -> Decided:
+    """coverage.coverage's answer, known without isl for models of programs and kernels equal
+    to those of an earlier decided call when `idempotent` is the after model's own
+    (`idempotent_fn`: a function of that model)."""
+    if getattr(idempotent, "model", None) is not after:
+        return _coverage(before, after, idempotent)
+    return _COVERAGE((model_key(before), model_key(after)), lambda: _coverage(before, after, idempotent))
+
+
+_COVERAGE = Answers()
+
+
+def _dependence(before: KernelModel, after: KernelModel, profile: str):
     """Formal statement: for every dependence (b1, b2) of `before` (conflicting, b1 runs
     before b2) and after instances a1, a2 with P_a(a1) = P_b(b1), P_a(a2) = P_b(b2):
     a1 runs before a2 in `after`. Reduction pairs (two instances of one accumulation on its
@@ -373,7 +430,26 @@ def independence_sets(model: KernelModel, loop, inside, depth) -> tuple:
     the enclosing iterations are equal and for a hardware loop only the enclosing hardware
     indices are (different hardware indices are unordered across enclosing serial loops;
     barrier phases of one block order threads: polyhedral/phases.py); `phases_unclear` says
-    why the phases could not be relied on ("" when they can)."""
+    why the phases could not be relied on ("" when they can). Both empty, not built, when isl
+    found them empty for the same loop of a model of equal IR before (`_INDEPENDENT`)."""
+    key = (model_key(model), loop.key, loop.var, loop.axis, depth, tuple(st.name for st in inside))
+    if _INDEPENDENT.get(key):
+        none = isl.UnionMap.empty(isl.Space.params_alloc(isl.DEFAULT_CONTEXT, 0))
+        return none, none, ""
+    sure, may, phases_unclear = _independence_sets(model, loop, inside, depth)
+    if sure.is_empty() and may.is_empty():  # (the caller asks again: answered from what these leave)
+        if len(_INDEPENDENT) >= DECIDED_LIMIT:
+            _INDEPENDENT.clear()
+        _INDEPENDENT[key] = True
+    return sure, may, phases_unclear
+
+
+_INDEPENDENT: dict = {}  # loops found independent, by model_key and the loop (see memo.Answers)
+DECIDED_LIMIT = 2_000  # entries; the store starts afresh past it
+
+
+def _independence_sets(model: KernelModel, loop, inside, depth) -> tuple:
+    """independence_sets' answer, built."""
     maps = []
     for s in inside:
         for t in inside:

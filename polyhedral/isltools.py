@@ -26,11 +26,16 @@ def tensor_box(model: KernelModel, tensor: str, storage: bool) -> isl.Set:
 
 
 def _make_box(model: KernelModel, tensor: str, storage: bool) -> isl.Set:
+    return isl_set(box_text(model, tensor, storage))
+
+
+def box_text(model: KernelModel, tensor: str, storage: bool) -> str:
+    """The text of `tensor_box`."""
     t = model.program.tensor(tensor)
     dims = t.storage_dims() if storage else t.dims
     cs = [f"c{d}" for d in range(len(dims))]
     cons = [f"0 <= c{d} < {aff(e, model.pnames)}" for d, e in enumerate(dims)]
-    return isl_set(model.space(f"T_{safe_name(tensor)}[{', '.join(cs)}] : {join_and(cons + [model.param_text])}"))
+    return model.space(f"T_{safe_name(tensor)}[{', '.join(cs)}] : {join_and(cons + [model.param_text])}")
 
 
 def params_text(params: dict) -> str:

@@ -174,3 +174,67 @@ def isl_set(text: str):
 def isl_map(text: str):
     """`isl.Map(text)`, parsed once per text in this process (see `isl_set`)."""
     return _parsed("map", text)
+
+
+# ---------------------------------------------------------------- texts with a statement's name left out
+
+_OWN: dict = {}  # tuple name -> the pattern of that name as a tuple name in a text
+OWN_LIMIT = 20_000  # entries; the cache starts afresh past it
+
+
+def anonymous(text: str, name: str) -> str:
+    """`text` with the tuple name `name` replaced by `@` (which no isl text holds): two texts
+    of one statement in two models (`<tag>_<sid>_<n>`, model_build.py) that state the same
+    set or map up to that name give the same answer. Only a tuple name is replaced (an
+    identifier right before `[`), not a longer name ending in it (a tensor's `T_...`)."""
+    own = _OWN.get(name)
+    if own is None:
+        if len(_OWN) >= OWN_LIMIT:
+            _OWN.clear()
+        own = _OWN[name] = re.compile(rf"(?<![\w@]){re.escape(name)}(?=\[)")
+    return own.sub("@", text)
+
+
+# ---------------------------------------------------------------- decided answers kept by the models' IR
+
+
+def model_key(model) -> tuple:
+    """What a KernelModel is a function of: its program, kernel, parameter constraints and tag
+    (IR values: equal programs state equal models)."""
+    return model.program, model.kernel, model.param_text, model.tag
+
+
+class Answers:
+    """The decided answers (a Decided or a tuple of them) of one obligation in this process, by
+    key (built from `model_key`s). A fuzz campaign verifies one program many times (85 of 240
+    verifications at seed 777 repeat an earlier program), each time every op of its schedule
+    again. Only decided answers are kept: an `unknown` one is decided again (running out of a
+    budget or the deadline raises: nothing is kept). Copies are handed out (callers refine a
+    Decided's statement)."""
+
+    def __init__(self, limit: int = 2_000):
+        self.store: dict = {}
+        self.limit = limit  # entries; the store starts afresh past it
+        self.stats = {"decided": 0, "known": 0}  # tests count the work
+
+    def __call__(self, key, decide):
+        try:
+            hit = self.store.get(key)
+        except TypeError:  # an unhashable part of the IR: decided, not kept
+            return decide()
+        if hit is not None:
+            self.stats["known"] += 1
+            return _copies(hit)
+        out = decide()
+        self.stats["decided"] += 1
+        if all(d.status != "unknown" for d in (out if isinstance(out, tuple) else (out,))):
+            if len(self.store) >= self.limit:
+                self.store.clear()
+            self.store[key] = _copies(out)
+        return out
+
+
+def _copies(out):
+    import dataclasses
+
+    return tuple(map(dataclasses.replace, out)) if isinstance(out, tuple) else dataclasses.replace(out)

@@ -143,8 +143,14 @@ class KernelModel:
     # ------------------------------------------------------------ relations
 
     @cached_property
+    def domain_texts(self) -> dict:
+        """Statement name -> the text `domains` parses (checks.access_violations keys the
+        in_bounds answers it knows on the texts an access is stated by)."""
+        return {st.name: self.space(f"{self.tup(st)} : {self.domain_text(st)}") for st in self.stmts}
+
+    @cached_property
     def domains(self) -> dict:
-        return {st.name: isl_set(self.space(f"{self.tup(st)} : {self.domain_text(st)}")) for st in self.stmts}
+        return {name: isl_set(text) for name, text in self.domain_texts.items()}
 
     @cached_property
     def domain(self) -> isl.UnionSet:
@@ -159,13 +165,21 @@ class KernelModel:
         `evaluated`: over every point where the access is evaluated — for a read in an
         enclosing condition that is more than the statement's domain (in_bounds needs it), for a
         read inside a `where` branch less."""
+        text, where = self.access_texts(st, acc, storage_view, evaluated)
+        if evaluated and acc.context is not None:
+            return isl_map(text).intersect_domain(isl_set(where))
+        return isl_map(text).intersect_domain(self.domains[st.name])
+
+    @memoized
+    def access_texts(self, st: Stmt, acc: Access, storage_view: bool = False, evaluated: bool = False) -> tuple:
+        """(map text, domain text) of `access_map`: the map is the first intersected with
+        the second (the statement's domain, or where the access is evaluated)."""
         outs, extra, _ = self.index_text(st, acc)
         pre = [] if storage_view else self._mem_prefix(st, acc.tensor)
         text = self.space(f"{self.tup(st)} -> T_{safe_name(acc.tensor)}[{', '.join(pre + outs)}] : {extra}")
         if evaluated and acc.context is not None:
-            where = isl_set(self.space(f"{self.tup(st)} : {self.domain_text(st, guards=acc.context)}"))
-            return isl_map(text).intersect_domain(where)
-        return isl_map(text).intersect_domain(self.domains[st.name])
+            return text, self.space(f"{self.tup(st)} : {self.domain_text(st, guards=acc.context)}")
+        return text, self.domain_texts[st.name]
 
     def read_map(self, st: Stmt, acc: Access) -> isl.Map:
         """A read over the instances (of the domain) that evaluate it: a read in a `where`
@@ -255,10 +269,14 @@ class KernelModel:
 
     @memoized
     def prov_map(self, st: Stmt) -> isl.Map:
+        return isl_map(self.prov_text(st)).intersect_domain(self.effective_domains[st.name])
+
+    @memoized
+    def prov_text(self, st: Stmt) -> str:
+        """The text of `prov_map` (before its restriction to the effective instances)."""
         names = st.names(self.pnames)
         outs = [aff(e, names) for e in st.orig_exprs]
-        return isl_map(self.space(f"{self.tup(st)} -> {st.orig_tuple}[{', '.join(outs)}]")).intersect_domain(
-            self.effective_domains[st.name])
+        return self.space(f"{self.tup(st)} -> {st.orig_tuple}[{', '.join(outs)}]")
 
     @cached_property
     def prov(self) -> isl.UnionMap:

@@ -99,6 +99,25 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
 
 
+# Answers polyhedral keeps per process (a fuzz campaign verifies one program many times, and
+# each op restates what the op before it left alone): each test starts without them, so a
+# test that counts work does not depend on which tests ran before it. Modules not imported yet
+# have none.
+_ANSWER_CACHES = {"polyhedral.checks": ("_DEPENDENCE.store", "_COVERAGE.store", "_IN_BOUNDS", "_INDEPENDENT"),
+                  "polyhedral.coverage": ("_COVERED",), "polyhedral.race": ("_RACE_FREE",)}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_answer_caches(monkeypatch):
+    import sys
+
+    for module, names in _ANSWER_CACHES.items():
+        mod = sys.modules.get(module)
+        for name in names if mod is not None else ():
+            *owner, attr = name.split(".")
+            monkeypatch.setattr(getattr(mod, owner[0]) if owner else mod, attr, {})
+
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # The verdict corpus, copied into the repository (tests/cases): the suite reads nothing outside it.
 CASES_DIR = REPO_ROOT / "tests" / "cases"

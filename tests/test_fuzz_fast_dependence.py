@@ -116,6 +116,7 @@ def _coverage_counting(monkeypatch, text: str):
         maps.append(model.tag)
         return real_map(model, st, leaves, prefix)
     monkeypatch.setattr(coverage, "_skeleton", counted)
+    monkeypatch.setattr(coverage, "_COVERED", {})  # decided here, not known from an earlier test
     monkeypatch.setattr(coverage, "_make_leaf_map", counted_map)
     prog = parse_text(text, "k.vs")
     (op,) = prog.schedule_for("k").ops
