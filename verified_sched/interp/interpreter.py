@@ -22,7 +22,9 @@ cross-checked against at tiny sizes, bitwise. Semantics (README: Semantics):
 - Index arithmetic is exact (Python ints, floor division and modulo); an index outside the
   tensor's storage is a KernelError naming the tensor, the index and the instance.
 - Speed: the innermost loop whose iterations are provably independent runs on numpy lanes
-  (vector.py), with the same bits; `vectorize=False` forces the scalar closures.
+  (vector.py), with the same bits; `vectorize=False` forces the scalar closures. On the
+  scalar path an access (index, bounds check, read or store) and an integer expression are
+  each one generated function, not a closure per node (closures.py, "fused accesses").
 """
 from __future__ import annotations
 
