@@ -104,3 +104,14 @@ def test_an_out_of_bounds_fused_read_names_the_tensor_index_and_instance():
     assert load({"N": 2, "i": 0}, St()) == 0.0
     with pytest.raises(KernelError, match=r"a\[1, 3\] outside its storage \[2, 3\] at i=1, thread.x=1"):
         load({"N": 2, "i": 1}, St())
+
+
+def test_integer_operators_follow_the_semantics_table(monkeypatch):
+    """`+ - *` are spelled as Python's operators only while the table evaluates them so: a
+    replaced table row (a semantic mutant, benchmarks/semantic_mutants.py) is what runs."""
+    from verified_sched.core.semantics import ROWS
+
+    e = ir.BinOp("+", ir.Var("i"), ir.Int(2))
+    assert fused_int(e, closure)({"i": 5}, None) == 7
+    monkeypatch.setitem(ROWS["add"].ev, "index", lambda a, b: a + b + 100)
+    assert fused_int(e, closure)({"i": 5}, None) == 107

@@ -12,6 +12,7 @@ from __future__ import annotations
 import operator
 
 from ..core import ir
+from ..core.semantics import row_of
 
 __all__ = ["ARITH", "binary", "connective", "integer", "lazy_and", "lazy_or", "reader", "unary",
            "writer"]
@@ -121,9 +122,10 @@ def writer(name: str, idx: list, bounds, loc, fv, store):
 # bounds check one more, for every cell a run reads or writes. The scalar compiler instead
 # spells an access (its index components, the bounds check, the read or store) as the source
 # of one Python function. Only exact integer nodes are spelled out (literals, variables,
-# `+ - *`, floor division and modulo by a constant: the same Python int operations, operands
-# left to right, as the closures above); any other node is a call of its closure (`leaf`),
-# made at the same place in the same order. The bounds check is the same predicate, and a
+# `+ - *` where the semantics table evaluates them as Python's operators, else a call of the
+# table's function; floor division and modulo by a constant: the same Python int operations,
+# operands left to right, as the interpreter's closures); any other node is a call of its
+# closure (`leaf`), made at the same place in the same order. The bounds check is the same predicate, and a
 # cell outside storage goes to the same `bounds` function, so the error is the same.
 
 _CODE: dict = {}  # source -> code object: the same access shapes recur in every example
@@ -148,7 +150,9 @@ def int_source(e, ns: dict, leaf) -> str:
         case ir.Var(name=n):
             return f"env[{_bind(ns, n)}]"
         case ir.BinOp(op=("+" | "-" | "*") as op, a=a, b=b):
-            return f"({int_source(a, ns, leaf)} {op} {int_source(b, ns, leaf)})"
+            fa, fb = int_source(a, ns, leaf), int_source(b, ns, leaf)
+            fn = row_of(e).ev["index"]  # the semantics table's evaluation, as IntClosure's
+            return f"({fa} {op} {fb})" if fn is ARITH[op] else f"{_bind(ns, fn)}({fa}, {fb})"
         case ir.FloorDiv(a=a, divisor=c) if type(c) is int:
             return f"({int_source(a, ns, leaf)} // {_bind(ns, c)})"
         case ir.Mod(a=a, divisor=c) if type(c) is int:
