@@ -153,11 +153,12 @@ def _owned_file(path: Path) -> bool:
     return not hasattr(os, "getuid") or info.st_uid == os.getuid()
 
 
-def cached_library(folder: Path, key: str):
+def cached_library(folder: Path, key: str, suffix: str = "so"):
     """The cached library of `key` if it may be loaded, else None. The record `<key>.sha256`
     names the library's content hash, the library is `<key>-<hash prefix>.so`, and its bytes
     must hash to the recorded value; both files must be this user's and writable by nobody
-    else. Anything else (planted, changed, torn) is rebuilt, never loaded."""
+    else. Anything else (planted, changed, torn) is rebuilt, never loaded. (`suffix`: `o` for
+    the objects of `compile_object`, kept the same way.)"""
     record = folder / f"{key}.sha256"
     try:
         if not _owned_file(record):
@@ -165,7 +166,7 @@ def cached_library(folder: Path, key: str):
         expected = record.read_text(encoding="ascii").strip()
         if len(expected) != 64 or any(c not in "0123456789abcdef" for c in expected):
             return None
-        target = folder / f"{key}-{expected[:32]}.so"
+        target = folder / f"{key}-{expected[:32]}.{suffix}"
         if _owned_file(target) and file_sha256(target) == expected:
             return target
     except (OSError, UnicodeDecodeError):
@@ -185,24 +186,31 @@ def _atomic_write(folder: Path, name: str, data: bytes) -> None:
         raise
 
 
-def compile_shared(source: str, flags=FLAGS, cc=None, suffix: str = "c") -> tuple:
+def compile_shared(source: str, flags=FLAGS, cc=None, suffix: str = "c", objects=()) -> tuple:
     """Path of the shared library built from `source` (cached); returns (path, key, status).
 
     `cc` (a compiler path, default the C compiler) and `suffix` (of the source file) let other
-    backends (nvcc, `.cu`) share the cache and its atomic writes. A cached library is used only
-    when `cached_library` accepts it (its sha256 matches its record); otherwise it is rebuilt."""
+    backends (nvcc, `.cu`) share the cache and its atomic writes. `objects`: C sources built
+    once into objects (`compile_object`, same flags) and linked in; the key covers them. A
+    cached library is used only when `cached_library` accepts it (its sha256 matches its
+    record); otherwise it is rebuilt."""
     cc = cc or compiler()
-    key = cache_key(source, flags, cc)
+    key = cache_key("\0".join((source, *objects)), flags, cc)
     folder = cache_dir()
     cached = cached_library(folder, key)
     if cached is not None:
         return cached, key, "disk"
+    linked = [compile_object(o, flags, cc) for o in objects]
     tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder))
     try:
         src, lib = tmp / f"kernel.{suffix}", tmp / "kernel.so"
         src.write_text(source)
+        names = []
+        for k, data in enumerate(linked):  # the verified bytes, never the cached file itself
+            (tmp / f"linked{k}.o").write_bytes(data)
+            names.append(f"linked{k}.o")
         # relative names, run in the build folder: the library does not embed a random path
-        cmd = [cc, *flags, "-o", lib.name, src.name, "-lm"]
+        cmd = [cc, *flags, "-o", lib.name, src.name, *names, "-lm"]
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=tmp)
         if proc.returncode != 0:
             raise InternalError(f"C compilation failed ({' '.join(cmd)}):\n{proc.stderr[:4000]}")
@@ -218,6 +226,60 @@ def compile_shared(source: str, flags=FLAGS, cc=None, suffix: str = "c") -> tupl
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return target, key, "compiled"
+
+
+OBJECTS: dict = {}  # (source, flags, cc) -> the object's bytes, once verified or built
+
+
+def compile_object(source: str, flags=FLAGS, cc=None) -> bytes:
+    """The bytes of the object built from `source` with `flags` (`-c` instead of `-shared`):
+    a runtime that many libraries link instead of compiling it again each time. Cached like
+    a library (`<key>.sha256` record, `<key>-<hash prefix>.o`, the same checks), and per
+    process in OBJECTS; the caller links these bytes, not the cached file."""
+    cc = cc or compiler()
+    obj_flags = tuple(f for f in flags if f != "-shared") + ("-c",)
+    memo = OBJECTS.get((source, obj_flags, cc))
+    if memo is not None:
+        return memo
+    key = cache_key(source, obj_flags, cc)
+    folder = cache_dir()
+    data = _cached_object(folder, key)
+    if data is None:
+        data = _build_object(folder, key, source, obj_flags, cc)
+    OBJECTS[(source, obj_flags, cc)] = data
+    return data
+
+
+def _cached_object(folder: Path, key: str):
+    """The cached object's bytes when `cached_library` accepts it and the bytes read hash to
+    its record (read once, then checked: what is linked is what was checked), else None."""
+    path = cached_library(folder, key, "o")
+    if path is None:
+        return None
+    try:
+        data = path.read_bytes()
+        expected = (folder / f"{key}.sha256").read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return data if hashlib.sha256(data).hexdigest() == expected else None
+
+
+def _build_object(folder: Path, key: str, source: str, flags: tuple, cc: str) -> bytes:
+    tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder))
+    try:
+        (tmp / "unit.c").write_text(source)
+        cmd = [cc, *flags, "-o", "unit.o", "unit.c"]
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=tmp)
+        if proc.returncode != 0:
+            raise InternalError(f"C compilation failed ({' '.join(cmd)}):\n{proc.stderr[:4000]}")
+        data = (tmp / "unit.o").read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        os.chmod(tmp / "unit.o", 0o700)
+        os.replace(tmp / "unit.o", folder / f"{key}-{digest[:32]}.o")
+        _atomic_write(folder, f"{key}.sha256", (digest + "\n").encode("ascii"))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return data
 
 
 def cdef_signature(program: ir.Program, symbol: str) -> str:

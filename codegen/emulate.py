@@ -47,7 +47,7 @@ from .build import FLAGS, CModule, cdef_signature, compile_shared
 from .c import KernelEmitter, cname, preludes, signature
 from .gpu_lowering import GpuLowering, Launch, used_globals, used_scratch
 from verified_sched.core.dtypes import C_STORAGE, check_sizes, param_names, storage_shape
-from .emulate_runtime import RUNTIME
+from .emulate_runtime import RUNTIME, RUNTIME_DECLARED, RUNTIME_OBJECT
 
 RACE_FLAGS = FLAGS + ("-DVS_RACE=1",)
 MEMO: dict = {}
@@ -335,11 +335,12 @@ class EmuEmitter(GpuLowering):
                 f"  if (setjmp(vs_jmp) == 0) vs_body_{k.name}({args});\n  vs_free_all();\n}}\n")
 
 
-def emit_emulated(program: ir.Program, kernels=None) -> str:
+def emit_emulated(program: ir.Program, kernels=None, linked: bool = False) -> str:
     """Emulation C source: `void vs_<kernel>(...)` with the C backend's signature, plus
-    `vs_emu_seed(uint64_t)`, `vs_emu_status()` and `vs_emu_info(int64_t[24])`."""
+    `vs_emu_seed(uint64_t)`, `vs_emu_status()` and `vs_emu_info(int64_t[24])`. `linked`: the
+    runtime only declared, its object (emulate_runtime.RUNTIME_OBJECT) linked in."""
     names = [k.name for k in program.kernels] if kernels is None else list(kernels)
-    parts = preludes(program) + [RUNTIME]
+    parts = preludes(program) + [RUNTIME_DECLARED if linked else RUNTIME]
     for name in names:
         parts.append(EmuEmitter(program).kernel_source(program.kernel(name)))
     return "\n".join(parts)
@@ -423,17 +424,23 @@ class EmulatedModule(CModule):
 def load_emulated(program: ir.Program, seed: int = 0, detect_races: bool = False, kernels=None,
                   quick: bool = False) -> EmulatedModule:
     """Emit, compile (through the C backend's content-hash cache) and load the emulation;
-    `quick`: compiled at -O0 where that gives the same results (`quick_flags`)."""
+    `quick`: compiled at -O0 where that gives the same results (`quick_flags`), linking the
+    runtime's object instead of compiling the runtime again (emulate_runtime: the same
+    definitions; an optimized build keeps them in its unit, where they can be inlined)."""
     names = [k.name for k in program.kernels] if kernels is None else list(kernels)
     source = emit_emulated(program, names)
-    flags = RACE_FLAGS if detect_races else FLAGS
+    flags = base = RACE_FLAGS if detect_races else FLAGS
     if quick:
         flags = quick_flags(flags, source)
     key = (source, flags)
     if key in MEMO:
         ffi, lib, path, status = *MEMO[key][:3], "memory"
+    elif flags != base:
+        linked = source.replace(RUNTIME, RUNTIME_DECLARED, 1)  # emit_emulated(..., linked=True)
+        path, _, status = compile_shared(linked, flags, objects=(RUNTIME_OBJECT,))
     else:
         path, _, status = compile_shared(source, flags)
+    if key not in MEMO:
         from cffi import FFI
 
         ffi = FFI()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import operator
 
 from ..core import ir
+from ..core.semantics import row_of
 
 __all__ = ["ARITH", "binary", "connective", "integer", "lazy_and", "lazy_or", "reader", "unary",
            "writer"]
@@ -114,3 +115,97 @@ def writer(name: str, idx: list, bounds, loc, fv, store):
         bounds(name, cell, arr.shape, env, st, loc)
         arr[cell] = store(value)
     return run
+
+
+# ---------------------------------------------------------------- fused accesses
+# A closure tree spends a Python call per node: an index `i * 4 + j` is five calls, and its
+# bounds check one more, for every cell a run reads or writes. The scalar compiler instead
+# spells an access (its index components, the bounds check, the read or store) as the source
+# of one Python function. Only exact integer nodes are spelled out (literals, variables,
+# `+ - *` where the semantics table evaluates them as Python's operators, else a call of the
+# table's function; floor division and modulo by a constant: the same Python int operations,
+# operands left to right, as the interpreter's closures); any other node is a call of its
+# closure (`leaf`), made at the same place in the same order. The bounds check is the same predicate, and a
+# cell outside storage goes to the same `bounds` function, so the error is the same.
+
+_CODE: dict = {}  # source -> code object: the same access shapes recur in every example
+CODE_LIMIT = 4096  # entries; the cache starts afresh past it
+
+
+def _bind(ns: dict, value) -> str:
+    """A fresh name in `ns` bound to `value` (names by position only: the generated source
+    depends on the expression's shape, not on its names and constants, so it is compiled once
+    for every access of that shape)."""
+    name = f"_a{len(ns)}"
+    ns[name] = value
+    return name
+
+
+def int_source(e, ns: dict, leaf) -> str:
+    """Python source evaluating the exact integer expression `e` (`env`, `st` in scope);
+    closures of the nodes it does not spell out are bound in `ns` (`leaf(node)` builds one)."""
+    match e:
+        case ir.Int(value=v) if type(v) is int:
+            return _bind(ns, v)
+        case ir.Var(name=n):
+            return f"env[{_bind(ns, n)}]"
+        case ir.BinOp(op=("+" | "-" | "*") as op, a=a, b=b):
+            fa, fb = int_source(a, ns, leaf), int_source(b, ns, leaf)
+            fn = row_of(e).ev["index"]  # the semantics table's evaluation, as IntClosure's
+            return f"({fa} {op} {fb})" if fn is ARITH[op] else f"{_bind(ns, fn)}({fa}, {fb})"
+        case ir.FloorDiv(a=a, divisor=c) if type(c) is int:
+            return f"({int_source(a, ns, leaf)} // {_bind(ns, c)})"
+        case ir.Mod(a=a, divisor=c) if type(c) is int:
+            return f"({int_source(a, ns, leaf)} % {_bind(ns, c)})"
+    return f"{_bind(ns, leaf(e))}(env, st)"
+
+
+def _define(src: str, ns: dict):
+    code = _CODE.get(src)
+    if code is None:
+        if len(_CODE) >= CODE_LIMIT:
+            _CODE.clear()
+        code = _CODE[src] = compile(src, "<interp access>", "exec")
+    exec(code, ns)  # noqa: S102 - our own source: integer arithmetic on `env` and bound closures
+    return ns["_access"]
+
+
+def _cell_lines(name: str, index, ns: dict, leaf) -> tuple:
+    """(lines computing c0, c1, ... and checking them against `arr`'s shape, the cell text)."""
+    lines = [f"    c{k} = {int_source(e, ns, leaf)}" for k, e in enumerate(index)]
+    cell = "".join(f"c{k}, " for k in range(len(index)))
+    if index:
+        inside = " and ".join(f"0 <= c{k} < sh[{k}]" for k in range(len(index)))
+        lines += ["    sh = arr.shape", f"    if not ({inside}):",
+                  f"        _bounds(_name, ({cell}), sh, env, st, _loc)"]
+    return lines, f"({cell})"
+
+
+def fused_reader(name: str, index, leaf, bounds, loc, read):
+    """`reader(name, [leaf(x) for x in index], bounds, loc, read)` as one function (above)."""
+    ns = {"_name": name, "_bounds": bounds, "_loc": loc, "_read": read}
+    lines, cell = _cell_lines(name, index, ns, leaf)
+    src = "\n".join(["def _access(env, st):", "    arr = st.mem[_name]", *lines,
+                     f"    return _read(arr[{cell}])", ""])
+    return _define(src, ns)
+
+
+def fused_writer(name: str, index, leaf, bounds, loc, fv, store):
+    """`writer(name, [leaf(x) for x in index], bounds, loc, fv, store)` as one function (above)."""
+    ns = {"_name": name, "_bounds": bounds, "_loc": loc, "_fv": fv, "_store": store}
+    lines, cell = _cell_lines(name, index, ns, leaf)
+    src = "\n".join(["def _access(env, st):", "    value = _fv(env, st)", "    arr = st.mem[_name]", *lines,
+                     f"    arr[{cell}] = _store(value)", ""])
+    return _define(src, ns)
+
+
+def fused_int(e, leaf):
+    """The closure of the exact integer expression `e` as one function (`int_source`); a
+    literal or a variable stays the plain closure `leaf(e)`, which is as fast."""
+    if isinstance(e, (ir.Int, ir.Var)):
+        return leaf(e)
+    ns: dict = {}
+    src = int_source(e, ns, leaf)
+    if src == "_a0(env, st)":  # nothing spelled out
+        return ns["_a0"]
+    return _define(f"def _access(env, st):\n    return {src}\n", ns)

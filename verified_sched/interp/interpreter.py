@@ -22,7 +22,9 @@ cross-checked against at tiny sizes, bitwise. Semantics (README: Semantics):
 - Index arithmetic is exact (Python ints, floor division and modulo); an index outside the
   tensor's storage is a KernelError naming the tensor, the index and the instance.
 - Speed: the innermost loop whose iterations are provably independent runs on numpy lanes
-  (vector.py), with the same bits; `vectorize=False` forces the scalar closures.
+  (vector.py), with the same bits; `vectorize=False` forces the scalar closures. On the
+  scalar path an access (index, bounds check, read or store) and an integer expression are
+  each one generated function, not a closure per node (closures.py, "fused accesses").
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ from ..core import ir
 from ..core.errors import InternalError, UsageError
 from .node_memo import NodeMemo
 from .phases import run_phases
-from .closures import reader, writer
+from .closures import fused_int, fused_reader, fused_writer
 from .expr import IntClosure, ValueClosure, check_condition, check_value
 from ..core.semantics import compare_type, integer_typed
 from .scalar import (COMPUTE, NUMS, KernelError, Num, bounds_checker, describe_instance, read_scalar,
@@ -96,11 +98,11 @@ class Compiler:
 
     def load(self, e: ir.Load):
         """Raw read of a tensor cell, bounds-checked, in the tensor's own compute type."""
-        return reader(e.tensor, [self.int(x) for x in e.index], self.bounds, e.loc, read_scalar(self.prec[e.tensor]))
+        return fused_reader(e.tensor, e.index, self.int, self.bounds, e.loc, read_scalar(self.prec[e.tensor]))
 
     def int(self, e):
         """Exact integer evaluation (index and size positions; floor semantics)."""
-        return IntClosure(self)(e)
+        return fused_int(e, IntClosure(self))
 
     def value(self, e, T: Num):
         """A scalar expression evaluated in compute type T, operand by operand."""
@@ -198,7 +200,7 @@ class Compiler:
                 if e.loc is not None:
                     raise
                 raise KernelError(f"{e.message} at {describe_instance(env, params, st)}", loc) from None
-        return writer(s.tensor, [self.int(x) for x in s.index], self.bounds, loc, value, to_storage(prec))
+        return fused_writer(s.tensor, s.index, self.int, self.bounds, loc, value, to_storage(prec))
 
     def loop(self, s: ir.For, where, gen: bool):
         var, axis = s.var, s.axis

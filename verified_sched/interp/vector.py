@@ -283,6 +283,8 @@ def vector_bounds(params):
         bad = None
         for i, n in zip(cell, shape):
             if isinstance(i, np.ndarray):
+                if not i.size or (i.min() >= 0 and i.max() < n):  # two reductions: no lane outside
+                    continue
                 out = (i < 0) | (i >= n)
                 if out.any():
                     k = int(np.argmax(out))
