@@ -86,3 +86,20 @@ def test_launch_scope_store_loop_retyped_to_blocks_reads_a_dead_local_copy_and_r
     path.write_text(LOCAL_LOAD)
     assert main(["run", str(path), "--target", "interp", "--size", sizes]) == 1
     assert "DIFFERENT" in capsys.readouterr().out
+
+
+def test_a_kernel_without_scratch_tensors_is_not_walked_for_launch_reads(monkeypatch):
+    """No shared or local tensor: no top-level statement is walked for the tensors it writes
+    and reads (the walk found nothing to cross; once per op of every kernel)."""
+    from verified_sched.verify.generic import launch_scope
+
+    walked = []
+    real = launch_scope._accesses
+    monkeypatch.setattr(launch_scope, "_accesses", lambda p, s: walked.append(s) or real(p, s))
+    program = parse_text("params N where N >= 1\ntensor x[N] f32\ntensor y[N] f32\n"
+                         "kernel k {\n  for i in 0 .. N : block.x {\n    y[i] = x[i]\n  }\n"
+                         "  for i in 0 .. N {\n    x[i] = y[i] * 2\n  }\n}\n")
+    assert launch_scope.crossing(program, "k") == [] and walked == []
+    # with a shared tensor the statements are walked as before
+    shared = parse_text(TWO_LAUNCHES.replace("SECOND", "t[0] = x[b]"))
+    assert launch_scope.crossing(shared, next(iter(shared.kernels)).name) and walked

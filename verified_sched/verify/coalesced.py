@@ -39,9 +39,12 @@ def coalesced(kernel: ir.Kernel) -> ir.Kernel:
 
 
 def coalesced_obligations(ctx, decide):
-    """`decide(ctx')` (a list of Obligations) on a copy of `ctx` whose models are built from the
-    coalesced kernels, when coalescing changes either kernel and every answer is `proved`;
-    else None (the caller decides on `ctx`)."""
+    """`decide(ctx', True)` (a list of Obligations) on a copy of `ctx` whose models are built
+    from the coalesced kernels, when coalescing changes either kernel and every answer is
+    `proved`; else None (the caller decides on `ctx`). The second argument asks `decide` to
+    stop at the first answer that is not `proved` (`discharge`'s `proofs_only`): the rest would
+    be thrown away with it (at seed 4242, 48 of 199 attempts fell back after deciding every
+    goal: 3.3 of the batches' 27 CPU s, most of it in examples that then ran into the timeout)."""
     kb = ctx.program_before.kernel(ctx.kernel_name)
     ka = ctx.program_after.kernel(ctx.kernel_name)
     cb, ca = coalesced(kb), coalesced(ka)
@@ -51,7 +54,7 @@ def coalesced_obligations(ctx, decide):
     fast.__dict__["model_before"] = KernelModel(ctx.program_before, cb, tag="B")
     fast.__dict__["model_after"] = KernelModel(ctx.program_after, ca, tag="A")
     STATS["tried"] += 1
-    out = decide(fast)
+    out = decide(fast, True)
     if not all(o.status == "proved" for o in out):
         return None
     STATS["proved"] += 1

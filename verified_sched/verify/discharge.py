@@ -15,13 +15,18 @@ from ..core import budget
 from ..core.obligations import AllOf, Decided, Goal, IslEmpty, Obligation, Procedure, Z3Implies
 
 
-def discharge(goals, deadline: float, op_index: int = 0, op_text: str = "") -> list:
+def discharge(goals, deadline: float, op_index: int = 0, op_text: str = "", proofs_only: bool = False) -> list:
     """The Obligations of `goals` (each a Goal) for the op `op_text` (index `op_index`, 0 for
     the kernel itself or a claim), decided before `deadline` (time.perf_counter() seconds;
-    0 or inf for none)."""
+    0 or inf for none). `proofs_only`: the caller uses the answers only when every one is
+    `proved` (verify/coalesced.py), so the goals after the first one that is not are left
+    undecided (the list then ends with that one)."""
     out = []
     for goal in goals:
-        out += discharge_one(goal, deadline, op_index, op_text)
+        got = discharge_one(goal, deadline, op_index, op_text)
+        out += got
+        if proofs_only and any(o.status != "proved" for o in got):
+            break
     return out
 
 

@@ -181,8 +181,8 @@ def op_obligations(ctx: OpContext) -> list:
     can be (verify/coalesced.py), else on the original ones."""
     from .coalesced import coalesced_obligations
 
-    def decide(c: OpContext) -> list:
-        return discharge(generic_goals(c), c.deadline, c.op_index, c.op.text())
+    def decide(c: OpContext, proofs_only: bool = False) -> list:
+        return discharge(generic_goals(c), c.deadline, c.op_index, c.op.text(), proofs_only)
     return coalesced_obligations(ctx, decide) or decide(ctx)
 
 

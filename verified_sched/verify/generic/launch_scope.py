@@ -49,6 +49,8 @@ def crossing(program: ir.Program, kernel_name: str) -> list:
     body = program.kernel(kernel_name).body
     if len(body) < 2:  # one top-level statement: no other to cross into (no walk per op)
         return []
+    if not any(t.memory in ("shared", "local") for t in program.tensors):
+        return []  # no scratch tensor to cross with (most programs: no walk per op either)
     parts = [_accesses(program, s) for s in body]
     out = set()
     for i, (hw_i, w_i, _) in enumerate(parts):
