@@ -5,11 +5,13 @@ when two stores provably write equal values (idempotent recompute).
 """
 from __future__ import annotations
 
+import struct
+
 import islpy as isl
 
 from verified_sched.core.ir import Load, Var, Where, walk
 from .affine import NonAffine, aff, is_affine
-from .memo import anonymous, isl_map, isl_set
+from .memo import anonymous, canonical, isl_map, isl_set
 from verified_sched.core.counterexample import Cell, Counterexample, Instance
 from verified_sched.core.obligations import Decided
 from .describe import coords, instance, param_values
@@ -33,8 +35,10 @@ def skeleton_of(e, names, leaves):
         leaves.append(e)
         return ("leaf",)
     match e:
-        case ir.Int(value=v) | ir.Float(value=v):
-            return ("const", float(v))
+        case ir.Int(value=v):
+            return ("int", v)
+        case ir.Float(value=v):
+            return ("float", struct.pack("<d", v))  # bit for bit: -0.0 is not 0.0 (one meaning)
         case Load(tensor=t, index=idx):
             return ("load", t) + tuple(skeleton_of(x, names, leaves) for x in idx)
         case ir.BinOp(op=op, a=a, b=b):
@@ -332,7 +336,7 @@ def _stmt_key(model, st) -> tuple:
     key = memo.get(st.name)
     if key is None:
         key = memo[st.name] = (anonymous(model.domain_texts[st.name], st.name),
-                               anonymous(model.prov_text(st), st.name), st.node, tuple(st.guards),
+                               anonymous(model.prov_text(st), st.name), canonical(st.node), tuple(st.guards),
                                tuple(lp.var for lp in st.loops), st.accesses[0].noop, st.zero_like, st.blend)
     return key
 

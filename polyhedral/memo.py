@@ -200,8 +200,37 @@ def anonymous(text: str, name: str) -> str:
 
 def model_key(model) -> tuple:
     """What a KernelModel is a function of: its program, kernel, parameter constraints and tag
-    (IR values: equal programs state equal models)."""
-    return model.program, model.kernel, model.param_text, model.tag
+    (IR values: equal programs state equal models), once per model, the IR `canonical`."""
+    d = model.__dict__
+    key = d.get("_model_key")
+    if key is None:
+        key = d["_model_key"] = (canonical(model.program), canonical(model.kernel), model.param_text, model.tag)
+    return key
+
+
+_CANON: dict = {}  # IR value -> the first node of that value seen (`canonical`)
+CANON_LIMIT = 2_000  # entries; the table starts afresh past it
+
+
+def canonical(node):
+    """The first IR node equal to `node` seen in this process (kept on `node` too): keys built
+    from canonical nodes compare by identity, so looking one up in the answer stores does not
+    compare two equal trees node by node every time (a deep tree's `==` walks all of it: a
+    verification that looked its models up by their IR that way did work quadratic in the
+    nest's depth, tests/test_verify_scaling.py). Each node object is compared once, here."""
+    d = node.__dict__
+    out = d.get("_canon")
+    if out is None:
+        try:
+            out = _CANON.get(node)
+        except TypeError:  # an unhashable part: the node is its own key
+            out = node
+        if out is None:
+            if len(_CANON) >= CANON_LIMIT:
+                _CANON.clear()
+            out = _CANON[node] = node
+        d["_canon"] = out
+    return out
 
 
 class Answers:

@@ -88,15 +88,16 @@ def race_parts(model: KernelModel, label="kernel") -> list:
     if ph.unsupported:
         return [Decided("unknown", ph.unsupported)]
     intra, cross = ph.races
-    empty = []
+    empty = set()  # the parts (0..3) isl found empty
 
-    def noted(build):
+    def noted(part, build):
         """`build`, noting an empty answer: the four parts empty and no hidden read, the
-        model's race is known free (`_RACE_FREE`)."""
+        model's race is known free (`_RACE_FREE`). By part, so that a part decided twice (a
+        coalesced attempt, then alone) is counted once."""
         def violations():
             out = build()
             if out.is_empty():  # (the caller asks again: answered from what this test leaves)
-                empty.append(out)
+                empty.add(part)
                 if len(empty) == 4 and not model.unmodelled_guard_reads:
                     if len(_RACE_FREE) >= RACE_FREE_LIMIT:
                         _RACE_FREE.clear()
@@ -111,9 +112,9 @@ def race_parts(model: KernelModel, label="kernel") -> list:
         return _refuted(model, ph, pt, across, label)
     may = Decided("unknown", "threads may conflict through a data-dependent guard or index")
     pairs = [cache(lambda rel=rel: ph.exact_pairs(rel)) for rel in (intra, cross)]
-    parts = [IslEmpty(noted(lambda k=k: pairs[k]()[0]), lambda pt, across=across: witness(pt, across))
+    parts = [IslEmpty(noted(k, lambda k=k: pairs[k]()[0]), lambda pt, across=across: witness(pt, across))
              for k, across in ((0, False), (1, True))]
-    parts += [IslEmpty(noted(lambda k=k: pairs[k]()[1]), lambda pt: may) for k in (0, 1)]
+    parts += [IslEmpty(noted(2 + k, lambda k=k: pairs[k]()[1]), lambda pt: may) for k in (0, 1)]
     hidden = model.unmodelled_guard_reads
     if hidden:
         parts.append(Decided("unknown", f"a condition reads {', '.join(sorted(hidden))}, which the kernel writes, "

@@ -476,7 +476,8 @@ def _cached_hash(cls) -> None:
 
 def _node_getstate(self):
     d = self.__dict__  # without the cached hash and facts (core/ir.py: nodes_of)
-    return {k: v for k, v in d.items() if k not in ("_hash", "_facts")} if "_hash" in d or "_facts" in d else d
+    kept = ("_hash", "_facts", "_canon")  # (polyhedral/memo.py `canonical`: an object of this process)
+    return {k: v for k, v in d.items() if k not in kept} if any(k in d for k in kept) else d
 
 
 Node.__getstate__ = _node_getstate
