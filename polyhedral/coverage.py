@@ -354,7 +354,7 @@ def _decide_one(before, after, sid, sb, sa, idempotent, notes):
         p, tup = coords(pt)
         params = param_values(before, p)
         orig = dict(zip(sb[0].orig_names, tup[0][1]))
-        bi = pb.intersect_range(isl.UnionSet.from_set(_point_set(pt)))
+        bi = pb.intersect_range(isl.UnionSet.from_set(isl.Set.from_point(pt)))
         bpt = point_of(bi)
         insts = []
         if bpt is not None:
@@ -390,10 +390,6 @@ def _decide_one(before, after, sid, sb, sa, idempotent, notes):
                            counterexample=Counterexample(Instance(params), [i1, i2], cells=(
                                (Cell.from_json(i1["writes"]),) if i1.get("writes") else ())))
     return _consistent(before, after, sid, sb, sa, pa, pb)
-
-
-def _point_set(pt):
-    return isl.Set.from_point(pt)
 
 
 def _rewrites_equal(after, sid, others, bad_dom) -> bool:
