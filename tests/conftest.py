@@ -104,7 +104,8 @@ def pytest_collection_modifyitems(config, items):
 # test that counts work does not depend on which tests ran before it. Modules not imported yet
 # have none.
 _ANSWER_CACHES = {"polyhedral.checks": ("_DEPENDENCE.store", "_COVERAGE.store", "_IN_BOUNDS", "_INDEPENDENT"),
-                  "polyhedral.coverage": ("_COVERED",), "polyhedral.race": ("_RACE_FREE",)}
+                  "polyhedral.coverage": ("_COVERED",), "polyhedral.race": ("_RACE_FREE",),
+                  "verified_sched.fuzz.check": ("_REPORTS",)}
 
 
 @pytest.fixture(autouse=True)
