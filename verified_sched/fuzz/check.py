@@ -180,10 +180,10 @@ def paired_runners(program: ir.Program, final: ir.Program, kernel: str) -> tuple
     return ref, lambda _name, sizes, arrays: mod.run(kernel, sizes, arrays)
 
 
-def _compare(p_ref, p_cand, kernel, sizes, seed, ref, cand, rtol, out):
+def _compare(p_ref, p_cand, kernel, sizes, seed, ref, cand, rtol, out, inputs="random", values=None):
     with _Timer(out.times, "run"):
-        rep = compare_kernels(p_ref, kernel, kernel, sizes, seed, runner_ref=ref, runner_cand=cand,
-                              rtol=rtol, atol=rtol or 0.0, program_cand=p_cand)
+        rep = compare_kernels(p_ref, kernel, kernel, sizes, seed, inputs, runner_ref=ref, runner_cand=cand,
+                              rtol=rtol, atol=rtol or 0.0, program_cand=p_cand, values=values)
     out.vacuous += rep.vacuous
     return rep
 
@@ -343,14 +343,19 @@ def _replayed(after: dict, error, arrays: dict) -> dict:
     return arrays
 
 
-def _differ(before, after, kernel, sizes, out) -> str:
-    """'differs' when the two kernels run differently in the interpreter at `sizes` (some of 4
-    seeds), 'vacuous' when every run was equal with every output cell zero (or never written)
-    on both sides, else 'same'."""
+def _differ(before, after, kernel, sizes, out, given=None) -> str:
+    """'differs' when the two kernels run differently in the interpreter at `sizes` (the
+    counterexample's own input values first, `given`: an Instance naming an input kind, seed
+    or cells; then some of 4 random seeds), 'vacuous' when every run was equal with every
+    output cell zero (or never written) on both sides, else 'same'."""
     vacuous = True
-    for seed in range(4):
+    runs = [(seed, "random", None) for seed in range(4)]
+    if given is not None and (given.inputs or given.values):
+        runs.insert(0, (given.seed or 0, given.inputs or "random", given.values))
+    for seed, inputs, values in runs:
         try:
-            rep = _compare(before, after, kernel, sizes, seed, _interp(before, seed), _interp(after, seed), None, out)
+            rep = _compare(before, after, kernel, sizes, seed, _interp(before, seed), _interp(after, seed), None, out,
+                           inputs, values)
         except KernelError:
             return "differs"
         if not rep.equal:
@@ -405,11 +410,11 @@ def replay(program, kernel, ops, o, out: Outcome, oob_at=None) -> str:
         # one per block, and runs blocks and threads in random orders
         if not _hardware(after, kernel) or (oob_at is not None and oob_at <= o.op_index):
             return "skipped"
-        if _differs_near(pairs, kernel, sizes, out) == "replayed":
+        if _differs_near(pairs, kernel, sizes, out, cex.instance) == "replayed":
             return "replayed"
         o_race = type(o)("race", o.op_index, o.op, o.statement, o.engine, o.status, 0.0, o.message, cex)
         return replay(program, kernel, ops, o_race, out, oob_at)
-    result = _differs_near(pairs, kernel, sizes, out)
+    result = _differs_near(pairs, kernel, sizes, out, cex.instance)
     if result not in ("failed", "vacuous"):
         return result
     if o.kind == "dependence" and _hardware(after, kernel) and (oob_at is None or oob_at > o.op_index):
@@ -420,7 +425,7 @@ def replay(program, kernel, ops, o, out: Outcome, oob_at=None) -> str:
     return result
 
 
-def _differs_near(pairs, kernel, sizes, out) -> str:
+def _differs_near(pairs, kernel, sizes, out, given=None) -> str:
     """'replayed' when some (before, after) pair runs differently in the interpreter at the
     sizes or just above, 'skipped' when they cannot be run, 'vacuous' when every run left every
     output zero on both sides (a kernel whose outputs are zero whatever its inputs, e.g. every
@@ -429,7 +434,7 @@ def _differs_near(pairs, kernel, sizes, out) -> str:
     try:
         for s in [sizes] + [{k: v + d for k, v in sizes.items()} for d in (1, 2, 3)]:
             for b, a in pairs:
-                seen.add(_differ(b, a, kernel, s, out))
+                seen.add(_differ(b, a, kernel, s, out, given if s is sizes else None))
                 if "differs" in seen:
                     return "replayed"
     except UsageError:  # the two programs declare different tensors, or sizes not admitted
