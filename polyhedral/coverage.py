@@ -15,7 +15,7 @@ from .memo import anonymous, canonical, isl_map, isl_set
 from verified_sched.core.counterexample import Cell, Counterexample, Instance
 from verified_sched.core.obligations import Decided
 from .describe import coords, instance, param_values
-from .isltools import tensor_box, kv_text, params_text, point_of
+from .isltools import images_minus, minus_images, tensor_box, kv_text, params_text, point_of
 from .model import KernelModel
 from .order import before_on
 from .bounded import bounded
@@ -234,9 +234,6 @@ def equal_stores(model: KernelModel, any_statement: bool = False, sid=None) -> i
     return model.union_map(maps)
 
 
-# ---------------------------------------------------------------- coverage
-
-
 def _group(model, sid):
     return [s for s in model.stmts if s.sid == sid]
 
@@ -346,7 +343,8 @@ def _decide_one(before, after, sid, sb, sa, idempotent, notes):
     pa = after.union_map(after.prov_map(s) for s in sa)
     img_b, img_a = pb.range(), pa.range()
     has_data = any(s.data_guards(after.pnames) for s in sa) or any(s.data_guards(before.pnames) for s in sb)
-    missing = img_b.subtract(img_a)
+    imgs = [after.prov_map(s).range() for s in sa] if len(sa) > 1 else None  # (see images_minus)
+    missing = images_minus(img_b, imgs) if imgs else img_b.subtract(img_a)
     pt = point_of(missing)
     if pt is not None:
         if has_data:
@@ -364,7 +362,7 @@ def _decide_one(before, after, sid, sb, sa, idempotent, notes):
             insts.append({"kernel": "before", "stmt": sid, "original": orig})
         return Decided("refuted", f"original instance {sid}({kv_text(orig)}) is never executed after the op, "
                        f"at {params_text(params)}", counterexample=Counterexample(Instance(params), insts))
-    extra = img_a.subtract(img_b)
+    extra = minus_images(imgs, img_b) if imgs else img_a.subtract(img_b)
     if not extra.is_empty():
         f = _extra_instances(after, sid, pa, extra, idempotent)
         if f is not None:

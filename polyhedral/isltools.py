@@ -52,3 +52,27 @@ def extent_text(t, params) -> str:
 
 def kv_text(d: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in d.items())
+
+
+def images_minus(base, sets: list):
+    """`base` (a UnionSet) minus the union of `sets` (isl Sets), one set at a time, coalesced
+    after each and stopped once empty. The union at once can cost isl exponential time when
+    the sets have integer divisions: the 16 copies of an `unroll ... materialize` after a
+    `split_reduction` (each `(k - c) mod 16 = 0` within blocks of `48 floor(...)`) ran coverage
+    out of its 5M-operation budget (fuzz s2026/slow09, 10 s); one at a time, 16 ms. The same
+    set either way."""
+    out = base
+    for s in sets:
+        out = out.subtract(isl.UnionSet.from_set(s)).coalesce()
+        if out.is_empty():
+            break
+    return out
+
+
+def minus_images(sets: list, base):
+    """The union of `sets` (isl Sets) minus `base` (a UnionSet), set by set (see images_minus)."""
+    parts = [isl.UnionSet.from_set(s).subtract(base) for s in sets]
+    out = parts[0]
+    for p in parts[1:]:
+        out = out.union(p)
+    return out.coalesce()
