@@ -85,11 +85,15 @@ def _rename(model: KernelModel, st, k: int) -> isl.UnionMap:
 
 class _Constraints:
     """The value-based constraints of the kernel before the op, over its own instances, for
-    the reads of the instances outside `dead` (the instances whose reads decide nothing
-    observable, `_Mattering`). Without `dead`: for every read, to be `restricted` (once per
-    bound of the mattering instances: the flow analysis and the orders are built once)."""
+    the reads of the instances in `matter` (the others' reads decide nothing observable,
+    `_Mattering`). Without `matter`: for every read, to be `restricted` (once per bound of the
+    mattering instances: the flow analysis and the orders are built once). The relations are
+    intersected with `matter`, never the dead instances subtracted: the same pairs (every
+    relation's instances are the model's), but subtracting a mattering set of many pieces
+    from the domain cost isl seconds (fuzz n2026/slow03: 1.3 s of a dependence obligation
+    that then ran out of its budget)."""
 
-    def __init__(self, model: KernelModel, equal: isl.UnionMap, f: ValueFlow, dead: isl.UnionSet | None = None):
+    def __init__(self, model: KernelModel, equal: isl.UnionMap, f: ValueFlow, matter: isl.UnionSet | None = None):
         m = self.m = model
         self.f = f
         empty = isl.UnionMap.empty(model.domain.get_space())
@@ -100,7 +104,7 @@ class _Constraints:
         self.final = empty  # w' -> w_f
         stores_of = m.writes.reverse()  # cell -> store instances
         ident = m.domain.identity()
-        live = (lambda u: u) if dead is None else (lambda u: u.subtract_domain(dead))
+        live = (lambda u: u) if matter is None else (lambda u: u.intersect_domain(matter))
         triples = empty
         for st, k, _ in f.reads():
             ren = _rename(m, st, k)
@@ -112,12 +116,14 @@ class _Constraints:
             triples = triples.union(live(t).subtract_range(equal.wrap()))
             entry = live(others.subtract_domain(seen).apply_domain(ren))
             self.entry = self.entry.union(entry.subtract(ident))
-        if dead is not None:
-            self.partial_before, self.partial_after = self._partial_sums(m, dead)
+        if matter is not None:
+            self.partial_before, self.partial_after = self._partial_sums(m, matter)
         triples = triples.uncurry().subtract_domain(ident.wrap())  # [x -> w'] -> w, w' is not x
         # which side of the live range (w, x) each other store w' is on, in the serial order
-        self.over = triples.curry().intersect_range(f.order.wrap()).uncurry()
-        self.clob = triples.subtract(self.over)
+        curried = triples.curry()
+        self.over = curried.intersect_range(f.order.wrap()).uncurry()
+        self.clob = curried.subtract_range(f.order.wrap()).uncurry()  # (triples - over, without
+        # subtracting a relation of many pieces from its own superset: seconds, fuzz n2026/slow03)
         for _, cell in f.observable_cells():
             sink = isl.UnionMap.from_map(cell)
             src = f.source.intersect_domain(sink.domain())  # OUT -> w_f
@@ -141,7 +147,7 @@ class _Constraints:
         c.clob = self.clob.curry().intersect_domain(matter).uncurry()
         return c
 
-    def _partial_sums(self, m: KernelModel, dead: isl.UnionSet | None, below: bool = False):
+    def _partial_sums(self, m: KernelModel, matter: isl.UnionSet | None, below: bool = False):
         """A read that is not part of a reduction but sees its partial sum must see the same
         terms: every accumulation of that chain (the accumulations whose value reaches the
         read's last writer, transitively through their accumulator reads) runs before it, and
@@ -155,8 +161,8 @@ class _Constraints:
             return empty, empty
         preds = links if below else closure_of(links)[0]  # inexact: more pairs, only stricter
         seen = self.flow.intersect_domain(acc).subtract(red)  # w -> x, x outside the chain
-        if dead is not None:
-            seen = seen.subtract_range(dead)
+        if matter is not None:
+            seen = seen.intersect_range(matter)
         before = seen.union(preds.reverse().apply_range(seen))  # a -> x
         after = seen.reverse().apply_range(preds.reverse())  # x -> a
         return before, after
@@ -285,7 +291,7 @@ def value_violations(before: KernelModel, after: KernelModel, bef: isl.UnionMap,
     mat = _Mattering(before, f)
 
     def exactly(matter: isl.UnionSet) -> Violations:
-        c = _Constraints(before, equal, f, before.domain.subtract(matter))
+        c = _Constraints(before, equal, f, matter)
         return _violations(c, after, bef, reversed_reductions)
     if mat.cheap_closure:
         return exactly(mat.exact())
