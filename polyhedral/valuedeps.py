@@ -87,11 +87,7 @@ class _Constraints:
     """The value-based constraints of the kernel before the op, over its own instances, for
     the reads of the instances in `matter` (the others' reads decide nothing observable,
     `_Mattering`). Without `matter`: for every read, to be `restricted` (once per bound of the
-    mattering instances: the flow analysis and the orders are built once). The relations are
-    intersected with `matter`, never the dead instances subtracted: the same pairs (every
-    relation's instances are the model's), but subtracting a mattering set of many pieces
-    from the domain cost isl seconds (fuzz n2026/slow03: 1.3 s of a dependence obligation
-    that then ran out of its budget)."""
+    mattering instances: the flow analysis and the orders are built once). (`_Keep` restricts.)"""
 
     def __init__(self, model: KernelModel, equal: isl.UnionMap, f: ValueFlow, matter: isl.UnionSet | None = None):
         m = self.m = model
@@ -104,7 +100,8 @@ class _Constraints:
         self.final = empty  # w' -> w_f
         stores_of = m.writes.reverse()  # cell -> store instances
         ident = m.domain.identity()
-        live = (lambda u: u) if matter is None else (lambda u: u.intersect_domain(matter))
+        keep = None if matter is None else _Keep(model, matter)
+        live = (lambda u: u) if keep is None else keep.domain
         triples = empty
         for st, k, _ in f.reads():
             ren = _rename(m, st, k)
@@ -116,8 +113,8 @@ class _Constraints:
             triples = triples.union(live(t).subtract_range(equal.wrap()))
             entry = live(others.subtract_domain(seen).apply_domain(ren))
             self.entry = self.entry.union(entry.subtract(ident))
-        if matter is not None:
-            self.partial_before, self.partial_after = self._partial_sums(m, matter)
+        if keep is not None:
+            self.partial_before, self.partial_after = self._partial_sums(m, keep)
         triples = triples.uncurry().subtract_domain(ident.wrap())  # [x -> w'] -> w, w' is not x
         # which side of the live range (w, x) each other store w' is on, in the serial order
         curried = triples.curry()
@@ -147,7 +144,7 @@ class _Constraints:
         c.clob = self.clob.curry().intersect_domain(matter).uncurry()
         return c
 
-    def _partial_sums(self, m: KernelModel, matter: isl.UnionSet | None, below: bool = False):
+    def _partial_sums(self, m: KernelModel, keep: "_Keep | None", below: bool = False):
         """A read that is not part of a reduction but sees its partial sum must see the same
         terms: every accumulation of that chain (the accumulations whose value reaches the
         read's last writer, transitively through their accumulator reads) runs before it, and
@@ -161,13 +158,35 @@ class _Constraints:
             return empty, empty
         preds = links if below else closure_of(links)[0]  # inexact: more pairs, only stricter
         seen = self.flow.intersect_domain(acc).subtract(red)  # w -> x, x outside the chain
-        if matter is not None:
-            seen = seen.intersect_range(matter)
+        if keep is not None:
+            seen = keep.range(seen)
         before = seen.union(preds.reverse().apply_range(seen))  # a -> x
         after = seen.reverse().apply_range(preds.reverse())  # x -> a
         return before, after
 
 
+class _Keep:
+    """Relations restricted to the mattering instances `matter`: the dead instances (the
+    model's others) subtracted while `matter` has at most DEAD_PIECES pieces (that
+    representation is the one the counterexamples of tests/goldens were sampled from), else
+    `matter` intersected: the same pairs, but subtracting a mattering set of many pieces from
+    the domain cost isl seconds (fuzz n2026/slow03: 1.3 s of a dependence obligation that
+    then ran out of its budget)."""
+
+    def __init__(self, model: KernelModel, matter: isl.UnionSet):
+        pieces = []
+        matter.foreach_set(lambda s: pieces.append(s.n_basic_set()))
+        self.matter = matter
+        self.dead = model.domain.subtract(matter) if sum(pieces) <= DEAD_PIECES else None
+
+    def domain(self, u: isl.UnionMap) -> isl.UnionMap:
+        return u.intersect_domain(self.matter) if self.dead is None else u.subtract_domain(self.dead)
+
+    def range(self, u: isl.UnionMap) -> isl.UnionMap:
+        return u.intersect_range(self.matter) if self.dead is None else u.subtract_range(self.dead)
+
+
+DEAD_PIECES = 8
 CLOSURE_PIECES = 32  # basic maps: the corpus's largest closure has 7
 CLOSURE_DIVS = 64  # integer divisions over all pieces: the corpus's have none
 CLOSURE_FORK_PIECES = 8  # more pieces: computed under polyhedral.bounded (the deadline holds)
