@@ -186,7 +186,7 @@ class _Keep:
         return u.intersect_range(self.matter) if self.dead is None else u.subtract_range(self.dead)
 
 
-DEAD_PIECES = 8
+DEAD_PIECES = 8  # pieces of the mattering set up to which the dead ones are subtracted (`_Keep`)
 CLOSURE_PIECES = 32  # basic maps: the corpus's largest closure has 7
 CLOSURE_DIVS = 64  # integer divisions over all pieces: the corpus's have none
 CLOSURE_FORK_PIECES = 8  # more pieces: computed under polyhedral.bounded (the deadline holds)

@@ -13,7 +13,7 @@ from codegen.emulate import EmulationError, emit_emulated, load_emulated
 from codegen.emulate_runtime import RUNTIME, RUNTIME_DECLARED, RUNTIME_OBJECT
 from verified_sched.oracle.compare import random_inputs
 
-from test_gpu_kernels import GPU_CASES, has_hw, load_case, scheduled, small_sizes
+from test_gpu_kernels import GPU_CASES, hardware_kernels, load_case, small_sizes
 
 
 def _outcome(mod, kernel, program, sizes, seed):
@@ -39,10 +39,7 @@ def test_linked_runtime_runs_like_the_runtime_in_the_kernels_unit(case, cache):
     quick_flags says gives the same bits): outputs and findings equal, detector off and on."""
     p = load_case(case)
     ran = 0
-    for kernel in p.kernels:
-        after = scheduled(p, kernel.name) if p.schedule_for(kernel.name) else p
-        if after is None or not has_hw(after, kernel.name):
-            continue
+    for kernel, after in hardware_kernels(p):
         for det in (False, True):
             full = load_emulated(after, detect_races=det, kernels=[kernel.name])
             quick = load_emulated(after, detect_races=det, kernels=[kernel.name], quick=True)

@@ -10,7 +10,7 @@ from codegen.emulate import BarrierDivergenceError, RaceError, emit_emulated, lo
 from verified_sched.oracle.compare import compare_kernels, poison, random_inputs, written
 from verified_sched.interp.interpreter import run_kernel
 
-from test_gpu_kernels import (CASES, GPU_CASES, has_hw, load_case, misc_program, scheduled, small_sizes,
+from test_gpu_kernels import (CASES, GPU_CASES, hardware_kernels, load_case, misc_program, scheduled, small_sizes,
                               tensor_core_program, tiled_program)
 
 SEEDS = range(5)
@@ -57,10 +57,7 @@ def test_legal_corpus_gpu_kernels_emulated(case):
     against the interpreter. Reassociating schedules (split_reduction) compare with a tolerance."""
     p = load_case(case)
     ran = 0
-    for kernel in p.kernels:
-        after = scheduled(p, kernel.name) if p.schedule_for(kernel.name) else p
-        if after is None or not has_hw(after, kernel.name):
-            continue
+    for kernel, after in hardware_kernels(p):
         ref = load_c(p).run if after is not p else interp_runner(p)
         tol = {"rtol": 1e-4, "atol": 1e-5} if case == "split_reduction" else {}
         for det in (False, True):

@@ -194,6 +194,15 @@ def has_hw(program: ir.Program, kernel: str) -> bool:
     return any(isinstance(n, ir.For) and ir.is_hardware(n.axis) for n in ir.walk(program.kernel(kernel).body))
 
 
+def hardware_kernels(program: ir.Program):
+    """(kernel, the program after its whole schedule) for each kernel that runs on hardware
+    loops once scheduled (kernels whose schedule names an op not available yet are left out)."""
+    for kernel in program.kernels:
+        after = scheduled(program, kernel.name) if program.schedule_for(kernel.name) else program
+        if after is not None and has_hw(after, kernel.name):
+            yield kernel, after
+
+
 def small_sizes(program: ir.Program, count: int = 3) -> list:
     """A few small size sets that satisfy the program's constraints (spread out)."""
     from verified_sched.core.dtypes import check_sizes
