@@ -66,10 +66,16 @@ class Campaign:
         return None if self.budget is None else self.wall_started + self.budget
 
     def _next_size(self, in_flight: int) -> int:
+        """The next batch's size: cfg.batch, except near the end of a campaign of a fixed example
+        count, where batches shrink to a quarter of what is left (not below a quarter batch), so
+        that at the end no worker idles long behind another's last batch. The sizes follow from
+        the count alone, not from the number of workers: 1 and 2 workers run the same batches,
+        hence the same examples (benchmarks/fuzz_throughput.py compares them)."""
         if self.examples is None:
             return self.cfg.batch
         left = self.examples - self.stats.examples - in_flight
-        return max(0, min(self.cfg.batch, left))
+        b = self.cfg.batch
+        return max(0, min(b, left, max(-(-b // 4), -(-left // 4))))
 
     def absorb(self, result) -> None:
         self.stats.merge(result.stats)
