@@ -23,7 +23,7 @@ from functools import cached_property
 
 import islpy as isl
 
-from .bounded import bounded_isl
+from .known import known_flow
 from .isltools import tensor_box
 from .model import KernelModel, Stmt, safe_name
 
@@ -228,9 +228,10 @@ class ValueFlow:
             return flow.get_must_dependence(), flow.get_must_no_source()
 
         ctx = sink.get_ctx()
-        return bounded_isl(compute, lambda r: (str(r[0]), str(r[1])),
-                           lambda t: tuple(isl.UnionMap.read_from_str(ctx, x) for x in t),
-                           worth_it=source_pairs(sinks, stores) >= FORK_PAIRS)
+        if source_pairs(sinks, stores) < FORK_PAIRS:
+            return compute()
+        return known_flow((may, str(sink), str(stores), str(sched), str(self.m.exact_domain) if may else ""),
+                          compute, ctx)
 
     @cached_property
     def source(self) -> isl.UnionMap:
