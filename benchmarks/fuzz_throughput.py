@@ -15,8 +15,10 @@ unroll, partition, pad); for each, 1 and 2 workers.
   batches of `--batch` (the campaign's default size); batch k has seed (seed, k) whichever
   worker runs it, so both worker counts run the same examples and the scaling figure compares
   like with like. Per-example cost is heavy-tailed (most examples take tens of milliseconds, a
-  few seconds), so the example count is large against the batch size: at the end one worker
-  may idle for at most about one batch.
+  few seconds), so the example count is large against the batch size, and the campaign's last
+  batches are smaller (a quarter of what is left: `Campaign._next_size`, the same sizes for
+  any number of workers): at the end one worker idles for about one small batch, or behind
+  one tail example (up to the 5 s verify timeout) that the other runs last.
 - Workers start as from an installed package: where this environment sets
   PYTHONDONTWRITEBYTECODE, bytecode is compiled once, by a short warm-up run (its own seed and
   cache folder), into a scratch PYTHONPYCACHEPREFIX the workers inherit (`--no-bytecode`:
