@@ -6,6 +6,13 @@ programs, fewer ops, smaller sizes) where it was found, keeping only candidates 
 finding of the same kind. The shrunk example comes back as DSL text (`reproducer.render`),
 with the batch's statistics. A batch stops at its first finding; the driver starts more.
 
+A batch checks each drawn example once: hypothesis draws the same program at the same sizes
+again within a batch now and then (different choices, one example: 12 of seed 4711's 240), and
+every batch draws its simplest example first (the same one in every batch: the first example of
+batch 0). Such a repeat is rejected (`hypothesis.reject`): not checked, not counted, hypothesis
+draws another in its place (`Stats.repeats` counts them). The rule reads the batch alone, so any
+number of workers checks the same examples.
+
 A batch given a `deadline` (a `time.time()` epoch: the campaign's budget) draws no example
 after it: it returns what it has run, so a budgeted campaign ends on time without throwing
 away the work in flight. A finding found before the deadline is still shrunk.
@@ -19,7 +26,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, seed as hseed, settings
+from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed as hseed, settings
 from hypothesis.errors import Flaky
 
 from ..ops import apply_memo
@@ -109,7 +116,7 @@ def run_batch(cfg: Config, index: int, examples: int | None = None, deadline: fl
     t0, cpu0 = time.perf_counter(), _cpu()
     backend = load_backend(cfg.backend, cfg.cwd)
     stats = Stats()
-    state = {"shrinking": False, "deadline": 0.0, "failing": {}, "last": {}}
+    state = {"shrinking": False, "deadline": 0.0, "failing": {}, "last": {}, "drawn": False, "checked": set()}
 
     def prop(ex):
         if deadline is not None and not state["shrinking"] and (cfg.clock or time.time)() >= deadline:
@@ -118,6 +125,12 @@ def run_batch(cfg: Config, index: int, examples: int | None = None, deadline: fl
 
         text = print_program(ex.program)
         key = text + repr(ex.sizes)
+        if not state["shrinking"]:
+            first, state["drawn"] = not state["drawn"], True
+            if key in state["checked"] or (first and index > 0):
+                stats.repeats += 1
+                reject()  # a repeat (above): not checked, not counted, hypothesis draws another
+            state["checked"].add(key)
         if state["shrinking"] and time.perf_counter() > state["deadline"]:
             if key not in state["failing"]:
                 return  # shrink budget spent: only examples known to fail still fail

@@ -89,6 +89,8 @@ def final_table(camp) -> str:
     lens = ", ".join(f"{k} ops: {v}" for k, v in sorted(s.schedule_lengths.items()))
     con.print(f"schedule lengths: {lens}")
     con.print("sizes run: " + ", ".join(f"{k} {v}" for k, v in sorted(s.sizes.items())))
+    if s.repeats:
+        con.print(f"repeats skipped: {s.repeats} (drawn again within a batch: not checked, not counted)")
     if s.times:
         con.print("time: " + ", ".join(f"{k} {v:.1f} s" for k, v in s.times.items()))
     if camp.findings:

@@ -29,6 +29,7 @@ class Stats:
     check_cpu: float = 0.0  # CPU seconds of the examples' checks (verify, compiles, runs)
     slow: int = 0  # examples whose check took over SLOW_CPU CPU seconds (the tail)
     slow_cpu: float = 0.0  # their CPU seconds
+    repeats: int = 0  # drawn examples not checked: equal to one checked before in the batch (fuzz/campaign.py)
 
     def add(self, outcome) -> None:
         self.examples += 1
@@ -60,6 +61,7 @@ class Stats:
         self.check_cpu += other.check_cpu
         self.slow += other.slow
         self.slow_cpu += other.slow_cpu
+        self.repeats += other.repeats
         for name in ("verdicts", "options", "unknown_kinds", "refuted_kinds", "replays", "sizes",
                      "schedule_lengths", "times"):
             getattr(self, name).update(getattr(other, name))
@@ -80,4 +82,5 @@ class Stats:
             "vacuous_comparisons": self.vacuous,
             "backend_comparisons": self.backend_runs,
             "backend_declined": self.backend_declined,
+            "repeats_skipped": self.repeats,
         }
