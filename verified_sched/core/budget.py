@@ -140,13 +140,13 @@ def scope(deadline: float, max_operations: int | None = None):
         ctx.reset_operations()
 
 
-def guarded(fn, deadline: float):
-    """`fn()` inside one obligation's budget (`scope`): returns (result, None), or (None,
-    reason) when the deadline had passed, or isl's operation budget, the deadline, z3 or the
-    memory limit stopped it. Any other exception propagates."""
+def guarded(fn, deadline: float, max_operations: int | None = None):
+    """`fn()` inside one obligation's budget (`scope`, isl's cap `max_operations` when given):
+    returns (result, None), or (None, reason) when the deadline had passed, or isl's operation
+    budget, the deadline, z3 or the memory limit stopped it. Any other exception propagates."""
     if expired(deadline):
         return None, deadline_message()
-    with scope(deadline):
+    with scope(deadline, max_operations):
         try:
             return fn(), None
         except _stoppers() as exc:
@@ -198,7 +198,8 @@ def unknown_reason(exc: BaseException) -> str | None:
         if _state["aborted"] or now() >= _state["deadline"]:
             return deadline_message("(isl aborted)")
         if _ISL_QUOTA_TEXT in text or (_state["depth"] and _quota_exhausted()):
-            return f"{ISL_BUDGET} ({operations()} operations)"
+            cap = isl.DEFAULT_CONTEXT.get_max_operations() if _state["depth"] else 0
+            return f"{ISL_BUDGET} ({cap or operations()} operations)"
         # isl reports a failed allocation inside its parser as a syntax error; our own
         # generated text has none, so under a memory cap that is the cap
         if "alloc" in text.lower() or "memory" in text.lower() or (
