@@ -1,7 +1,7 @@
 """Fuzzing throughput on fresh examples: examples/s per core (draw + verify + compile + run +
 replay) with cold caches, where the time goes, and 1 vs 2 workers, side by side in one table.
 
-    python benchmarks/fuzz_throughput.py [--examples 600 | --seconds S] [--seed S] [--batch 20]
+    python benchmarks/fuzz_throughput.py [--examples 1800 | --seconds S] [--seed S] [--batch 20]
                                          [--mix all|loop|both] [--warm]
 
 Two op mixes: every op (the default campaign) and loop ops only (split, interchange, retype,
@@ -18,9 +18,12 @@ unroll, partition, pad); for each, 1 and 2 workers.
   few seconds), so the example count is large against the batch size, and the campaign's last
   batches are smaller (a quarter of what is left: `Campaign._next_size`, the same sizes for
   any number of workers): at the end one worker idles for about one small batch, or behind
-  one tail example (up to the 5 s verify timeout) that the other runs last. 600 examples (the
-  default) take half a minute on one worker: a tail example at the end is a few percent of the
-  two workers' time, not the third of it it could be in 240 (about 15 s at 16 per second).
+  one tail example (up to the 5 s verify timeout) that the other runs last. The default, 1800
+  examples, is a campaign as the issue measured it (`vsched fuzz --budget 120`, 1 worker, about
+  2 minutes at 15 per second; the default `vsched fuzz` campaign, 60 s on 2 cores, is as many):
+  a 5 s example at the end is then under a tenth of the two workers' minute, where in 240
+  examples (15 s on one worker) it was a third of theirs and the scaling figure mostly said
+  where the tail fell.
 - Workers start as from an installed package: where this environment sets
   PYTHONDONTWRITEBYTECODE, bytecode is compiled once, by a short warm-up run (its own seed and
   cache folder), into a scratch PYTHONPYCACHEPREFIX the workers inherit (`--no-bytecode`:
@@ -168,7 +171,7 @@ def bytecode(tmp: Path) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--examples", type=int, default=600, help="examples per configuration")
+    ap.add_argument("--examples", type=int, default=1800, help="examples per configuration")
     ap.add_argument("--seconds", type=float, default=None, help="a budget per configuration instead")
     ap.add_argument("--seed", type=int, default=None, help="default: a fresh one (printed)")
     ap.add_argument("--batch", type=int, default=Config().batch, help="examples per batch (the campaign's default)")
