@@ -51,7 +51,7 @@ def known_flow(key: tuple, compute, ctx: isl.Context) -> tuple:
             try:
                 texts = tuple(str(u) for u in compute())
             except isl.Error as exc:
-                if _out_of_operations():
+                if not ctx.aborted() and _out_of_operations():  # not a deadline's abort
                     return "quota", str(exc)
                 raise
             return ("ok", texts) if time.process_time() - t0 >= forked.QUICK_CPU else ("quick", None)

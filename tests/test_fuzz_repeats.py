@@ -56,3 +56,22 @@ def test_repeats_merge_into_the_campaign_stats():
     total = a.repeats + b.repeats
     a.merge(b)
     assert a.repeats == total and a.to_json()["repeats_skipped"] == total
+
+
+def test_a_batch_of_nothing_but_repeats_ends_with_no_example(monkeypatch):
+    from types import SimpleNamespace
+
+    from hypothesis import strategies as st
+
+    seen = []
+    check = campaign.check_example
+
+    def spy(program, kernel, sizes, backend, timeout):
+        seen.append(SimpleNamespace(program=program, kernel=kernel, sizes=sizes))
+        return check(program, kernel, sizes, backend, timeout)
+
+    monkeypatch.setattr(campaign, "check_example", spy)
+    run_batch(CFG, 0, 1)
+    monkeypatch.setattr(campaign, "fuzz_examples", lambda *a: st.just(seen[0]))  # one example only
+    res = run_batch(CFG, 1, 5)
+    assert res.stats.examples == 0 and res.stats.repeats >= 1 and len(seen) == 1

@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed as hseed, settings
-from hypothesis.errors import Flaky
+from hypothesis.errors import Flaky, Unsatisfiable
 
 from ..ops import apply_memo
 from .check import Outcome, check_example
@@ -173,6 +173,8 @@ def run_batch(cfg: Config, index: int, examples: int | None = None, deadline: fl
             test()
     except _PastDeadline:
         pass  # the campaign's time is up: the examples run so far are the batch
+    except Unsatisfiable:
+        pass  # every draw was a repeat (a tiny program space): the batch checked none
     except FindingRaised as e:
         kind = next(k for k, cls in RAISE.items() if isinstance(e, cls))
         ex, outcome = state["last"][kind]  # the last failing call is hypothesis's final replay
