@@ -30,7 +30,6 @@ from . import bounded as forked
 _FLOWS: dict = {}
 FLOWS_LIMIT = 64  # entries (each the text of two relations); the store starts afresh past it
 FLOW_STATS = {"computed": 0, "known": 0}  # tests count the work
-QUOTA = "maximal number of operations exceeded"  # isl's own words, as budget.unknown_reason reads them
 
 
 def known_flow(key: tuple, compute, ctx: isl.Context) -> tuple:
@@ -51,7 +50,7 @@ def known_flow(key: tuple, compute, ctx: isl.Context) -> tuple:
             try:
                 texts = tuple(str(u) for u in compute())
             except isl.Error as exc:
-                if not ctx.aborted() and _out_of_operations():  # not a deadline's abort
+                if not ctx.aborted() and budget.quota_exhausted():  # not a deadline's abort
                     return "quota", str(exc)
                 raise
             return ("ok", texts) if time.process_time() - t0 >= forked.QUICK_CPU else ("quick", None)
@@ -67,15 +66,6 @@ def known_flow(key: tuple, compute, ctx: isl.Context) -> tuple:
         FLOW_STATS["known"] += 1
     kind, value = hit
     if kind == "quota":
-        raise isl.Error(f"{QUOTA} (value flow: {value})")
+        raise isl.Error(f"{budget.ISL_QUOTA_TEXT} (value flow: {value})")
     return tuple(isl.UnionMap.read_from_str(ctx, text) for text in value)
 
-
-def _out_of_operations() -> bool:
-    """Whether isl's operation counter is past its cap (asked with one tiny operation: isl
-    reports a quota hit inside its parser as a syntax error)."""
-    try:
-        isl.BasicSet("{ [i] : 0 <= i < 2 }").is_empty()
-    except isl.Error:
-        return True
-    return False

@@ -37,7 +37,7 @@ ISL_BUDGET = "isl operation budget exhausted"
 Z3_TIMEOUT = "z3 timeout"
 DEADLINE = "deadline"
 
-_ISL_QUOTA_TEXT = "maximal number of operations exceeded"
+ISL_QUOTA_TEXT = "maximal number of operations exceeded"
 _state = {"deadline": math.inf, "aborted": False, "depth": 0, "params": 0}
 
 
@@ -166,7 +166,7 @@ def _stoppers() -> tuple:
     return (isl.Error, MemoryError) + ((z3_error,) if z3_error is not None else ())
 
 
-def _quota_exhausted() -> bool:
+def quota_exhausted() -> bool:
     """Whether isl's operation counter is past its cap: isl reports a quota hit inside a
     parser as a syntax error, so ask isl for one more (tiny) operation."""
     import islpy as isl
@@ -181,7 +181,7 @@ def _quota_exhausted() -> bool:
 def exhausted() -> bool:
     """Whether the running obligation has run out (deadline or isl operations): code that
     treats an isl error as "not decidable here" must re-raise it then."""
-    return _state["depth"] > 0 and (_state["aborted"] or now() >= _state["deadline"] or _quota_exhausted())
+    return _state["depth"] > 0 and (_state["aborted"] or now() >= _state["deadline"] or quota_exhausted())
 
 
 def unknown_reason(exc: BaseException) -> str | None:
@@ -197,7 +197,7 @@ def unknown_reason(exc: BaseException) -> str | None:
         text = str(exc)
         if _state["aborted"] or now() >= _state["deadline"]:
             return deadline_message("(isl aborted)")
-        if _ISL_QUOTA_TEXT in text or (_state["depth"] and _quota_exhausted()):
+        if ISL_QUOTA_TEXT in text or (_state["depth"] and quota_exhausted()):
             cap = isl.DEFAULT_CONTEXT.get_max_operations() if _state["depth"] else 0
             return f"{ISL_BUDGET} ({cap or operations()} operations)"
         # isl reports a failed allocation inside its parser as a syntax error; our own
